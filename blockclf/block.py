@@ -1,0 +1,53 @@
+"""The `Block` record: one run of visible text under one block-level element.
+
+Every stage of blockclf reads this record and none changes it: features become columns of a
+table indexed like the block list, predictions become fields of the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A run of visible text between two block boundaries, with where it sat in the page.
+
+    Attributes:
+        index: position in document order (0-based, dense).
+        text: the visible text, whitespace folded (lines kept for ``pre``).
+        tag: the innermost block-level element holding the text (``p``, ``li``, ``td``...).
+        xpath: the element path of that element, as lxml writes it.
+        depth: number of element ancestors of that element.
+        heading_path: texts of the headings in force here, outermost first.
+        heading_level: 1-6 when the block is itself a heading, else 0.
+        list_depth: number of ``ul``/``ol``/``dl`` ancestors.
+        table_depth: number of ``table`` ancestors.
+        link_chars: characters of ``text`` that sit inside ``<a href>``.
+        n_links: number of ``<a>`` elements contributing text.
+        markup_bytes: estimated bytes of markup spent on this block (tags, attributes, text).
+        tokens: class and id tokens of the element and its ancestors, lower-cased.
+        ancestors: tag names of the ancestors, root first (the block element included).
+        starts_element: True when the block is the first text of its element (not a tail).
+    """
+
+    index: int
+    text: str
+    tag: str
+    xpath: str
+    depth: int
+    heading_path: tuple[str, ...] = ()
+    heading_level: int = 0
+    list_depth: int = 0
+    table_depth: int = 0
+    link_chars: int = 0
+    n_links: int = 0
+    markup_bytes: int = 0
+    tokens: tuple[str, ...] = ()
+    ancestors: tuple[str, ...] = ()
+    starts_element: bool = True
+
+    @property
+    def parent_xpath(self) -> str:
+        """Element path of the block element's parent (the block's container)."""
+        return self.xpath.rsplit("/", 1)[0]
