@@ -1,0 +1,127 @@
+"""Read labelled pages in the benchmark layout (which is also the layout for users' data).
+
+```
+DATA/index.jsonl                 one JSON object per page: dataset, id, url, domain, lang, split
+DATA/<dataset>/html/<id>.html.gz (or .html) the page's original bytes
+DATA/<dataset>/gold/<id>.txt     its gold main text
+DATA/<dataset>/blocks/<id>.json  optional block annotations
+```
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import urlsplit
+
+__all__ = ["PageRecord", "read_index", "registered_domain"]
+
+log = logging.getLogger("blockclf")
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    """One labelled page of a dataset directory."""
+
+    dataset: str
+    id: str
+    split: str
+    html_path: Path
+    gold_path: Path | None
+    blocks_path: Path | None = None
+    url: str | None = None
+    domain: str | None = None
+    lang: str | None = None
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def key(self) -> str:
+        return f"{self.dataset}/{self.id}"
+
+    @property
+    def site(self) -> str:
+        """The site this page belongs to: its domain, else the URL's registered domain."""
+        return self.domain or registered_domain(self.url) or f"page:{self.key}"
+
+    def read_gold(self) -> str:
+        return self.gold_path.read_text(encoding="utf-8") if self.gold_path else ""
+
+
+@lru_cache(maxsize=1)
+def _extractor():
+    import tldextract
+
+    # the public-suffix list bundled with the package; never fetched at run time
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=False)
+
+
+@lru_cache(maxsize=65536)
+def registered_domain(url: str | None) -> str | None:
+    """Registered domain (eTLD+1) of ``url``, or None when it has none."""
+    if not url:
+        return None
+    host = urlsplit(url if "//" in url else f"//{url}").hostname
+    if not host:
+        return None
+    ext = _extractor()(host)
+    if ext.domain and ext.suffix:
+        return f"{ext.domain}.{ext.suffix}".lower()
+    return host.lower()
+
+
+def _html_path(root: Path, dataset: str, page_id: str) -> Path:
+    base = root / dataset / "html"
+    for suffix in (".html.gz", ".html", ".htm", ".htm.gz"):
+        p = base / f"{page_id}{suffix}"
+        if p.exists():
+            return p
+    return base / f"{page_id}.html.gz"
+
+
+def read_index(root: str | Path, splits: Iterable[str] | None = None,
+               datasets: Iterable[str] | None = None) -> list[PageRecord]:
+    """Pages listed in ``root/index.jsonl``, optionally only some splits and datasets."""
+    root = Path(root)
+    index = root / "index.jsonl"
+    if not index.exists():
+        raise FileNotFoundError(f"{index} not found: a dataset directory needs an index.jsonl")
+    want_splits = set(splits) if splits else None
+    want_sets = set(datasets) if datasets else None
+    out: list[PageRecord] = []
+    with index.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                dataset, page_id = str(row["dataset"]), str(row["id"])
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                log.warning("%s:%d: skipped, not a page record (%s)", index, n, exc)
+                continue
+            split = row.get("split") or "train"
+            if want_splits and split not in want_splits:
+                continue
+            if want_sets and dataset not in want_sets:
+                continue
+            gold = root / dataset / "gold" / f"{page_id}.txt"
+            blocks = root / dataset / "blocks" / f"{page_id}.json"
+            known = {"dataset", "id", "split", "url", "domain", "lang"}
+            out.append(
+                PageRecord(
+                    dataset=dataset,
+                    id=page_id,
+                    split=split,
+                    html_path=_html_path(root, dataset, page_id),
+                    gold_path=gold if gold.exists() else None,
+                    blocks_path=blocks if blocks.exists() else None,
+                    url=row.get("url"),
+                    domain=row.get("domain"),
+                    lang=row.get("lang"),
+                    extra={k: v for k, v in row.items() if k not in known},
+                )
+            )
+    return out

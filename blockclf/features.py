@@ -1,0 +1,239 @@
+"""Blocks of one page → a feature table (one row per block, stable column names).
+
+`FEATURES` is the one documented list of columns, in the order the model reads them. The
+families are: text and link density, lengths, punctuation and function words, tag context
+(own tag, landmark ancestors, class/id vocabulary), position, container aggregates,
+neighbour context, and cross-page repetition (NaN without site evidence).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .block import Block
+
+__all__ = ["FEATURES", "Repetition", "featurize"]
+
+OWN_TAGS = ("p", "li", "td", "th", "div", "dd", "dt", "pre", "blockquote", "figcaption",
+            "caption", "option", "section", "article", "body", "span", "form", "header", "footer", "tr")
+ANCESTOR_TAGS = ("nav", "header", "footer", "aside", "form", "main", "article", "section", "table",
+                 "figure", "blockquote", "button", "label", "select", "a", "ul", "ol", "dl",
+                 "noscript", "iframe", "center", "font", "strong", "em", "b", "i", "time", "address")
+CLASS_TOKENS = (
+    "nav", "navbar", "navigation", "menu", "footer", "header", "sidebar", "side", "widget", "comment",
+    "comments", "share", "social", "related", "recommended", "cookie", "consent", "gdpr", "banner",
+    "breadcrumb", "breadcrumbs", "pagination", "pager", "ad", "ads", "advert", "advertisement",
+    "sponsor", "sponsored", "promo", "newsletter", "subscribe", "signup", "login", "search", "tags",
+    "tag", "meta", "byline", "author", "date", "time", "caption", "content", "main", "article", "post",
+    "entry", "body", "text", "story", "blog", "modal", "popup", "skip", "toolbar", "copyright",
+    "legal", "disclaimer", "title", "headline", "summary", "lead", "teaser", "card", "list", "item",
+    "thumb", "more", "next", "prev", "links", "top", "bottom", "col", "row", "clearfix", "rich",
+    "prose", "markdown", "section", "hero", "intro", "description", "detail", "details", "product",
+    "price", "review", "faq", "toc", "footnote", "note", "doc", "document", "highlight", "code",
+    "hidden", "visually", "sr", "only", "screen", "reader", "print", "message", "alert", "notice",
+)
+_FUNCTION_WORDS = frozenset(
+    """the of and to a in is that for it was on with as by be at this are from or an not have
+    has but which were their they been he she his her its we you our will would can there
+    all also more one when who than into about said after some these other had what so if
+    no up out only them then could may new like how over such""".split()
+)
+_SENT_END = re.compile(r"[.!?。！？](?:\s|$)")
+_DIGIT = re.compile(r"\d")
+_UPPER_WORD = re.compile(r"(?:^|\s)[A-Z]")
+_SEPARATORS = re.compile(r"[|»·•›/]")
+_WORD = re.compile(r"\w+")
+_NEIGHBOUR_BASE = ("log_chars", "link_density", "text_density", "ends_punct", "fw_share", "is_p",
+                   "is_heading", "list_depth", "rel_container_words")
+
+Repetition = tuple[np.ndarray, np.ndarray, int]
+
+
+def _columns() -> list[str]:
+    cols = [
+        "n_chars", "log_chars", "n_words", "n_tokens", "avg_word_len", "n_sentences", "n_commas",
+        "ends_punct", "digit_share", "upper_word_share", "separator_count", "fw_share", "has_copyright",
+        "link_chars", "link_density", "n_links", "links_per_word", "text_density", "log_markup",
+        "heading_level", "is_heading", "list_depth", "table_depth", "depth", "rel_depth", "starts_element",
+        "title_overlap", "title_cover",
+    ]
+    cols += [f"tag_{t}" for t in OWN_TAGS]
+    cols += [f"in_{t}" for t in ANCESTOR_TAGS]
+    cols += [f"cls_{t}" for t in CLASS_TOKENS]
+    cols += ["n_class_tokens", "rel_index", "rel_char_pos", "page_blocks", "page_log_chars",
+             "peak_distance", "abs_peak_distance", "after_first_heading"]
+    for lvl in ("parent", "grand", "great"):
+        cols += [f"{lvl}_word_share", f"{lvl}_link_density", f"{lvl}_n_blocks", f"{lvl}_fw_share"]
+    cols += ["rel_container_words", "same_shape_share", "same_shape_link_density"]
+    for off in ("p1", "n1", "p2", "n2"):
+        cols += [f"{off}_{f}" for f in _NEIGHBOUR_BASE]
+    cols += ["win3_words_share", "win3_link_density", "win3_fw_share"]
+    cols += ["rep_text", "rep_path", "site_pages"]
+    return cols
+
+
+#: every feature column, in model order
+FEATURES: list[str] = _columns()
+
+_SHAPE = re.compile(r"\[\d+\]")
+
+
+def _container(xpath: str, levels: int) -> str:
+    for _ in range(levels):
+        xpath = xpath.rsplit("/", 1)[0]
+    return xpath
+
+
+def _aggregate(keys: list[str], words: np.ndarray, links: np.ndarray, chars: np.ndarray,
+               fw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    codes, uniq = pd.factorize(pd.Series(keys, dtype=object))
+    m = len(uniq)
+    w = np.bincount(codes, weights=words, minlength=m)
+    lk = np.bincount(codes, weights=links, minlength=m)
+    ch = np.bincount(codes, weights=chars, minlength=m)
+    cnt = np.bincount(codes, minlength=m)
+    f = np.bincount(codes, weights=fw, minlength=m)
+    return w[codes], lk[codes] / np.maximum(ch[codes], 1), cnt[codes].astype(float), f[codes] / np.maximum(w[codes], 1)
+
+
+def _shift(a: np.ndarray, k: int, fill: float = np.nan) -> np.ndarray:
+    out = np.full(a.shape, fill, dtype=float)
+    if k > 0:
+        out[k:] = a[:-k]
+    elif k < 0:
+        out[:k] = a[-k:]
+    else:
+        out[:] = a
+    return out
+
+
+def _window(a: np.ndarray, half: int = 3) -> np.ndarray:
+    """Sum of ``a`` over the window [i-half, i+half], clipped at the page edges."""
+    c = np.concatenate(([0.0], np.cumsum(a)))
+    i = np.arange(len(a))
+    return c[np.minimum(i + half + 1, len(a))] - c[np.maximum(i - half, 0)]
+
+
+def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition | None = None) -> pd.DataFrame:
+    """Return the feature table of one page's blocks (columns = `FEATURES`).
+
+    ``repetition`` is what `SiteProfile.repetition` returns for these blocks; without it the
+    repetition columns are NaN, which the model reads as "no site evidence".
+    """
+    n = len(blocks)
+    if n == 0:
+        return pd.DataFrame(columns=FEATURES, dtype=float)
+    texts = [b.text for b in blocks]
+    toks = [_WORD.findall(t.lower()) for t in texts]
+    n_chars = np.fromiter((len(t) for t in texts), float, n)
+    n_words = np.fromiter((len(t.split()) for t in texts), float, n)
+    n_tokens = np.fromiter((len(t) for t in toks), float, n)
+    fw_count = np.fromiter((sum(1 for w in t if w in _FUNCTION_WORDS) for t in toks), float, n)
+    link_chars = np.fromiter((b.link_chars for b in blocks), float, n)
+    markup = np.fromiter((b.markup_bytes for b in blocks), float, n)
+    depth = np.fromiter((b.depth for b in blocks), float, n)
+    heading = np.fromiter((b.heading_level for b in blocks), float, n)
+    f: dict[str, np.ndarray] = {}
+    f["n_chars"] = n_chars
+    f["log_chars"] = np.log1p(n_chars)
+    f["n_words"] = n_words
+    f["n_tokens"] = n_tokens
+    f["avg_word_len"] = n_chars / np.maximum(n_words, 1)
+    f["n_sentences"] = np.fromiter((len(_SENT_END.findall(t)) for t in texts), float, n)
+    f["n_commas"] = np.fromiter((t.count(",") + t.count("，") for t in texts), float, n)
+    f["ends_punct"] = np.fromiter((t[-1] in ".!?:;。！？\"”" for t in texts), float, n)
+    f["digit_share"] = np.fromiter((len(_DIGIT.findall(t)) for t in texts), float, n) / np.maximum(n_chars, 1)
+    f["upper_word_share"] = np.fromiter((len(_UPPER_WORD.findall(t)) for t in texts), float, n) / np.maximum(n_words, 1)
+    f["separator_count"] = np.fromiter((len(_SEPARATORS.findall(t)) for t in texts), float, n)
+    f["fw_share"] = fw_count / np.maximum(n_tokens, 1)
+    f["has_copyright"] = np.fromiter((("©" in t) or ("copyright" in t.lower()) for t in texts), float, n)
+    f["link_chars"] = link_chars
+    f["link_density"] = link_chars / np.maximum(n_chars, 1)
+    f["n_links"] = np.fromiter((b.n_links for b in blocks), float, n)
+    f["links_per_word"] = f["n_links"] / np.maximum(n_words, 1)
+    f["text_density"] = n_chars / np.maximum(markup, 1)
+    f["log_markup"] = np.log1p(markup)
+    f["heading_level"] = heading
+    f["is_heading"] = (heading > 0).astype(float)
+    f["list_depth"] = np.fromiter((b.list_depth for b in blocks), float, n)
+    f["table_depth"] = np.fromiter((b.table_depth for b in blocks), float, n)
+    f["depth"] = depth
+    f["rel_depth"] = depth - np.median(depth)
+    f["starts_element"] = np.fromiter((b.starts_element for b in blocks), float, n)
+    title_toks = set(_WORD.findall(title.lower()))
+    if title_toks:
+        inter = np.fromiter((len(title_toks.intersection(t)) for t in toks), float, n)
+        f["title_overlap"] = inter / np.maximum(n_tokens, 1)
+        f["title_cover"] = inter / len(title_toks)
+    else:
+        f["title_overlap"] = np.full(n, np.nan)
+        f["title_cover"] = np.full(n, np.nan)
+    tags = [b.tag for b in blocks]
+    for t in OWN_TAGS:
+        f[f"tag_{t}"] = np.fromiter((x == t for x in tags), float, n)
+    anc_cache: dict[tuple[str, ...], frozenset[str]] = {}
+    anc_sets = []
+    for b in blocks:
+        s = anc_cache.get(b.ancestors)
+        if s is None:
+            s = anc_cache[b.ancestors] = frozenset(b.ancestors[:-1])
+        anc_sets.append(s)
+    for t in ANCESTOR_TAGS:
+        f[f"in_{t}"] = np.fromiter((t in s for s in anc_sets), float, n)
+    tok_cache: dict[tuple[str, ...], frozenset[str]] = {}
+    tok_sets = []
+    for b in blocks:
+        s = tok_cache.get(b.tokens)
+        if s is None:
+            s = tok_cache[b.tokens] = frozenset(b.tokens)
+        tok_sets.append(s)
+    for t in CLASS_TOKENS:
+        f[f"cls_{t}"] = np.fromiter((t in s for s in tok_sets), float, n)
+    f["n_class_tokens"] = np.fromiter((len(b.tokens) for b in blocks), float, n)
+    idx = np.arange(n, dtype=float)
+    f["rel_index"] = idx / max(n - 1, 1)
+    total_chars = n_chars.sum()
+    f["rel_char_pos"] = (np.cumsum(n_chars) - n_chars) / max(total_chars, 1)
+    f["page_blocks"] = np.full(n, float(n))
+    f["page_log_chars"] = np.full(n, np.log1p(total_chars))
+    # the densest region: a window sum of non-link words weighted by function-word use
+    weight = n_words * (1 - f["link_density"]) * (0.5 + f["fw_share"])
+    smooth = _window(weight)
+    peak = int(np.argmax(smooth))
+    f["peak_distance"] = (idx - peak) / max(n, 1)
+    f["abs_peak_distance"] = np.abs(f["peak_distance"])
+    first_h = np.flatnonzero(heading > 0)
+    f["after_first_heading"] = (idx >= first_h[0]).astype(float) if len(first_h) else np.zeros(n)
+    total_words = max(n_words.sum(), 1)
+    xpaths = [b.xpath for b in blocks]
+    for lvl, k in (("parent", 1), ("grand", 2), ("great", 3)):
+        keys = [_container(x, k) for x in xpaths]
+        w, ld, cnt, fw = _aggregate(keys, n_words, link_chars, n_chars, fw_count)
+        f[f"{lvl}_word_share"] = w / total_words
+        f[f"{lvl}_link_density"] = ld
+        f[f"{lvl}_n_blocks"] = cnt
+        f[f"{lvl}_fw_share"] = fw
+    f["rel_container_words"] = f["grand_word_share"] / max(f["grand_word_share"].max(), 1e-9)
+    shapes = [_SHAPE.sub("", x) for x in xpaths]
+    _, s_ld, s_cnt, _ = _aggregate(shapes, n_words, link_chars, n_chars, fw_count)
+    f["same_shape_share"] = s_cnt / n
+    f["same_shape_link_density"] = s_ld
+    f["is_p"] = f["tag_p"]
+    for off, k in (("p1", 1), ("n1", -1), ("p2", 2), ("n2", -2)):
+        for name in _NEIGHBOUR_BASE:
+            f[f"{off}_{name}"] = _shift(f[name], k)
+    f["win3_words_share"] = _window(n_words) / total_words
+    f["win3_link_density"] = _window(link_chars) / np.maximum(_window(n_chars), 1)
+    f["win3_fw_share"] = _window(fw_count) / np.maximum(_window(n_tokens), 1)
+    if repetition is None:
+        f["rep_text"] = np.full(n, np.nan)
+        f["rep_path"] = np.full(n, np.nan)
+        f["site_pages"] = np.zeros(n)
+    else:
+        f["rep_text"], f["rep_path"], n_other = repetition
+        f["site_pages"] = np.full(n, float(n_other))
+    return pd.DataFrame({c: f[c] for c in FEATURES})
