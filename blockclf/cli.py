@@ -1,0 +1,249 @@
+"""The ``blockclf`` command: ``extract``, ``train`` and ``evaluate``.
+
+Exit codes: 0 when every page was processed, 1 when some pages were skipped (each named on
+stderr with the reason), 2 on usage errors or an unusable model file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from .html import Limits, PageError
+from .model import FAVORS, ModelError, load_model
+
+__all__ = ["main"]
+
+log = logging.getLogger("blockclf")
+
+SUFFIXES = (".html.gz", ".htm.gz", ".html", ".htm")
+EXT = {"text": ".txt", "markdown": ".md", "json": ".json"}
+
+
+class UsageError(Exception):
+    """A command line that cannot be carried out as given."""
+
+
+def _strip_suffix(name: str) -> str | None:
+    lower = name.lower()
+    for s in SUFFIXES:
+        if lower.endswith(s):
+            return name[: -len(s)]
+    return None
+
+
+def collect_inputs(paths: Sequence[str]) -> list[tuple[Path, str]]:
+    """Pages named by ``paths``: ``(file, output stem relative to its argument)`` pairs.
+
+    Directories are walked recursively, following symlinks, in sorted order.
+    """
+    out: list[tuple[Path, str]] = []
+    for arg in paths:
+        p = Path(arg)
+        if p.is_dir():
+            found = []
+            for root, dirs, files in os.walk(p, followlinks=True):
+                dirs.sort()
+                for f in sorted(files):
+                    stem = _strip_suffix(f)
+                    if stem is not None:
+                        rel = Path(root, f).relative_to(p)
+                        found.append((Path(root, f), str(rel.parent / stem) if rel.parent != Path(".") else stem))
+            out.extend(found)
+        elif p.exists():
+            out.append((p, _strip_suffix(p.name) or p.name))
+        else:
+            raise UsageError(f"{arg}: no such file or directory")
+    return out
+
+
+def _render(res, fmt: str) -> str:
+    if fmt == "text":
+        return res.text + ("\n" if res.text else "")
+    if fmt == "markdown":
+        return res.markdown
+    return json.dumps(res.to_dict(), ensure_ascii=False, indent=1) + "\n"
+
+
+def _write_atomic(path: Path, data: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    tmp.write_text(data, encoding="utf-8")
+    tmp.replace(path)
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from .predict import extract_batch, prepare
+    from .render import removal_log
+    from .site import SiteProfile
+
+    if args.threshold is not None and not 0 <= args.threshold <= 1:
+        raise UsageError("--threshold must be between 0 and 1")
+    model = load_model(args.model)
+    profile = SiteProfile.load(args.site_profile) if args.site_profile else None
+    inputs = collect_inputs(args.paths)
+    if not inputs:
+        raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+    if len(inputs) > 1 and args.output is None:
+        raise UsageError(f"{len(inputs)} pages found: give -o OUTDIR to write one output per page")
+    limits = Limits(max_bytes=args.max_bytes)
+    skipped: Counter[str] = Counter()
+    pages = []
+    stems = {}
+    for path, stem in inputs:
+        try:
+            page = prepare(path, name=str(path), site=args.site, encoding=args.encoding, limits=limits)
+        except PageError as exc:
+            print(f"blockclf: skipped {path}: {exc}", file=sys.stderr)
+            skipped[exc.reason] += 1
+            continue
+        except OSError as exc:
+            print(f"blockclf: skipped {path}: cannot read ({exc.strerror or exc})", file=sys.stderr)
+            skipped["unreadable"] += 1
+            continue
+        pages.append(page)
+        stems[str(path)] = stem
+    results = extract_batch(pages, model=model, favor=args.favor, threshold=args.threshold,
+                            site_profile=profile, use_site=not args.no_site,
+                            explain=args.explain or bool(args.removed_log))
+    log_fh = open(args.removed_log, "w", encoding="utf-8") if args.removed_log else None
+    try:
+        for res in results:
+            out = _render(res, args.format)
+            if args.output is None:
+                sys.stdout.write(out)
+            else:
+                _write_atomic(Path(args.output) / (stems[res.name] + EXT[args.format]), out)
+            if log_fh is not None:
+                for rec in removal_log(res):
+                    log_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    finally:
+        if log_fh is not None:
+            log_fh.close()
+    n_skipped = sum(skipped.values())
+    if args.output is not None or n_skipped:
+        detail = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
+        print(f"blockclf: {len(results)} processed, {n_skipped} skipped" + (f" ({detail})" if detail else ""),
+              file=sys.stderr)
+    return 1 if n_skipped else 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from .data import read_index
+    from .train import fit_model
+
+    t0 = time.perf_counter()
+    train = read_index(args.data, [args.split])
+    dev = read_index(args.data, [args.dev_split])
+    if not train:
+        raise UsageError(f"no pages with split '{args.split}' in {args.data}/index.jsonl")
+    if not dev:
+        raise UsageError(f"no pages with split '{args.dev_split}' in {args.data}/index.jsonl (needed for early stopping and thresholds)")
+    model = fit_model(train, dev, seed=args.seed, n_jobs=args.jobs)
+    model.save(args.output)
+    secs = time.perf_counter() - t0
+    print(f"trained on {model.info['train_pages']} pages ({model.info['train_pages_excluded']} excluded for poor "
+          f"label alignment), {model.classifier.best_iteration_} trees, in {secs:.0f}s")
+    print("thresholds: " + ", ".join(f"{k} {v:.2f}" for k, v in model.thresholds.items()))
+    print(f"model written to {args.output}")
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from .data import read_index
+    from .evaluate import evaluate_records, summary
+
+    model = load_model(args.model)
+    records = read_index(args.bench, [args.split], args.dataset or None)
+    if not records:
+        raise UsageError(f"no pages with split '{args.split}' in {args.bench}")
+    df = evaluate_records(records, model, favor=args.favor, threshold=args.threshold, use_site=not args.no_site)
+    table = summary(df)
+    with pd.option_context("display.width", 120, "display.max_rows", 200):
+        print(f"split {args.split}, favor {args.favor if args.threshold is None else f'threshold {args.threshold}'}")
+        print(table.round(3).to_string())
+    if args.report:
+        rep = Path(args.report)
+        rep.mkdir(parents=True, exist_ok=True)
+        df.to_csv(rep / "pages.csv", index=False)
+        metrics = {"split": args.split, "favor": args.favor, "threshold": args.threshold,
+                   "datasets": {k: {c: float(v) for c, v in row.items()} for k, row in table.iterrows()}}
+        (rep / "metrics.json").write_text(json.dumps(metrics, indent=1), encoding="utf-8")
+        print(f"report written to {rep}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="blockclf", description="Remove boilerplate from web pages with a learned block classifier.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ex = sub.add_parser("extract", help="extract the main content of pages",
+                        description="Extract main content. Example: blockclf extract page.html --format markdown",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ex.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
+    ex.add_argument("-o", "--output", metavar="OUTDIR", help="write OUTDIR/<relative path>.{txt,md,json}")
+    ex.add_argument("--model", metavar="FILE", help="model file (default: the shipped model)")
+    ex.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")
+    ex.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
+    ex.add_argument("--format", choices=tuple(EXT), default="text")
+    ex.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    ex.add_argument("--removed-log", metavar="FILE", help="write one JSON line per removed block")
+    ex.add_argument("--explain", action="store_true", help="add each block's top reasons to JSON output")
+    ex.add_argument("--site", help="treat every page as belonging to this site")
+    ex.add_argument("--site-profile", metavar="FILE", help="site profile with repetition counts from earlier pages")
+    ex.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
+    ex.add_argument("--encoding", help="encoding to try before the page's own declaration")
+    ex.add_argument("--max-bytes", type=int, default=Limits().max_bytes, help="skip pages larger than this")
+    ex.set_defaults(func=cmd_extract)
+
+    tr = sub.add_parser("train", help="train a model on labelled pages",
+                        description="Train a model. Example: blockclf train ../shared/benchmark -o my-model.json")
+    tr.add_argument("data", metavar="DATA", help="directory in the benchmark layout (index.jsonl, <dataset>/html, <dataset>/gold)")
+    tr.add_argument("-o", "--output", default="model.json", metavar="MODEL")
+    tr.add_argument("--split", default="train")
+    tr.add_argument("--dev-split", default="dev")
+    tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument("--jobs", type=int, default=2)
+    tr.set_defaults(func=cmd_train)
+
+    ev = sub.add_parser("evaluate", help="score a model against gold text",
+                        description="Evaluate. Example: blockclf evaluate ../shared/benchmark --split test")
+    ev.add_argument("bench", metavar="BENCH")
+    ev.add_argument("--model", metavar="FILE")
+    ev.add_argument("--split", default="test")
+    ev.add_argument("--dataset", action="append", metavar="NAME", help="only this dataset (repeatable)")
+    ev.add_argument("--favor", choices=FAVORS, default="balanced")
+    ev.add_argument("--threshold", type=float)
+    ev.add_argument("--no-site", action="store_true")
+    ev.add_argument("--report", metavar="DIR", help="write metrics.json and pages.csv here")
+    ev.set_defaults(func=cmd_evaluate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code) if isinstance(exc.code, int) else 2
+    if args.verbose:
+        logging.basicConfig(level=logging.INFO, format="blockclf: %(message)s")
+    try:
+        return int(args.func(args))
+    except (UsageError, ModelError, FileNotFoundError, ValueError) as exc:
+        print(f"blockclf: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("blockclf: interrupted", file=sys.stderr)
+        return 130

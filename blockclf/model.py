@@ -1,0 +1,218 @@
+"""`BlockClassifier` (LightGBM behind the scikit-learn estimator contract) and model files.
+
+A model file is one JSON text file: a format name and version, the LightGBM model string,
+the feature list, the thresholds of each favor mode, library versions, a digest of the
+training data and the dev metrics. Loading parses JSON and LightGBM's own text format; it
+never unpickles and never executes anything from the file.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import lightgbm as lgb
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from .features import FEATURES
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "BlockClassifier", "Model", "ModelError", "default_model_path", "load_model"]
+
+FORMAT = "blockclf-model"
+FORMAT_VERSION = 1
+FAVORS = ("precision", "balanced", "recall")
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used; the message names the problem in one line."""
+
+
+class BlockClassifier(ClassifierMixin, BaseEstimator):
+    """Gradient-boosted trees over the block feature table; predicts P(block is content).
+
+    Early stopping watches ``eval_set`` (pass held-out *sites*, never the training pages).
+    """
+
+    def __init__(self, n_estimators: int = 3000, learning_rate: float = 0.05, num_leaves: int = 63,
+                 min_child_samples: int = 50, colsample_bytree: float = 0.5, subsample: float = 0.8,
+                 reg_lambda: float = 1.0, early_stopping_rounds: int = 100, random_state: int = 0,
+                 n_jobs: int = 2) -> None:
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.num_leaves = num_leaves
+        self.min_child_samples = min_child_samples
+        self.colsample_bytree = colsample_bytree
+        self.subsample = subsample
+        self.reg_lambda = reg_lambda
+        self.early_stopping_rounds = early_stopping_rounds
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _params(self) -> dict[str, Any]:
+        return {
+            "objective": "binary",
+            "learning_rate": self.learning_rate,
+            "num_leaves": self.num_leaves,
+            "min_child_samples": self.min_child_samples,
+            "feature_fraction": self.colsample_bytree,
+            "bagging_fraction": self.subsample,
+            "bagging_freq": 1 if self.subsample < 1 else 0,
+            "lambda_l2": self.reg_lambda,
+            "seed": self.random_state,
+            "deterministic": True,
+            "force_row_wise": True,
+            "num_threads": self.n_jobs,
+            "verbosity": -1,
+        }
+
+    def fit(self, X: pd.DataFrame, y: np.ndarray, sample_weight: np.ndarray | None = None,
+            eval_set: tuple[pd.DataFrame, np.ndarray] | None = None,
+            eval_sample_weight: np.ndarray | None = None) -> BlockClassifier:
+        """Fit on the feature table ``X`` and 0/1 labels ``y``."""
+        y = np.asarray(y).astype(int)
+        self.classes_ = np.array([0, 1])
+        self.feature_names_in_ = np.asarray(list(X.columns), dtype=object)
+        self.n_features_in_ = X.shape[1]
+        train = lgb.Dataset(X, y, weight=sample_weight, free_raw_data=True)
+        callbacks = []
+        valid_sets = []
+        if eval_set is not None:
+            valid_sets = [lgb.Dataset(eval_set[0], np.asarray(eval_set[1]).astype(int),
+                                      weight=eval_sample_weight, reference=train)]
+            callbacks.append(lgb.early_stopping(self.early_stopping_rounds, verbose=False))
+        self.booster_ = lgb.train(self._params(), train, num_boost_round=self.n_estimators,
+                                  valid_sets=valid_sets, callbacks=callbacks)
+        self.best_iteration_ = self.booster_.best_iteration or self.booster_.current_iteration()
+        return self
+
+    @classmethod
+    def from_booster(cls, booster: lgb.Booster) -> BlockClassifier:
+        """Wrap an already trained booster (as read from a model file)."""
+        clf = cls()
+        clf.booster_ = booster
+        clf.classes_ = np.array([0, 1])
+        clf.feature_names_in_ = np.asarray(booster.feature_name(), dtype=object)
+        clf.n_features_in_ = booster.num_feature()
+        clf.best_iteration_ = booster.best_iteration or booster.current_iteration()
+        return clf
+
+    def _matrix(self, X: pd.DataFrame | np.ndarray) -> np.ndarray:
+        if isinstance(X, pd.DataFrame):
+            return X[list(self.feature_names_in_)].to_numpy(dtype=np.float64)
+        return np.asarray(X, dtype=np.float64)
+
+    def predict_proba(self, X: pd.DataFrame | np.ndarray) -> np.ndarray:
+        """Two columns: P(boilerplate), P(content)."""
+        if len(X) == 0:
+            return np.zeros((0, 2))
+        p = self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_)
+        return np.column_stack([1 - p, p])
+
+    def predict(self, X: pd.DataFrame | np.ndarray) -> np.ndarray:
+        return (self.predict_proba(X)[:, 1] >= 0.5).astype(int)
+
+    def contributions(self, X: pd.DataFrame | np.ndarray) -> np.ndarray:
+        """Per-feature contributions to the raw score (LightGBM ``pred_contrib``); last column is the bias."""
+        if len(X) == 0:
+            return np.zeros((0, self.n_features_in_ + 1))
+        return self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_, pred_contrib=True)
+
+
+@dataclass
+class Model:
+    """A trained classifier with the thresholds of each favor mode and its provenance."""
+
+    classifier: BlockClassifier
+    thresholds: dict[str, float]
+    features: list[str]
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def threshold(self, favor: str = "balanced") -> float:
+        if favor not in self.thresholds:
+            raise ValueError(f"favor must be one of {', '.join(FAVORS)}, not {favor!r}")
+        return self.thresholds[favor]
+
+    def to_dict(self) -> dict[str, Any]:
+        booster = self.classifier.booster_
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "features": self.features,
+            "thresholds": self.thresholds,
+            "best_iteration": int(self.classifier.best_iteration_),
+            "library_versions": {"lightgbm": lgb.__version__, "python": platform.python_version()},
+            "info": self.info,
+            "booster": booster.model_to_string(num_iteration=self.classifier.best_iteration_),
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write the model file atomically (a temporary file renamed into place)."""
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=1), encoding="utf-8")
+        tmp.replace(path)
+
+
+def default_model_path() -> Path:
+    """Path of the model shipped with the package (``models/default.json`` in a source tree)."""
+    installed = Path(str(resources.files("blockclf"))) / "models" / "default.json"
+    if installed.exists():
+        return installed
+    return Path(__file__).resolve().parent.parent / "models" / "default.json"
+
+
+def _fail(path: Path, what: str) -> ModelError:
+    return ModelError(f"{path}: {what}")
+
+
+def load_model(path: str | Path | None = None) -> Model:
+    """Read a model file written by `Model.save` (default: the shipped model).
+
+    Raises `ModelError` with a one-line message for a missing, non-JSON, foreign, newer,
+    incomplete or corrupt file.
+    """
+    p = Path(path) if path is not None else default_model_path()
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise _fail(p, f"cannot read model file ({exc.strerror or exc})") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise _fail(p, "not a blockclf model file (not JSON text; models are never unpickled)") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise _fail(p, "not a blockclf model file (no 'format: blockclf-model')")
+    version = data.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION or version < 1:
+        raise _fail(p, f"model format version {version!r} is not supported by this blockclf (reads up to {FORMAT_VERSION})")
+    for key in ("features", "thresholds", "booster"):
+        if key not in data:
+            raise _fail(p, f"model file has no '{key}'")
+    features = data["features"]
+    if not isinstance(features, list) or features != FEATURES:
+        missing = sorted(set(FEATURES) - set(features or []))
+        extra = sorted(set(features or []) - set(FEATURES))
+        raise _fail(p, f"model features do not match this blockclf (missing {missing[:5]}, unknown {extra[:5]})")
+    thresholds = data["thresholds"]
+    if not isinstance(thresholds, dict) or any(
+        not isinstance(thresholds.get(f), (int, float)) or not 0 <= thresholds[f] <= 1 for f in FAVORS
+    ):
+        raise _fail(p, "model thresholds are missing or outside [0, 1]")
+    booster_str = data["booster"]
+    if not isinstance(booster_str, str) or not booster_str.startswith("tree"):
+        raise _fail(p, "model has no LightGBM text model")
+    try:
+        booster = lgb.Booster(model_str=booster_str)
+    except Exception as exc:  # LightGBM raises its own error type for malformed strings
+        raise _fail(p, f"LightGBM model string is malformed ({str(exc).splitlines()[0][:120]})") from None
+    if booster.num_feature() != len(FEATURES):
+        raise _fail(p, f"LightGBM model has {booster.num_feature()} features, expected {len(FEATURES)}")
+    clf = BlockClassifier.from_booster(booster)
+    clf.feature_names_in_ = np.asarray(FEATURES, dtype=object)
+    return Model(clf, {f: float(thresholds[f]) for f in FAVORS}, list(features), dict(data.get("info") or {}))

@@ -1,0 +1,215 @@
+"""From a page (or a batch of pages) to a `Result`: per-block scores, decisions, warnings.
+
+The favor mode picks the threshold stored in the model (``precision`` maximised F0.5 on
+held-out sites, ``balanced`` F1, ``recall`` F2); a raw ``threshold`` overrides it. In a batch,
+pages of the same site are profiled together so that each page gets cross-page repetition
+evidence from the others, and all pages go through one LightGBM call.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union
+
+import numpy as np
+import pandas as pd
+
+from .block import Block
+from .data import registered_domain
+from .features import FEATURES, featurize
+from .html import Document, Limits, PageError, parse
+from .model import Model, load_model
+from .segment import segment
+from .site import SiteProfile, block_keys
+from .validate import page_checks
+
+__all__ = ["Page", "Result", "extract", "extract_batch", "prepare"]
+
+log = logging.getLogger("blockclf")
+
+Source = Union[bytes, str, Path]
+_DEFAULT: dict[str, Model] = {}
+
+
+def _model(model: Model | str | Path | None) -> Model:
+    if isinstance(model, Model):
+        return model
+    if model is None:
+        if "default" not in _DEFAULT:
+            _DEFAULT["default"] = load_model()
+        return _DEFAULT["default"]
+    return load_model(model)
+
+
+@dataclass
+class Page:
+    """A parsed, segmented page waiting for scores."""
+
+    doc: Document
+    blocks: list[Block]
+    name: str | None = None
+    url: str | None = None
+    site: str | None = None
+
+
+@dataclass
+class Result:
+    """What blockclf decided about one page.
+
+    ``blocks`` holds every block of the page; ``kept[i]`` says whether block ``i`` is main
+    content, ``scores[i]`` is the model's P(content). Kept and removed blocks together are
+    the page's whole visible text (`raw_text`).
+    """
+
+    blocks: list[Block]
+    scores: np.ndarray
+    kept: np.ndarray
+    threshold: float
+    favor: str | None
+    title: str = ""
+    url: str | None = None
+    site: str | None = None
+    name: str | None = None
+    encoding: str = ""
+    warnings: list[str] = field(default_factory=list)
+    verdict: str = "document"
+    stats: dict[str, float] = field(default_factory=dict)
+    reasons: list[list[tuple[str, float, float]]] | None = None
+
+    @property
+    def text(self) -> str:
+        """The kept blocks as plain text, one block per line."""
+        from .render import to_text
+
+        return to_text(self)
+
+    @property
+    def markdown(self) -> str:
+        """The kept blocks as Markdown, with headings, lists, tables and code restored."""
+        from .render import to_markdown
+
+        return to_markdown(self)
+
+    @property
+    def raw_text(self) -> str:
+        """Every block's text, kept or not, in document order."""
+        return "\n".join(b.text for b in self.blocks)
+
+    @property
+    def removed(self) -> list[tuple[Block, float]]:
+        """The removed blocks with their scores."""
+        return [(b, float(s)) for b, s, k in zip(self.blocks, self.scores, self.kept) if not k]
+
+    def to_dict(self) -> dict[str, Any]:
+        from .render import to_dict
+
+        return to_dict(self)
+
+
+def prepare(source: Source, *, encoding: str | None = None, url: str | None = None, site: str | None = None,
+            name: str | None = None, limits: Limits | None = None) -> Page:
+    """Parse and segment one page. Raises `PageError` for unusable input.
+
+    A page with no text outside ``<noscript>`` is read again with ``<noscript>`` included.
+    """
+    doc = parse(source, encoding=encoding, limits=limits)
+    blocks = segment(doc, limits)
+    if not blocks:
+        noscript = segment(doc, limits, include_noscript=True)
+        if noscript:
+            doc.warnings.append("noscript-only")
+            blocks = noscript
+    if doc.root.find(".//frameset") is not None and not blocks:
+        doc.warnings.append("frameset")
+    page_url = url or doc.url
+    return Page(doc, blocks, name=name, url=page_url, site=site or registered_domain(page_url))
+
+
+def _reasons(model: Model, X: pd.DataFrame, top: int) -> list[list[tuple[str, float, float]]]:
+    contrib = model.classifier.contributions(X[FEATURES])
+    values = X[FEATURES].to_numpy()
+    out = []
+    for row, vals in zip(contrib[:, :-1], values):
+        order = np.argsort(-np.abs(row))[:top]
+        out.append([(FEATURES[j], float(vals[j]), float(row[j])) for j in order])
+    return out
+
+
+def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = None, favor: str = "balanced",
+                  threshold: float | None = None, site_profile: SiteProfile | None = None,
+                  use_site: bool = True, explain: bool = False, top_reasons: int = 3) -> list[Result]:
+    """Score already prepared pages together.
+
+    With ``use_site``, pages sharing a site (and a ``site_profile``, if given) supply each
+    other's repetition evidence; a page never counts as evidence for itself.
+    """
+    mdl = _model(model)
+    thr = float(threshold) if threshold is not None else mdl.threshold(favor)
+    keys = [block_keys(p.blocks) for p in pages]
+    reps: list[Any] = [None] * len(pages)
+    if use_site:
+        groups: dict[str, list[int]] = defaultdict(list)
+        for i, p in enumerate(pages):
+            if p.site:
+                groups[p.site].append(i)
+        for site, members in groups.items():
+            if len(members) < 2 and site_profile is None:
+                continue
+            prof = SiteProfile(site)
+            if site_profile is not None:
+                prof.n_pages = site_profile.n_pages
+                prof.texts = site_profile.texts.copy()
+                prof.paths = site_profile.paths.copy()
+            for i in members:
+                prof.add_keys(*keys[i])
+            for i in members:
+                reps[i] = prof.repetition_keys(*keys[i], counted=True)
+    tables = [featurize(p.blocks, p.doc.title, reps[i]) for i, p in enumerate(pages)]
+    X = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=FEATURES)
+    scores = mdl.classifier.predict_proba(X[FEATURES])[:, 1] if len(X) else np.zeros(0)
+    reasons = _reasons(mdl, X, top_reasons) if explain and len(X) else None
+    results = []
+    start = 0
+    for p, table in zip(pages, tables):
+        n = len(table)
+        s = scores[start:start + n]
+        res = Result(
+            blocks=p.blocks, scores=s, kept=s >= thr, threshold=thr,
+            favor=None if threshold is not None else favor, title=p.doc.title, url=p.url, site=p.site,
+            name=p.name, encoding=p.doc.encoding, warnings=list(p.doc.warnings),
+            reasons=reasons[start:start + n] if reasons is not None else None,
+        )
+        page_checks(res)
+        results.append(res)
+        start += n
+    return results
+
+
+def extract(source: Source, *, model: Model | str | Path | None = None, favor: str = "balanced",
+            threshold: float | None = None, url: str | None = None, encoding: str | None = None,
+            site_profile: SiteProfile | None = None, explain: bool = False,
+            limits: Limits | None = None) -> Result:
+    """Extract the main content of one page (HTML bytes, text, or a path).
+
+    Raises `PageError` when the input is not a usable page and `ModelError` when the model
+    file is not usable.
+    """
+    page = prepare(source, encoding=encoding, url=url, limits=limits,
+                   name=str(source) if isinstance(source, Path) else None)
+    return extract_batch([page], model=model, favor=favor, threshold=threshold,
+                         site_profile=site_profile, explain=explain)[0]
+
+
+def prepare_many(sources: Iterable[tuple[str, Source]], **kwargs: Any) -> Iterable[tuple[str, Page | PageError]]:
+    """Prepare named sources, yielding a `PageError` in place of each unusable page."""
+    for name, src in sources:
+        try:
+            yield name, prepare(src, name=name, **kwargs)
+        except PageError as exc:
+            yield name, exc
+        except OSError as exc:
+            yield name, PageError("unreadable", f"cannot read: {exc.strerror or exc}")

@@ -1,0 +1,181 @@
+"""Training: labelled pages → feature table with labels → `BlockClassifier` → model file.
+
+Pages are featurised in parallel; cross-page repetition is computed among the pages of the
+same site *within one split*, exactly as batch extraction does it at prediction time.
+Early stopping and the favor thresholds use the dev split, whose sites are disjoint from
+the training sites.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+
+from .data import PageRecord
+from .features import FEATURES, featurize
+from .html import PageError, parse
+from .labels import Labels, from_annotations, from_gold
+from .model import FAVORS, BlockClassifier, Model
+from .segment import segment
+from .site import SiteProfile, block_keys
+
+__all__ = ["LabelledPage", "choose_thresholds", "fit_model", "label_pages", "page_scores"]
+
+log = logging.getLogger("blockclf")
+
+#: pages whose labels score below this against their own gold are not trained on
+MIN_QUALITY = 0.8
+FAVOR_BETA = {"precision": 0.5, "balanced": 1.0, "recall": 2.0}
+
+
+@dataclass
+class LabelledPage:
+    """One page's feature table, labels and site keys, ready for training or tuning."""
+
+    record: PageRecord
+    X: pd.DataFrame
+    labels: Labels
+    text_keys: np.ndarray
+    path_keys: np.ndarray
+
+
+def _annotated_runs(record: PageRecord) -> list[tuple[str, bool]] | None:
+    if record.blocks_path is None:
+        return None
+    data = json.loads(record.blocks_path.read_text(encoding="utf-8"))
+    return [(b["text"], bool(b.get("content")) and not b.get("invisible")) for b in data["blocks"]]
+
+
+def _label_one(record: PageRecord) -> LabelledPage | None:
+    try:
+        doc = parse(record.html_path)
+        blocks = segment(doc)
+    except (PageError, OSError) as exc:
+        log.warning("%s: skipped (%s)", record.key, exc)
+        return None
+    if not blocks:
+        return None
+    gold = record.read_gold()
+    runs = _annotated_runs(record)
+    labels = from_annotations(blocks, runs, gold) if runs is not None else from_gold(blocks, gold)
+    X = featurize(blocks, doc.title).astype(np.float32)
+    texts, paths = block_keys(blocks)
+    return LabelledPage(record, X, labels, texts, paths)
+
+
+def add_repetition(pages: Sequence[LabelledPage]) -> None:
+    """Fill the repetition columns from the other pages of each page's site in ``pages``."""
+    by_site: dict[str, list[LabelledPage]] = defaultdict(list)
+    for p in pages:
+        by_site[p.record.site].append(p)
+    for site, group in by_site.items():
+        prof = SiteProfile(site)
+        for p in group:
+            prof.add_keys(p.text_keys, p.path_keys)
+        for p in group:
+            t, s, n_other = prof.repetition_keys(p.text_keys, p.path_keys, counted=True)
+            p.X["rep_text"] = t.astype(np.float32)
+            p.X["rep_path"] = s.astype(np.float32)
+            p.X["site_pages"] = np.float32(n_other)
+
+
+def label_pages(records: Sequence[PageRecord], n_jobs: int = 2) -> list[LabelledPage]:
+    """Featurise and label ``records`` (in parallel), with repetition within their sites."""
+    out = Parallel(n_jobs=n_jobs, batch_size=16)(delayed(_label_one)(r) for r in records)
+    pages = [p for p in out if p is not None]
+    add_repetition(pages)
+    return pages
+
+
+def _stack(pages: Sequence[LabelledPage]) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    X = pd.concat([p.X for p in pages], ignore_index=True)
+    y = np.concatenate([p.labels.content for p in pages]).astype(int)
+    # a block weighs by its tokens (the score counts tokens) and each page weighs the same
+    w = np.concatenate([np.log1p(p.labels.n_tokens) / max(np.log1p(p.labels.n_tokens).sum(), 1.0) * 100 for p in pages])
+    return X, y, w
+
+
+def page_scores(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray], threshold: float,
+                beta: float = 1.0) -> np.ndarray:
+    """Estimated per-page F-beta at ``threshold`` from the labels' aligned-token counts."""
+    out = np.empty(len(pages))
+    b2 = beta * beta
+    for i, (p, pr) in enumerate(zip(pages, probas)):
+        kept = pr >= threshold
+        pred = float(p.labels.n_tokens[kept].sum())
+        m = float(p.labels.matched[kept].sum())
+        gold = p.labels.gold_tokens
+        if gold == 0:
+            out[i] = 1.0 if pred == 0 else 0.0
+            continue
+        if pred == 0 or m == 0:
+            out[i] = 0.0
+            continue
+        prec, rec = m / pred, m / gold
+        out[i] = (1 + b2) * prec * rec / (b2 * prec + rec)
+    return out
+
+
+def choose_thresholds(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray]) -> tuple[dict[str, float], dict[str, float]]:
+    """For each favor mode, the threshold maximising mean page F-beta on ``pages``."""
+    grid = np.round(np.arange(0.05, 0.951, 0.01), 2)
+    thresholds: dict[str, float] = {}
+    best_scores: dict[str, float] = {}
+    for favor in FAVORS:
+        beta = FAVOR_BETA[favor]
+        means = [page_scores(pages, probas, t, beta).mean() for t in grid]
+        k = int(np.argmax(means))
+        thresholds[favor] = float(grid[k])
+        best_scores[favor] = float(means[k])
+    return thresholds, best_scores
+
+
+def _digest(records: Sequence[PageRecord]) -> str:
+    h = hashlib.sha256()
+    for r in sorted(records, key=lambda r: r.key):
+        h.update(r.key.encode())
+        h.update(str(r.html_path.stat().st_size).encode())
+    return h.hexdigest()[:16]
+
+
+def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int = 0, n_jobs: int = 2,
+              classifier: BlockClassifier | None = None) -> Model:
+    """Train a model on ``train`` pages, early-stopping and choosing thresholds on ``dev``."""
+    t0 = time.perf_counter()
+    tr = label_pages(train, n_jobs)
+    dv = label_pages(dev, n_jobs)
+    tr_good = [p for p in tr if p.labels.quality >= MIN_QUALITY]
+    dv_good = [p for p in dv if p.labels.quality >= MIN_QUALITY]
+    log.info("labelled %d train pages (%d excluded: alignment F1 < %.2f), %d dev pages (%d excluded) in %.0fs",
+             len(tr), len(tr) - len(tr_good), MIN_QUALITY, len(dv), len(dv) - len(dv_good), time.perf_counter() - t0)
+    Xtr, ytr, wtr = _stack(tr_good)
+    Xdv, ydv, wdv = _stack(dv_good)
+    clf = classifier if classifier is not None else BlockClassifier(random_state=seed, n_jobs=n_jobs)
+    clf.set_params(random_state=seed)
+    t1 = time.perf_counter()
+    clf.fit(Xtr[FEATURES], ytr, sample_weight=wtr, eval_set=(Xdv[FEATURES], ydv), eval_sample_weight=wdv)
+    log.info("fitted %d trees on %d blocks in %.0fs", clf.best_iteration_, len(ytr), time.perf_counter() - t1)
+    probas = [clf.predict_proba(p.X[FEATURES])[:, 1] for p in dv]
+    thresholds, dev_scores = choose_thresholds(dv, probas)
+    info = {
+        "trained_on": sorted({r.dataset for r in train}),
+        "train_pages": len(tr_good),
+        "train_pages_excluded": len(tr) - len(tr_good),
+        "dev_pages": len(dv),
+        "train_blocks": int(len(ytr)),
+        "data_digest": _digest(list(train) + list(dev)),
+        "seed": seed,
+        "dev_estimated_f_beta": dev_scores,
+        "min_label_quality": MIN_QUALITY,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    return Model(clf, thresholds, list(FEATURES), info)
