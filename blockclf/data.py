@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -51,6 +52,9 @@ class PageRecord:
         return self.gold_path.read_text(encoding="utf-8") if self.gold_path else ""
 
 
+_WAYBACK = re.compile(r"(?i)^(?:https?:)?//(?:web(?:-beta)?\.)?archive\.org/web/\d+[a-z_]*/+(.+)$")
+
+
 @lru_cache(maxsize=1)
 def _extractor():
     import tldextract
@@ -64,6 +68,9 @@ def registered_domain(url: str | None) -> str | None:
     """Registered domain (eTLD+1) of ``url``, or None when it has none."""
     if not url:
         return None
+    archived = _WAYBACK.match(url)
+    if archived:  # an archived copy belongs to the site it archives
+        url = archived.group(1)
     host = urlsplit(url if "//" in url else f"//{url}").hostname
     if not host:
         return None

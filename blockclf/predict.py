@@ -9,7 +9,6 @@ evidence from the others, and all pages go through one LightGBM call.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +23,7 @@ from .features import FEATURES, featurize
 from .html import Document, Limits, PageError, parse
 from .model import Model, load_model
 from .segment import segment
-from .site import SiteProfile, block_keys
+from .site import SiteProfile, batch_repetition, block_keys, cap_label_repetition, keep_labels, label_value_pairs
 from .validate import page_checks
 
 __all__ = ["Page", "Result", "extract", "extract_batch", "prepare"]
@@ -152,33 +151,23 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     keys = [block_keys(p.blocks) for p in pages]
     reps: list[Any] = [None] * len(pages)
     if use_site:
-        groups: dict[str, list[int]] = defaultdict(list)
-        for i, p in enumerate(pages):
-            if p.site:
-                groups[p.site].append(i)
-        for site, members in groups.items():
-            if len(members) < 2 and site_profile is None:
-                continue
-            prof = SiteProfile(site)
-            if site_profile is not None:
-                prof.n_pages = site_profile.n_pages
-                prof.texts = site_profile.texts.copy()
-                prof.paths = site_profile.paths.copy()
-            for i in members:
-                prof.add_keys(*keys[i])
-            for i in members:
-                reps[i] = prof.repetition_keys(*keys[i], counted=True)
+        reps = batch_repetition(keys, [p.site for p in pages], site_profile)
+    # form labels repeat by design: a label counts as no more repeated than its value
+    pairs = [label_value_pairs(p.blocks) for p in pages]
+    for i, rep in enumerate(reps):
+        if rep is not None and pairs[i]:
+            reps[i] = (cap_label_repetition(rep[0], pairs[i]), rep[1], rep[2])
     tables = [featurize(p.blocks, p.doc.title, reps[i]) for i, p in enumerate(pages)]
     X = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=FEATURES)
     scores = mdl.classifier.predict_proba(X[FEATURES])[:, 1] if len(X) else np.zeros(0)
     reasons = _reasons(mdl, X, top_reasons) if explain and len(X) else None
     results = []
     start = 0
-    for p, table in zip(pages, tables):
+    for p, table, pp in zip(pages, tables, pairs):
         n = len(table)
         s = scores[start:start + n]
         res = Result(
-            blocks=p.blocks, scores=s, kept=s >= thr, threshold=thr,
+            blocks=p.blocks, scores=s, kept=keep_labels(s >= thr, pp), threshold=thr,
             favor=None if threshold is not None else favor, title=p.doc.title, url=p.url, site=p.site,
             name=p.name, encoding=p.doc.encoding, warnings=list(p.doc.warnings),
             reasons=reasons[start:start + n] if reasons is not None else None,

@@ -3,7 +3,13 @@
 Text that recurs on most pages of one site is template (menus, footers, legal lines); text
 unique to one page is usually its content. A profile counts, per site, the pages that
 contain each normalised block text and each element path. A page is never evidence for
-itself: when the profile already counts the page, its own contribution is subtracted.
+itself: the profile remembers a digest of every page it counted, so a page that is already
+in it (or an identical copy of one) is neither counted twice nor allowed to vouch for itself.
+
+Repetition alone never removes a block: the figures are features the model weighs with the
+others. One correction is made here, because the model cannot see it: a form label ("Author:",
+``<dt>``, ``<th>``) repeats on every page by design while its value varies, so a label's
+repetition is capped by its value's, and a kept value keeps its label (`label_value_pairs`).
 """
 
 from __future__ import annotations
@@ -19,12 +25,25 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["MIN_OTHER_PAGES", "SiteProfile", "block_keys", "text_key"]
+__all__ = [
+    "MIN_OTHER_PAGES",
+    "SiteProfile",
+    "batch_repetition",
+    "block_keys",
+    "cap_label_repetition",
+    "keep_labels",
+    "label_value_pairs",
+    "page_digest",
+    "text_key",
+]
 
 #: fewer other pages than this and the repetition figures are NaN (no evidence)
 MIN_OTHER_PAGES = 2
 FORMAT = "blockclf-site"
-VERSION = 1
+VERSION = 2
+#: text samples kept in a saved profile (the most repeated blocks), and their length
+MAX_SAMPLES = 200
+SAMPLE_CHARS = 80
 _DIGITS = re.compile(r"\d+")
 
 
@@ -44,44 +63,102 @@ def block_keys(blocks: Sequence[Block]) -> tuple[np.ndarray, np.ndarray]:
     return texts, paths
 
 
+def page_digest(texts: np.ndarray, paths: np.ndarray) -> str:
+    """Identity of a page for a profile: a hash of its sets of text and path keys.
+
+    Two copies of the same page get the same digest, so neither is evidence for the other.
+    """
+    h = hashlib.blake2b(digest_size=8)
+    h.update(np.unique(texts).astype("<u8").tobytes())
+    h.update(b"|")
+    h.update(np.unique(paths).astype("<u8").tobytes())
+    return h.hexdigest()
+
+
 class SiteProfile:
-    """Page counts of block texts and element paths over the pages of one site."""
+    """Page counts of block texts and element paths over the pages of one site.
+
+    Attributes:
+        site: the site's registered domain ("" when unknown).
+        n_pages: distinct pages counted.
+        texts, paths: per text/path hash, the number of pages holding it.
+        pages: digests of the counted pages (see `page_digest`).
+        samples: a short text per text hash, to show people what a hash stands for.
+    """
 
     def __init__(self, site: str = "") -> None:
         self.site = site
         self.n_pages = 0
         self.texts: Counter[int] = Counter()
         self.paths: Counter[int] = Counter()
+        self.pages: set[str] = set()
+        self.samples: dict[int, str] = {}
 
-    def add(self, blocks: Sequence[Block]) -> None:
-        """Count one more page of the site."""
-        self.add_keys(*block_keys(blocks))
+    def copy(self) -> SiteProfile:
+        """An independent copy (extraction adds a batch to a copy, never to the caller's profile)."""
+        new = SiteProfile(self.site)
+        new.n_pages = self.n_pages
+        new.texts = self.texts.copy()
+        new.paths = self.paths.copy()
+        new.pages = set(self.pages)
+        new.samples = dict(self.samples)
+        return new
 
-    def add_keys(self, texts: np.ndarray, paths: np.ndarray) -> None:
-        """Count one more page given its `block_keys`."""
+    def add(self, blocks: Sequence[Block]) -> bool:
+        """Count one more page of the site; False when the page was already counted."""
+        texts, paths = block_keys(blocks)
+        added = self.add_keys(texts, paths)
+        if added:
+            for k, b in zip(texts.tolist(), blocks):
+                if k not in self.samples:
+                    self.samples[k] = b.text[:SAMPLE_CHARS]
+        return added
+
+    def add_keys(self, texts: np.ndarray, paths: np.ndarray) -> bool:
+        """Count one more page given its `block_keys`; False when it was already counted."""
+        digest = page_digest(texts, paths)
+        if digest in self.pages:
+            return False
+        self.pages.add(digest)
         self.n_pages += 1
         self.texts.update(set(texts.tolist()))
         self.paths.update(set(paths.tolist()))
+        return True
+
+    def contains_keys(self, texts: np.ndarray, paths: np.ndarray) -> bool:
+        """Whether a page with these `block_keys` is counted in the profile."""
+        return page_digest(texts, paths) in self.pages
+
+    def update(self, pages: Iterable[Sequence[Block]]) -> int:
+        """Add new pages as they arrive; returns how many were new."""
+        return sum(self.add(blocks) for blocks in pages)
 
     @classmethod
     def from_pages(cls, pages: Iterable[Sequence[Block]], site: str = "") -> SiteProfile:
         """Build a profile from the block lists of a site's pages."""
         prof = cls(site)
-        for blocks in pages:
-            prof.add(blocks)
+        prof.update(pages)
         return prof
 
-    def repetition(self, blocks: Sequence[Block], counted: bool) -> tuple[np.ndarray, np.ndarray, int]:
+    def matches(self, site: str | None) -> bool:
+        """Whether a page of ``site`` may use this profile (unknown sites on either side do)."""
+        return not self.site or not site or site == self.site
+
+    def repetition(self, blocks: Sequence[Block], counted: bool | None = None) -> tuple[np.ndarray, np.ndarray, int]:
         """Per block, the share of the site's *other* pages holding the same text / path.
 
         ``counted`` says whether this page was added to the profile (its own contribution is
-        then removed). Returns ``(text_share, path_share, n_other_pages)``; the shares are NaN
-        when there are fewer than `MIN_OTHER_PAGES` other pages.
+        then removed); None looks it up by the page's digest. Returns ``(text_share,
+        path_share, n_other_pages)``; the shares are NaN when there are fewer than
+        `MIN_OTHER_PAGES` other pages.
         """
         return self.repetition_keys(*block_keys(blocks), counted=counted)
 
-    def repetition_keys(self, texts: np.ndarray, paths: np.ndarray, counted: bool) -> tuple[np.ndarray, np.ndarray, int]:
+    def repetition_keys(self, texts: np.ndarray, paths: np.ndarray,
+                        counted: bool | None = None) -> tuple[np.ndarray, np.ndarray, int]:
         """`repetition` for a page given its `block_keys`."""
+        if counted is None:
+            counted = self.contains_keys(texts, paths)
         own = 1 if counted else 0
         n_other = self.n_pages - own
         n = len(texts)
@@ -92,35 +169,159 @@ class SiteProfile:
         p = np.fromiter((self.paths.get(k, 0) for k in paths.tolist()), float, n)
         return np.maximum(t - own, 0) / n_other, np.maximum(p - own, 0) / n_other, n_other
 
+    def document_frequencies(self) -> np.ndarray:
+        """Share of the site's pages holding each distinct block text (one value per text)."""
+        if not self.n_pages:
+            return np.zeros(0)
+        return np.fromiter(self.texts.values(), float, len(self.texts)) / self.n_pages
+
+    def most_repeated(self, n: int = 20) -> list[tuple[float, str]]:
+        """The ``n`` block texts found on most pages, as ``(share of pages, text sample)``."""
+        top = self.texts.most_common(n)
+        total = max(self.n_pages, 1)
+        return [(c / total, self.samples.get(k, f"<text {k:016x}>")) for k, c in top]
+
     def to_dict(self) -> dict:
+        """The profile as JSON-ready data; only the `MAX_SAMPLES` most repeated samples are kept."""
+        repeated = [k for k, c in self.texts.most_common() if c > 1 and k in self.samples][:MAX_SAMPLES]
         return {
             "format": FORMAT,
             "version": VERSION,
             "site": self.site,
             "n_pages": self.n_pages,
+            "pages": sorted(self.pages),
             "texts": {format(k, "x"): v for k, v in self.texts.items()},
             "paths": {format(k, "x"): v for k, v in self.paths.items()},
+            "samples": {format(k, "x"): self.samples[k] for k in repeated},
         }
 
     @classmethod
     def from_dict(cls, data: dict) -> SiteProfile:
+        """Read `to_dict` output; version 1 files (no page digests or samples) are accepted."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError("not a blockclf site profile")
-        if data.get("version") != VERSION:
+        if data.get("version") not in (1, VERSION):
             raise ValueError(f"site profile version {data.get('version')} is not supported (expected {VERSION})")
-        prof = cls(str(data.get("site", "")))
-        prof.n_pages = int(data["n_pages"])
-        prof.texts = Counter({int(k, 16): int(v) for k, v in data["texts"].items()})
-        prof.paths = Counter({int(k, 16): int(v) for k, v in data["paths"].items()})
+        try:
+            prof = cls(str(data.get("site", "")))
+            prof.n_pages = int(data["n_pages"])
+            prof.texts = Counter({int(k, 16): int(v) for k, v in data["texts"].items()})
+            prof.paths = Counter({int(k, 16): int(v) for k, v in data["paths"].items()})
+            prof.pages = {str(d) for d in data.get("pages", [])}
+            prof.samples = {int(k, 16): str(v) for k, v in data.get("samples", {}).items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"site profile is damaged ({exc})") from None
         return prof
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict()), encoding="utf-8")
+        """Write the profile as one JSON file."""
+        Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> SiteProfile:
+        """Read a profile written by `save`; ValueError when it is not one."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise ValueError(f"{path}: cannot read site profile ({exc})") from None
         return cls.from_dict(data)
+
+
+# --- form labels and their values -------------------------------------------------------
+
+_FORM_VALUES = frozenset(("select", "option", "textarea"))
+#: a "Label:" block is at most this long (characters) and this many words
+LABEL_CHARS = 40
+LABEL_WORDS = 6
+
+
+def _is_colon_label(text: str) -> bool:
+    t = text.rstrip()
+    return t.endswith((":", "\uff1a")) and 1 < len(t) <= LABEL_CHARS and len(t.split()) <= LABEL_WORDS
+
+
+def label_value_pairs(blocks: Sequence[Block]) -> list[tuple[int, int]]:
+    """``(label, value)`` block positions: a label that belongs with the value beside it.
+
+    Recognised: ``<dt>`` with the ``<dd>`` blocks that follow it in the same list, ``<th>``
+    with the ``<td>`` cells after it in the same row, a short block ending in a colon with the
+    block right after it ("Author:" / "Jane Doe"), and a short block followed by a form
+    field's text (``select``/``option``/``textarea``).
+    """
+    pairs: list[tuple[int, int]] = []
+    n = len(blocks)
+    for i, b in enumerate(blocks):
+        if b.tag in ("dt", "th"):
+            value_tag = "dd" if b.tag == "dt" else "td"
+            container = b.parent_xpath
+            j = i + 1
+            while j < n and blocks[j].tag == value_tag and blocks[j].parent_xpath == container:
+                pairs.append((i, j))
+                j += 1
+            if j > i + 1:
+                continue
+        if i + 1 >= n:
+            continue
+        nxt = blocks[i + 1]
+        if nxt.heading_level or b.heading_level:
+            continue
+        if _is_colon_label(b.text) and not _is_colon_label(nxt.text):
+            pairs.append((i, i + 1))
+        elif nxt.tag in _FORM_VALUES and b.tag not in _FORM_VALUES and len(b.text) <= LABEL_CHARS:
+            pairs.append((i, i + 1))
+    return pairs
+
+
+def cap_label_repetition(rep: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    """A label repeats no more than its value: template labels beside varying values are content."""
+    if not pairs or np.isnan(rep).all():
+        return rep
+    out = rep.copy()
+    for label, value in pairs:
+        if not np.isnan(out[value]):
+            out[label] = min(out[label], out[value])
+    return out
+
+
+def keep_labels(kept: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Keep every label whose value is kept (a value never loses its label)."""
+    if not pairs:
+        return kept
+    out = kept.copy()
+    for label, value in pairs:
+        if kept[value]:
+            out[label] = True
+    return out
+
+
+# --- a batch of pages -------------------------------------------------------------------
+
+Repetition = tuple[np.ndarray, np.ndarray, int]
+
+
+def batch_repetition(keys: Sequence[tuple[np.ndarray, np.ndarray]], sites: Sequence[str | None],
+                     profile: SiteProfile | None = None) -> list[Repetition | None]:
+    """Repetition evidence for each page of a batch from the other pages of its site.
+
+    ``keys`` are the pages' `block_keys`, ``sites`` their sites. Pages of one site profile
+    each other; ``profile`` (earlier pages) joins every group whose site it matches, and pages
+    with no known site use it too. A page with neither site nor profile gets None (no evidence).
+    """
+    groups: dict[str, list[int]] = {}
+    for i, site in enumerate(sites):
+        if not site:
+            if profile is None:
+                continue
+            site = profile.site
+        groups.setdefault(site, []).append(i)
+    out: list[Repetition | None] = [None] * len(keys)
+    for site, members in groups.items():
+        base = profile if profile is not None and profile.matches(site) else None
+        if len(members) < 2 and base is None:
+            continue
+        prof = base.copy() if base is not None else SiteProfile(site)
+        for i in members:
+            prof.add_keys(*keys[i])
+        for i in members:
+            out[i] = prof.repetition_keys(*keys[i], counted=True)
+    return out
