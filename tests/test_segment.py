@@ -1,0 +1,206 @@
+"""Segmentation: every visible token in exactly one block, and the structure each block records."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from blockclf import parse, segment
+
+WORD = re.compile(r"\w+")
+
+# -- an independent reference of a page's visible text --------------------------------------
+# Elements whose content a browser does not show, and the hidden markers, as HTML defines
+# them; written out here rather than taken from blockclf.segment.
+NOT_SHOWN = {"script", "style", "template", "noscript", "head"}
+#: elements that start a new run of text (a new block) in the tag soup generated below
+BREAKING = {"div", "p", "section", "article", "nav", "footer", "li", "ul", "ol", "table", "tr", "td",
+            "th", "h1", "h2", "h3", "pre", "blockquote", "body", "html", "br"}
+
+
+def _hidden(el: etree._Element) -> bool:
+    style = (el.get("style") or "").replace(" ", "").lower()
+    return (el.get("hidden") is not None or (el.get("aria-hidden") or "").lower() == "true"
+            or "display:none" in style or "visibility:hidden" in style)
+
+
+def visible_runs(el: etree._Element, runs: list[str]) -> None:
+    """Append the visible text under ``el`` to ``runs``; a new run starts at each breaking tag."""
+    if not isinstance(el.tag, str) or el.tag.lower() in NOT_SHOWN or _hidden(el):
+        return
+    breaking = el.tag.lower() in BREAKING
+    if breaking:
+        runs.append("")
+    runs[-1] += el.text or ""
+    for child in el:
+        visible_runs(child, runs)
+        runs[-1] += child.tail or ""
+    if breaking:
+        runs.append("")
+
+
+def reference_tokens(root: etree._Element) -> Counter[str]:
+    runs = [""]
+    visible_runs(root, runs)
+    return Counter(w for run in runs for w in WORD.findall(run))
+
+
+def block_tokens(blocks) -> Counter[str]:
+    return Counter(w for b in blocks for w in WORD.findall(b.text))
+
+
+# -- tag soup ------------------------------------------------------------------------------
+_WORDS = st.sampled_from(["alpha", "beta", "gamma", "délta", "数据", "x1", "42", "ünï", "omega", "zeta"])
+_SEPS = st.sampled_from([" ", "  ", "\n", "\t", " &nbsp; ", " &amp; ", "&lt;", ", ", ". ", "&eacute;", "&#233;", ""])
+_TEXT = st.lists(st.tuples(_WORDS, _SEPS), min_size=1, max_size=4).map(lambda ps: "".join(w + s for w, s in ps))
+_BLOCK = ["div", "p", "section", "li", "ul", "td", "tr", "table", "h1", "h2", "pre", "blockquote", "nav"]
+_INLINE = ["span", "a", "b", "em", "i", "strong", "code"]
+_SKIPPED = ["script", "style", "template", "noscript"]
+_SHOWN_ATTRS = ["", "", "", ' class="menu x"', ' id="main"', ' style="color:red"', ' href="/x"']
+_HIDING_ATTRS = [" hidden", ' style="display: none"', ' aria-hidden="true"', ' style="visibility:hidden"']
+_ATTRS = st.sampled_from(_SHOWN_ATTRS * 4 + _HIDING_ATTRS)
+
+
+def _element(children: list[str], tag: str, attrs: str, closed: bool) -> str:
+    inner = "".join(children)
+    if tag in _SKIPPED:  # raw-text elements: their body is not markup
+        inner = "var words = 'scripted hidden text'; <b>not</b>" if tag != "template" else inner
+    # an unclosed raw-text element would swallow the rest of the page as its text
+    return f"<{tag}{attrs}>{inner}" + (f"</{tag}>" if closed or tag in _SKIPPED else "")
+
+
+_NODE = st.recursive(
+    st.one_of(_TEXT, _TEXT, _TEXT, st.just("<br>"), st.just("<!-- comment words -->")),
+    lambda kids: st.builds(
+        _element,
+        st.lists(kids, min_size=1, max_size=4),
+        st.sampled_from(_BLOCK * 2 + _INLINE * 2 + _SKIPPED),
+        _ATTRS,
+        st.booleans(),
+    ),
+    max_leaves=25,
+)
+_PAGE = st.lists(_NODE, min_size=1, max_size=5).map(lambda parts: "<html><body>" + "".join(parts))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_PAGE)
+def test_every_visible_token_lands_in_exactly_one_block(html):
+    doc = parse(html)
+    blocks = segment(doc)
+    assert block_tokens(blocks) == reference_tokens(doc.root)
+    assert [b.index for b in blocks] == list(range(len(blocks)))
+    assert all(b.text and b.text == b.text.strip() for b in blocks)
+
+
+def test_reference_sees_what_it_should():
+    """The reference itself: hidden and script text excluded, inline text joined."""
+    doc = parse("<p>to<b>get</b>her <span hidden>no</span></p><script>nope</script><div>two</div>")
+    assert reference_tokens(doc.root) == Counter(["together", "two"])
+
+
+# -- structure metadata ----------------------------------------------------------------------
+def blocks_of(html: str, **kw):
+    return segment(parse(html), **kw)
+
+
+def by_text(blocks, text: str):
+    [b] = [b for b in blocks if b.text == text]
+    return b
+
+
+def test_xpath_depth_ancestors_and_tokens():
+    blocks = blocks_of('<body class="page"><div id="Main-Col"><article class="post body">'
+                       "<p>one</p><p>two <b>bold</b></p></article></div></body>")
+    one, two = blocks
+    assert one.xpath == "/html/body/div/article/p[1]" and two.xpath == "/html/body/div/article/p[2]"
+    assert two.text == "two bold"
+    assert one.tag == "p" and one.depth == 4
+    assert one.ancestors == ("html", "body", "div", "article", "p")
+    assert one.tokens == ("page", "main", "col", "post", "body")
+    assert one.parent_xpath == "/html/body/div/article"
+
+
+def test_headings_set_heading_path_and_level():
+    blocks = blocks_of("<h1>Top</h1><p>intro</p><h2>Sub A</h2><p>a text</p><h3>Deep</h3><p>deep text</p>"
+                       "<h2>Sub B</h2><p>b text</p>")
+    assert by_text(blocks, "Top").heading_level == 1
+    assert by_text(blocks, "Sub A").heading_level == 2
+    assert by_text(blocks, "intro").heading_level == 0
+    assert by_text(blocks, "intro").heading_path == ("Top",)
+    assert by_text(blocks, "a text").heading_path == ("Top", "Sub A")
+    assert by_text(blocks, "deep text").heading_path == ("Top", "Sub A", "Deep")
+    # a heading closes deeper and equal sections before it opens its own
+    assert by_text(blocks, "Sub B").heading_path == ("Top",)
+    assert by_text(blocks, "b text").heading_path == ("Top", "Sub B")
+
+
+def test_list_and_table_membership():
+    blocks = blocks_of("<ul><li>outer<ol><li>inner</li></ol></li></ul>"
+                       "<table><tr><td>cell<table><tr><td>nested</td></tr></table></td></tr></table><p>after</p>")
+    assert by_text(blocks, "outer").list_depth == 1
+    assert by_text(blocks, "inner").list_depth == 2
+    assert by_text(blocks, "cell").table_depth == 1
+    assert by_text(blocks, "nested").table_depth == 2
+    after = by_text(blocks, "after")
+    assert after.list_depth == 0 and after.table_depth == 0
+
+
+def test_link_chars_and_links():
+    blocks = blocks_of('<p>read <a href="/a">the story</a> and <a href="/b">more</a> now</p><p>plain</p>')
+    linked, plain = blocks
+    assert linked.text == "read the story and more now"
+    assert linked.link_chars == len("the story") + len("more")
+    assert linked.n_links == 2
+    assert plain.link_chars == 0 and plain.n_links == 0
+    assert linked.markup_bytes >= len(linked.text)
+
+
+def test_pre_keeps_lines():
+    [b] = blocks_of("<pre>def f(x):\n    return  x\n\nprint(f(1))</pre>")
+    assert b.tag == "pre"
+    assert b.text.split("\n") == ["def f(x):", "return x", "print(f(1))"]
+
+
+def test_br_splits_blocks():
+    blocks = blocks_of("<p>first line<br>second line<br/>third</p>")
+    assert [b.text for b in blocks] == ["first line", "second line", "third"]
+    assert {b.xpath for b in blocks} == {"/html/body/p"}
+
+
+def test_tail_text_after_a_block_is_its_own_block():
+    blocks = blocks_of("<div>before<p>inside</p>after</div>")
+    assert [b.text for b in blocks] == ["before", "inside", "after"]
+    assert by_text(blocks, "before").starts_element
+    assert not by_text(blocks, "after").starts_element
+    assert by_text(blocks, "after").tag == "div"
+
+
+def test_invisible_content_never_becomes_text():
+    html = ("<html><head><title>Title words</title><style>.css{}</style></head><body>"
+            "<script>var secret = 1;</script><style>p { color: red }</style><template><p>tpl</p></template>"
+            "<!-- a comment --><p>shown</p><div hidden>hid1</div><p style='display:none'>hid2</p>"
+            "<p style='visibility: hidden'>hid3</p><span aria-hidden='true'>hid4</span>"
+            "<input type='hidden' value='v'><noscript>enable js</noscript></body></html>")
+    blocks = blocks_of(html)
+    assert [b.text for b in blocks] == ["shown"]
+
+
+def test_noscript_excluded_by_default_and_included_on_request():
+    html = "<body><noscript><p>Please enable JavaScript</p></noscript><p>body text</p></body>"
+    assert [b.text for b in blocks_of(html)] == ["body text"]
+    with_ns = [b.text for b in blocks_of(html, include_noscript=True)]
+    assert with_ns == ["Please enable JavaScript", "body text"]
+
+
+def test_whitespace_is_folded_and_entities_decoded():
+    [b] = blocks_of("<p>  caf&eacute;\n\t &amp;   cr&#232;me&nbsp;br&ucirc;l&eacute;e </p>")
+    assert b.text == "café & crème brûlée"
+
+
+def test_empty_page_has_no_blocks():
+    assert blocks_of("<html><body><div> </div><p>\n</p></body></html>") == []
