@@ -1,0 +1,141 @@
+"""Parsing: the decoding order, the recorded encoding, gzip paths and page metadata."""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+from pathlib import Path
+
+import pytest
+
+from blockclf import PageError, parse
+from blockclf.html import decode, read_source
+
+RUSSIAN = "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 12
+
+
+def page(body: str, head: str = "") -> str:
+    return f"<html><head>{head}</head><body><p>{body}</p></body></html>"
+
+
+def text_of(doc) -> str:
+    return " ".join("".join(doc.root.find("body").itertext()).split())
+
+
+def test_bom_wins_over_everything():
+    data = codecs.BOM_UTF8 + page("café", '<meta charset="iso-8859-1">').encode("utf-8")
+    doc = parse(data, encoding="cp1251")
+    assert doc.encoding == "utf-8"
+    assert text_of(doc) == "café"
+
+
+def test_utf16_bom():
+    data = codecs.BOM_UTF16_LE + page("naïve 数据").encode("utf-16-le")
+    doc = parse(data)
+    assert doc.encoding == "utf-16-le"
+    assert text_of(doc) == "naïve 数据"
+
+
+def test_callers_encoding_beats_the_meta_declaration():
+    data = page(RUSSIAN, '<meta charset="utf-8">').encode("cp1251")
+    doc = parse(data, encoding="windows-1251")
+    assert doc.encoding == "cp1251"
+    assert text_of(doc) == RUSSIAN.strip()
+
+
+def test_meta_charset_and_http_equiv_are_read():
+    data = page(RUSSIAN, '<meta charset="windows-1251">').encode("cp1251")
+    assert parse(data).encoding == "cp1251"
+    equiv = page(RUSSIAN, '<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">').encode("koi8-r")
+    doc = parse(equiv)
+    assert doc.encoding == codecs.lookup("koi8-r").name
+    assert text_of(doc) == RUSSIAN.strip()
+
+
+def test_genuine_latin1_page_is_read_as_latin1():
+    data = page("déjà vu, señor", '<meta charset="iso-8859-1">').encode("latin-1")
+    doc = parse(data)
+    assert doc.encoding == "iso8859-1"
+    assert text_of(doc) == "déjà vu, señor"
+
+
+def test_latin1_declared_but_utf8_page_is_read_as_utf8():
+    data = page("déjà vu, señor — “quoted”", '<meta charset="ISO-8859-1">').encode("utf-8")
+    doc = parse(data)
+    assert doc.encoding == "utf-8"
+    assert text_of(doc) == "déjà vu, señor — “quoted”"
+
+
+def test_undeclared_utf8_is_tried_strictly():
+    doc = parse(page("Grüße aus Köln").encode("utf-8"))
+    assert doc.encoding == "utf-8"
+    assert text_of(doc) == "Grüße aus Köln"
+
+
+def test_charset_normalizer_is_the_last_resort():
+    data = page(RUSSIAN).encode("cp1251")  # no declaration, not valid UTF-8
+    text, used = decode(data)
+    assert used not in ("utf-8",)
+    assert "французских булок" in text
+    assert parse(data).encoding == used
+
+
+def test_unknown_declared_charset_falls_through_to_utf8():
+    doc = parse(page("Grüße", '<meta charset="no-such-charset">').encode("utf-8"))
+    assert doc.encoding == "utf-8"
+
+
+def test_str_input_records_str():
+    doc = parse(page("already text"))
+    assert doc.encoding == "str"
+    assert text_of(doc) == "already text"
+
+
+def test_html_gz_path(tmp_path: Path):
+    src = page("compressed page", '<meta charset="utf-8"><title>Gz</title>')
+    path = tmp_path / "a.html.gz"
+    path.write_bytes(gzip.compress(src.encode("utf-8")))
+    assert read_source(path) == src.encode("utf-8")
+    doc = parse(path)
+    assert doc.title == "Gz"
+    assert text_of(doc) == "compressed page"
+    plain = tmp_path / "b.html"
+    plain.write_text(src, encoding="utf-8")
+    assert text_of(parse(plain)) == "compressed page"
+
+
+def test_corrupt_gz_is_a_page_error(tmp_path: Path):
+    path = tmp_path / "bad.html.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00 not really gzip")
+    with pytest.raises(PageError) as exc:
+        parse(path)
+    assert exc.value.reason == "bad-gzip"
+
+
+def test_title_canonical_and_lang():
+    doc = parse('<html lang="de"><head><title>  A   Title\n</title>'
+                '<link rel="alternate stylesheet" href="/x.css"><link rel="Canonical" href="https://ex.org/a">'
+                '<meta property="og:url" content="https://ex.org/og"></head><body><p>x</p></body></html>')
+    assert doc.title == "A Title"
+    assert doc.url == "https://ex.org/a"
+    assert doc.lang == "de"
+
+
+def test_og_url_when_no_canonical():
+    doc = parse('<html><head><meta property="og:url" content="https://ex.org/og"></head><body>x</body></html>')
+    assert doc.url == "https://ex.org/og"
+    assert doc.title == ""
+    bare = parse("<p>no metadata</p>")
+    assert bare.url is None and bare.lang is None
+
+
+@pytest.mark.parametrize("data, reason", [
+    (b"", "empty"),
+    (b"   \n\t ", "empty"),
+    (b"%PDF-1.4 binary", "binary"),
+    (b"\x89PNG\r\n\x1a\n" + bytes(64), "binary"),
+])
+def test_unusable_input_is_a_page_error(data: bytes, reason: str):
+    with pytest.raises(PageError) as exc:
+        parse(data)
+    assert exc.value.reason == reason
