@@ -1,0 +1,212 @@
+"""Features: the column contract, each family on hand-made blocks, and classification logic
+on synthetic blocks built directly (no HTML parsing)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from blockclf import Block, BlockClassifier, SiteProfile
+from blockclf.features import FEATURES, featurize
+
+#: columns that may be NaN, and when (see the featurize docstring and FEATURES families)
+SITE_COLUMNS = ("rep_text", "rep_path")
+TITLE_COLUMNS = ("title_overlap", "title_cover")
+NEIGHBOUR_PREFIXES = ("p1_", "n1_", "p2_", "n2_")
+
+
+def blk(i: int, text: str, tag: str = "p", xpath: str | None = None, **kw) -> Block:
+    xpath = xpath or f"/html/body/div/{tag}[{i + 1}]"
+    kw.setdefault("depth", xpath.count("/") - 1)
+    kw.setdefault("ancestors", tuple(s.split("[")[0] for s in xpath.strip("/").split("/")))
+    return Block(index=i, text=text, tag=tag, xpath=xpath, **kw)
+
+
+PROSE = ("The river was measured again in the spring, and the survey found that the bend had moved "
+         "by several metres since the last flood of the valley.")
+
+
+def sample_blocks() -> list[Block]:
+    return [
+        blk(0, "Home", "li", "/html/body/nav/ul/li[1]", link_chars=4, n_links=1, list_depth=1, tokens=("nav", "menu")),
+        blk(1, "News", "li", "/html/body/nav/ul/li[2]", link_chars=4, n_links=1, list_depth=1, tokens=("nav", "menu")),
+        blk(2, "A river study", "h1", "/html/body/main/h1", heading_level=1, markup_bytes=30),
+        blk(3, PROSE, "p", "/html/body/main/p[1]", markup_bytes=len(PROSE) + 7, heading_path=("A river study",)),
+        blk(4, "See the full map here.", "p", "/html/body/main/p[2]", link_chars=8, n_links=1, markup_bytes=60),
+        blk(5, "© 2024 Example. All rights reserved.", "p", "/html/body/footer/p", tokens=("footer",)),
+    ]
+
+
+def test_columns_are_features_and_numeric():
+    df = featurize(sample_blocks(), title="A river study | Example")
+    assert list(df.columns) == FEATURES
+    assert len(FEATURES) == len(set(FEATURES))
+    assert len(df) == 6
+    assert all(pd.api.types.is_numeric_dtype(t) for t in df.dtypes)
+
+
+def test_only_documented_columns_are_nan():
+    df = featurize(sample_blocks(), title="A river study")
+    nan_cols = set(df.columns[df.isna().any()])
+    allowed = set(SITE_COLUMNS) | {c for c in FEATURES if c.startswith(NEIGHBOUR_PREFIXES)}
+    assert nan_cols <= allowed
+    assert nan_cols >= set(SITE_COLUMNS)  # no site evidence
+    # neighbour columns are NaN exactly at the page edges
+    assert df["p1_log_chars"].isna().tolist() == [True] + [False] * 5
+    assert df["n1_log_chars"].isna().tolist() == [False] * 5 + [True]
+    assert df["p2_log_chars"].isna().tolist() == [True, True] + [False] * 4
+    assert df["p1_log_chars"].iloc[1] == df["log_chars"].iloc[0]
+    assert df["n1_log_chars"].iloc[1] == df["log_chars"].iloc[2]
+
+
+def test_title_columns_nan_without_title():
+    no_title = featurize(sample_blocks())
+    assert no_title[list(TITLE_COLUMNS)].isna().all().all()
+    titled = featurize(sample_blocks(), title="A river study")
+    assert titled["title_cover"].iloc[2] == 1.0  # the h1 covers the whole title
+    assert titled["title_overlap"].iloc[0] == 0.0
+
+
+def test_repetition_columns_from_a_site_profile():
+    blocks = sample_blocks()
+    # three other pages of the site: the same template around other articles
+    others = [[blk(3, f"Another article about {w}.") if b.index == 3 else b for b in blocks]
+              for w in ("rivers", "lakes", "hills")]
+    prof = SiteProfile.from_pages(others, site="example.org")
+    df = featurize(blocks, repetition=prof.repetition(blocks, counted=False))
+    assert df["rep_text"].tolist() == [1, 1, 1, 0, 1, 1]
+    assert not df["rep_path"].isna().any()
+    assert (df["site_pages"] == 3).all()
+    assert (featurize(blocks)["site_pages"] == 0).all()
+
+
+def test_link_and_text_density():
+    df = featurize(sample_blocks())
+    assert df["link_density"].iloc[0] == 1.0
+    assert df["link_density"].iloc[3] == 0.0
+    assert df["link_density"].iloc[4] == pytest.approx(8 / len("See the full map here."))
+    assert df["n_links"].iloc[4] == 1
+    assert df["text_density"].iloc[3] == pytest.approx(len(PROSE) / (len(PROSE) + 7))
+    assert df["text_density"].iloc[4] == pytest.approx(len("See the full map here.") / 60)
+
+
+def test_lengths_punctuation_and_words():
+    df = featurize(sample_blocks())
+    assert df["n_chars"].iloc[3] == len(PROSE)
+    assert df["n_words"].iloc[3] == len(PROSE.split())
+    assert df["n_sentences"].iloc[3] == 1
+    assert df["n_commas"].iloc[3] == 1
+    assert df["ends_punct"].iloc[3] == 1 and df["ends_punct"].iloc[0] == 0
+    assert df["fw_share"].iloc[3] > 0.3 and df["fw_share"].iloc[0] == 0
+    assert df["has_copyright"].iloc[5] == 1 and df["has_copyright"].iloc[3] == 0
+
+
+def test_cjk_lengths_count_characters():
+    [row] = featurize([blk(0, "数据清洗是机器学习的第一步。")]).to_dict("records")
+    assert row["n_chars"] == 14
+    assert row["n_words"] == 1
+
+
+def test_tag_context_and_class_token_flags():
+    df = featurize(sample_blocks())
+    assert df["tag_li"].tolist() == [1, 1, 0, 0, 0, 0]
+    assert df["in_nav"].tolist() == [1, 1, 0, 0, 0, 0]
+    assert df["in_main"].tolist() == [0, 0, 1, 1, 1, 0]
+    assert df["in_footer"].iloc[5] == 1
+    assert df["cls_menu"].tolist() == [1, 1, 0, 0, 0, 0]
+    assert df["cls_footer"].tolist() == [0, 0, 0, 0, 0, 1]
+    assert df["is_heading"].tolist() == [0, 0, 1, 0, 0, 0]
+    assert df["heading_level"].iloc[2] == 1
+    assert df["list_depth"].iloc[0] == 1
+
+
+def test_own_tag_is_not_an_ancestor():
+    # a block whose own element is <footer> is not "inside a footer"
+    df = featurize([blk(0, "x", "footer", "/html/body/footer")])
+    assert df["in_footer"].iloc[0] == 0
+    assert df["tag_footer"].iloc[0] == 1
+
+
+def test_position_features():
+    df = featurize(sample_blocks())
+    assert df["rel_index"].tolist() == pytest.approx([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    assert df["rel_char_pos"].iloc[0] == 0
+    assert df["rel_char_pos"].is_monotonic_increasing
+    assert (df["page_blocks"] == 6).all()
+    # the densest block is the prose paragraph's neighbourhood
+    peak = df["abs_peak_distance"].idxmin()
+    assert 2 <= peak <= 4
+    assert df["after_first_heading"].tolist() == [0, 0, 1, 1, 1, 1]
+
+
+def test_empty_page_gives_empty_table():
+    df = featurize([])
+    assert list(df.columns) == FEATURES and len(df) == 0
+
+
+def test_single_block_page_has_no_nan_outside_documented_columns():
+    df = featurize([blk(0, PROSE)], title="x")
+    nan_cols = set(df.columns[df.isna().any()])
+    assert nan_cols <= set(SITE_COLUMNS) | {c for c in FEATURES if c.startswith(NEIGHBOUR_PREFIXES)}
+
+
+# -- classification logic on synthetic blocks, no HTML -----------------------------------------
+WORDS = ("river valley meander bank erosion sediment channel water forest village farmer harvest "
+         "market winter storm bridge mountain glacier lake survey soil crop study report").split()
+FUNCTION = "the of and to in that is was for with as by on".split()
+MENU = "Home News Sport Weather Travel Culture Contact About Archive Login Shop Events Jobs Video".split()
+
+
+def synthetic_blocks(rng: random.Random) -> tuple[list[Block], np.ndarray]:
+    """A page of blocks: menu links, then an article, then a link list and a footer.
+
+    Class tokens are left off on half the pages so that the model has to use link density,
+    text length and position, not only names.
+    """
+    named = rng.random() < 0.5
+    out: list[tuple[str, str, dict, int]] = []
+    for k, w in enumerate(rng.sample(MENU, rng.randint(4, 8))):
+        out.append((w, f"/html/body/div[1]/ul/li[{k + 1}]",
+                    dict(tag="li", link_chars=len(w), n_links=1, list_depth=1,
+                         tokens=("nav", "menu") if named else ()), 0))
+    for k in range(rng.randint(2, 6)):
+        words = [rng.choice(FUNCTION) if i % 3 == 1 else rng.choice(WORDS) for i in range(rng.randint(12, 40))]
+        text = " ".join(words).capitalize() + "."
+        linked = rng.randint(0, 6) if rng.random() < 0.3 else 0
+        out.append((text, f"/html/body/div[2]/p[{k + 1}]",
+                    dict(tag="p", link_chars=linked, n_links=int(linked > 0), tokens=("content",) if named else ()), 1))
+    for k in range(rng.randint(3, 6)):
+        text = " ".join(rng.sample(WORDS, rng.randint(2, 5))).title()
+        out.append((text, f"/html/body/div[3]/ul/li[{k + 1}]",
+                    dict(tag="li", link_chars=len(text), n_links=1, list_depth=1,
+                         tokens=("related",) if named else ()), 0))
+    out.append(("© 2024 Example Media. All rights reserved.", "/html/body/div[4]/p",
+                dict(tag="p", tokens=("footer",) if named else ()), 0))
+    blocks = [blk(i, text, xpath=xp, markup_bytes=len(text) + 9 + 40 * kw.get("n_links", 0), **kw)
+              for i, (text, xp, kw, _) in enumerate(out)]
+    return blocks, np.array([y for *_, y in out])
+
+
+def synthetic_set(seed: int, n_pages: int) -> tuple[pd.DataFrame, np.ndarray]:
+    rng = random.Random(seed)
+    tables, labels = [], []
+    for _ in range(n_pages):
+        blocks, y = synthetic_blocks(rng)
+        tables.append(featurize(blocks))
+        labels.append(y)
+    return pd.concat(tables, ignore_index=True), np.concatenate(labels)
+
+
+def test_classifier_separates_held_out_synthetic_pages():
+    X, y = synthetic_set(seed=1, n_pages=40)
+    X_test, y_test = synthetic_set(seed=2, n_pages=20)
+    clf = BlockClassifier(n_estimators=40, learning_rate=0.2, num_leaves=7, min_child_samples=5, n_jobs=1)
+    clf.fit(X[FEATURES], y)
+    accuracy = (clf.predict(X_test[FEATURES]) == y_test).mean()
+    assert accuracy > 0.95
+    proba = clf.predict_proba(X_test[FEATURES])
+    assert proba.shape == (len(y_test), 2)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
