@@ -1,0 +1,96 @@
+"""Training on a tiny synthetic dataset in the benchmark layout."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from blockclf import Model, extract, score_text
+from blockclf.data import read_index
+from blockclf.features import FEATURES
+from blockclf.model import BlockClassifier
+from blockclf.train import MIN_QUALITY, choose_thresholds, fit_model, label_pages, page_scores
+
+
+def test_fit_model_thresholds_are_ordered(tiny_model: Model):
+    t = tiny_model.thresholds
+    assert 0 <= t["recall"] <= t["balanced"] <= t["precision"] <= 1
+
+
+def test_fit_model_records_provenance(tiny_model: Model):
+    info = tiny_model.info
+    assert info["train_pages"] == 20 and info["train_pages_excluded"] == 0
+    assert info["dev_pages"] == 8
+    assert info["trained_on"] == ["alpha", "beta"]
+    assert info["seed"] == 0 and len(info["data_digest"]) == 16
+    assert tiny_model.features == FEATURES
+    assert tiny_model.classifier.best_iteration_ <= 60  # the small classifier passed in was used
+
+
+def test_model_extracts_an_unseen_page(tiny_model: Model, synthetic_page):
+    page = synthetic_page(11, 0)  # a site (and template spelling) not in train or dev
+    res = extract(page.html.encode("utf-8"), model=tiny_model)
+    assert score_text(res.text, page.gold).f1 > 0.95
+    assert "All rights reserved" not in res.text
+    assert page.title in res.text
+
+
+def test_label_pages_fill_repetition_within_each_site(tiny_dataset):
+    records = read_index(tiny_dataset, ["train"])[:5]  # the five pages of one site
+    assert len({r.site for r in records}) == 1
+    pages = label_pages(records, n_jobs=1)
+    assert len(pages) == 5
+    for p in pages:
+        assert list(p.X.columns) == FEATURES
+        assert (p.X["site_pages"] == 4).all()
+        assert not p.X["rep_text"].isna().any()
+        assert p.labels.quality >= MIN_QUALITY
+        # template blocks repeat on every other page, article blocks on none
+        content = p.labels.content
+        assert (p.X["rep_text"][~content] > 0.9).mean() > 0.8
+        assert (p.X["rep_text"][content] == 0).all()
+
+
+def test_a_lone_page_has_no_site_evidence(tiny_dataset):
+    [p] = label_pages(read_index(tiny_dataset, ["train"])[:1], n_jobs=1)
+    assert p.X["rep_text"].isna().all() and (p.X["site_pages"] == 0).all()
+
+
+def test_badly_aligned_pages_are_excluded_and_counted(tiny_dataset, tmp_path, caplog):
+    import shutil
+
+    root = tmp_path / "data"
+    shutil.copytree(tiny_dataset, root)
+    # two training pages get a gold text that is not on the page at all
+    for rec in read_index(root, ["train"])[:2]:
+        rec.gold_path.write_text("completely unrelated words that never appear\n", encoding="utf-8")
+    clf = BlockClassifier(n_estimators=10, num_leaves=7, min_child_samples=5, n_jobs=1)
+    with caplog.at_level(logging.INFO, logger="blockclf"):
+        model = fit_model(read_index(root, ["train"]), read_index(root, ["dev"]), n_jobs=1, classifier=clf)
+    assert model.info["train_pages"] == 18
+    assert model.info["train_pages_excluded"] == 2
+    assert "2 excluded" in caplog.text
+
+
+def test_page_scores_and_threshold_choice(tiny_dataset):
+    pages = label_pages(read_index(tiny_dataset, ["dev"]), n_jobs=1)
+    # an oracle that scores content 0.9 and boilerplate 0.1 is perfect at any threshold between
+    probas = [np.where(p.labels.content, 0.9, 0.1) for p in pages]
+    assert page_scores(pages, probas, 0.5) == pytest.approx(np.ones(len(pages)))
+    assert (page_scores(pages, probas, 0.95) == 0).all()  # nothing kept
+    thresholds, best = choose_thresholds(pages, probas)
+    assert all(0.1 < t <= 0.9 for t in thresholds.values())
+    assert best == {"precision": 1.0, "balanced": 1.0, "recall": 1.0}
+
+
+def test_thresholds_order_with_overlapping_scores(tiny_dataset):
+    """When content and boilerplate scores overlap, F0.5 wants a higher cut than F1, F1 than F2."""
+    pages = label_pages(read_index(tiny_dataset, ["dev"]), n_jobs=1)
+    rng = np.random.default_rng(0)
+    probas = [np.where(p.labels.content, rng.uniform(0.0, 1.0, len(p.X)), rng.uniform(0.0, 0.8, len(p.X)))
+              for p in pages]
+    t, _ = choose_thresholds(pages, probas)
+    assert t["recall"] <= t["balanced"] <= t["precision"]
+    assert t["recall"] < t["precision"]
