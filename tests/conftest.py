@@ -72,7 +72,7 @@ def make_page(site_no: int, page_no: int, seed: int = 0) -> SyntheticPage:
     nav_cls, side_cls, foot_cls = _STYLES[site_no % len(_STYLES)]
     menu = site_rng.sample(_MENU, 7)
     sidebar = [" ".join(site_rng.sample(_CONTENT, 3)).title() for _ in range(5)]
-    site = f"site{site_no}.example.org"
+    site = f"site{site_no}.org"
     title = " ".join(rng.sample(_CONTENT, 4)).title()
     paras = [paragraph(rng) for _ in range(rng.randint(3, 6))]
     # an inline link inside running text is still content
@@ -95,7 +95,7 @@ def make_page(site_no: int, page_no: int, seed: int = 0) -> SyntheticPage:
         paras.append(caption)
     html = (
         f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title} | {site}</title>"
-        f'<link rel="canonical" href="https://{site}/story/{page_no}"></head><body>'
+        f'<link rel="canonical" href="https://www.{site}/story/{page_no}"></head><body>'
         f'<div{cls(nav_cls)}><ul>{nav}</ul></div>'
         f"<div class=\"wrap\"><div class=\"main\"><h1>{title}</h1>{body}</div>"
         f"<div{cls(side_cls)}><h3>More from {site_no}</h3><ul>{side}</ul><p>{teaser}</p></div></div>"
@@ -124,7 +124,7 @@ def write_dataset(root: Path, layout: dict[str, list[tuple[str, int, int]]]) -> 
                 gold_dir.mkdir(parents=True, exist_ok=True)
                 (html_dir / f"{page.id}.html.gz").write_bytes(gzip.compress(page.html.encode("utf-8")))
                 (gold_dir / f"{page.id}.txt").write_text(page.gold, encoding="utf-8")
-                lines.append({"dataset": dataset, "id": page.id, "url": f"https://{page.site}/story/{page_no}",
+                lines.append({"dataset": dataset, "id": page.id, "url": f"https://www.{page.site}/story/{page_no}",
                               "domain": page.site, "lang": "en", "split": split})
     (root / "index.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
     return root

@@ -1,0 +1,157 @@
+"""The extraction API: Result fields, favor modes, threshold override, batches grouped by site."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blockclf import Model, PageError, Result, extract, extract_batch, prepare
+from blockclf.features import FEATURES
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "data" / "example.html"
+
+
+def test_result_api(tiny_model: Model, synthetic_page):
+    page = synthetic_page(12, 1)
+    res = extract(page.html, model=tiny_model)
+    assert isinstance(res, Result)
+    n = len(res.blocks)
+    assert len(res.scores) == len(res.kept) == n > 0
+    assert res.scores.dtype.kind == "f" and ((res.scores >= 0) & (res.scores <= 1)).all()
+    assert res.kept.dtype == bool
+    assert res.favor == "balanced" and res.threshold == tiny_model.thresholds["balanced"]
+    assert res.title == page.title + " | site12.org"
+    assert res.url == "https://www.site12.org/story/1"
+    assert res.site == "site12.org"
+    assert res.encoding == "str"
+    assert res.text == "\n".join(b.text for b, k in zip(res.blocks, res.kept) if k)
+    assert res.verdict == "document" and res.stats["n_blocks"] == n
+
+
+def test_nothing_is_lost(tiny_model: Model, synthetic_page):
+    res = extract(synthetic_page(12, 2).html, model=tiny_model)
+    assert res.raw_text == "\n".join(b.text for b in res.blocks)
+    removed = res.removed
+    assert len(removed) == int((~res.kept).sum()) > 0
+    assert all(isinstance(s, float) and s < res.threshold for _, s in removed)
+    kept_and_removed = sorted([b.index for b, k in zip(res.blocks, res.kept) if k] + [b.index for b, _ in removed])
+    assert kept_and_removed == list(range(len(res.blocks)))
+
+
+def test_to_dict_is_json_serialisable(tiny_model: Model, synthetic_page):
+    res = extract(synthetic_page(12, 3).html.encode("utf-8"), model=tiny_model, explain=True)
+    d = json.loads(json.dumps(res.to_dict()))
+    assert d["text"] == res.text and d["title"] == res.title and d["encoding"] == "utf-8"
+    assert len(d["blocks"]) == len(res.blocks)
+    first = d["blocks"][0]
+    assert {"index", "text", "kept", "score", "tag", "xpath", "heading_path"} <= set(first)
+    assert first["reasons"] and {"feature", "value", "contribution", "text"} <= set(first["reasons"][0])
+    assert all(r["feature"] in FEATURES for b in d["blocks"] for r in b["reasons"])
+
+
+def test_explain_off_has_no_reasons(tiny_model: Model, synthetic_page):
+    res = extract(synthetic_page(12, 3).html, model=tiny_model)
+    assert res.reasons is None
+    assert "reasons" not in res.to_dict()["blocks"][0]
+
+
+def test_favor_modes_order_the_kept_blocks():
+    """With the shipped model on the sample page: recall keeps most, precision least."""
+    kept = {f: int(extract(EXAMPLE, favor=f).kept.sum()) for f in ("recall", "balanced", "precision")}
+    assert kept["recall"] >= kept["balanced"] >= kept["precision"] > 0
+
+
+def test_favor_modes_follow_the_model_thresholds(tiny_model: Model, synthetic_page):
+    html = synthetic_page(13, 0).html
+    for favor in ("recall", "balanced", "precision"):
+        res = extract(html, model=tiny_model, favor=favor)
+        assert res.threshold == tiny_model.thresholds[favor] and res.favor == favor
+    with pytest.raises(ValueError):
+        extract(html, model=tiny_model, favor="fast")
+
+
+def test_threshold_override(tiny_model: Model, synthetic_page):
+    html = synthetic_page(13, 1).html
+    everything = extract(html, model=tiny_model, threshold=0.0)
+    assert everything.kept.all() and everything.favor is None and everything.threshold == 0.0
+    assert everything.text == everything.raw_text
+    nothing = extract(html, model=tiny_model, threshold=1.0 + 1e-9)
+    assert not nothing.kept.any() and nothing.text == ""
+    mid = extract(html, model=tiny_model, threshold=0.5)
+    np.testing.assert_array_equal(mid.kept, mid.scores >= 0.5)
+
+
+def test_model_given_as_a_path(tiny_model_file: Path, tiny_model: Model, synthetic_page):
+    html = synthetic_page(13, 2).html
+    np.testing.assert_array_equal(extract(html, model=tiny_model_file).scores, extract(html, model=tiny_model).scores)
+
+
+def test_unusable_page_raises_page_error(tiny_model: Model):
+    with pytest.raises(PageError):
+        extract(b"", model=tiny_model)
+
+
+def test_noscript_only_page_is_read_with_noscript():
+    page = prepare("<html><body><noscript><p>Only here</p></noscript></body></html>")
+    assert [b.text for b in page.blocks] == ["Only here"]
+    assert "noscript-only" in page.doc.warnings
+
+
+# -- batches and site grouping --------------------------------------------------------------
+class _Recorder:
+    """Wraps a classifier and keeps the feature table it was asked to score."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.X = None
+
+    def predict_proba(self, X):
+        self.X = X
+        return self.inner.predict_proba(X)
+
+    def contributions(self, X):
+        return self.inner.contributions(X)
+
+
+def _recording(model: Model) -> tuple[Model, _Recorder]:
+    rec = _Recorder(model.classifier)
+    return Model(rec, model.thresholds, model.features, model.info), rec  # type: ignore[arg-type]
+
+
+def test_batch_of_one_site_gets_repetition_evidence(tiny_model: Model, synthetic_page):
+    model, rec = _recording(tiny_model)
+    pages = [prepare(synthetic_page(14, k).html, name=f"p{k}") for k in range(4)]
+    assert len({p.site for p in pages}) == 1
+    results = extract_batch(pages, model=model)
+    assert [r.name for r in results] == ["p0", "p1", "p2", "p3"]
+    X = rec.X
+    assert len(X) == sum(len(p.blocks) for p in pages)
+    assert (X["site_pages"] == 3).all()
+    start = 0
+    for p in pages:
+        rep = X["rep_text"].to_numpy()[start:start + len(p.blocks)]
+        texts = [b.text for b in p.blocks]
+        assert rep[texts.index("Privacy policy | Terms of use")] == pytest.approx(1.0)
+        assert rep[0] == pytest.approx(1.0)  # the first menu entry
+        assert rep[texts.index(p.doc.title.split(" | ")[0])] == 0.0  # the article heading is unique
+        start += len(p.blocks)
+
+
+def test_without_site_grouping_repetition_is_nan(tiny_model: Model, synthetic_page):
+    model, rec = _recording(tiny_model)
+    pages = [prepare(synthetic_page(14, k).html) for k in range(3)]
+    extract_batch(pages, model=model, use_site=False)
+    assert rec.X["rep_text"].isna().all()
+    # pages of different sites are no evidence for each other
+    mixed = [prepare(synthetic_page(15 + k, 0).html) for k in range(3)]
+    assert len({p.site for p in mixed}) == 3
+    extract_batch(mixed, model=model)
+    assert rec.X["rep_text"].isna().all()
+
+
+def test_empty_batch(tiny_model: Model):
+    assert extract_batch([], model=tiny_model) == []

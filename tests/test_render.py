@@ -1,0 +1,86 @@
+"""Rendering a Result: text, Markdown restored from block structure, JSON dict, removal log."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from blockclf import Result, parse, segment
+from blockclf.render import removal_log, to_dict, to_markdown, to_text
+
+ARTICLE = """<html><head><title>Doc</title></head><body>
+<nav><a href="/">Home</a></nav>
+<h1>Title</h1><p>Intro text.</p>
+<h2>List</h2><ul><li>one</li><li>two<ul><li>nested</li></ul></li></ul>
+<table><tr><th>Name</th><th>Value</th></tr><tr><td>a|b</td><td>1</td></tr><tr><td>c</td><td>2</td></tr></table>
+<pre>x = 1
+print(x)</pre>
+<blockquote><p>Quoted words.</p></blockquote>
+<footer>Footer line</footer>
+</body></html>"""
+
+
+def result(html: str = ARTICLE, drop: tuple[str, ...] = ("Home", "Footer line"), reasons: bool = False) -> Result:
+    doc = parse(html)
+    blocks = segment(doc)
+    kept = np.array([b.text not in drop for b in blocks])
+    scores = np.where(kept, 0.9, 0.1)
+    why = [[("link_density", 1.0, -2.0), ("n_words", 1.0, 0.5)] for _ in blocks] if reasons else None
+    return Result(blocks=blocks, scores=scores, kept=kept, threshold=0.5, favor="balanced", title=doc.title,
+                  name="page.html", reasons=why)
+
+
+def test_text_is_kept_blocks_one_per_line():
+    res = result()
+    assert to_text(res) == res.text
+    lines = res.text.split("\n")
+    assert lines[:3] == ["Title", "Intro text.", "List"]
+    assert "Home" not in lines and "Footer line" not in lines
+    assert "Home" in res.raw_text and "Footer line" in res.raw_text
+
+
+def test_markdown_restores_headings_lists_tables_code_and_quotes():
+    md = result().markdown
+    assert md == to_markdown(result())
+    assert md.startswith("# Title\n\nIntro text.\n\n## List\n")
+    assert "- one\n- two\n  - nested\n" in md
+    assert "| Name | Value |\n| --- | --- |\n| a\\|b | 1 |\n| c | 2 |\n" in md
+    assert "```\nx = 1\nprint(x)\n```" in md
+    assert "> Quoted words." in md
+    assert "Home" not in md and "Footer" not in md
+    assert md.endswith("\n") and "\n\n\n" not in md
+
+
+def test_markdown_of_nothing_kept():
+    res = result(drop=tuple(b.text for b in segment(parse(ARTICLE))))
+    assert res.text == ""
+    assert res.markdown.strip() == ""
+
+
+def test_to_dict_lists_every_block():
+    res = result()
+    d = to_dict(res)
+    json.dumps(d)
+    assert d["title"] == "Doc" and d["favor"] == "balanced" and d["threshold"] == 0.5
+    assert d["text"] == res.text
+    assert [b["text"] for b in d["blocks"]] == [b.text for b in res.blocks]
+    assert [b["kept"] for b in d["blocks"]] == res.kept.tolist()
+    home = d["blocks"][0]
+    assert home["text"] == "Home" and home["kept"] is False and home["score"] == 0.1
+    assert home["xpath"] == "/html/body/nav" and home["link_chars"] == 4
+    nested = next(b for b in d["blocks"] if b["text"] == "nested")
+    assert nested["list_depth"] == 2 and nested["heading_path"] == ["Title", "List"]
+
+
+def test_removal_log_has_one_record_per_removed_block():
+    res = result(reasons=True)
+    log = removal_log(res)
+    assert [r["text"] for r in log] == ["Home", "Footer line"]
+    rec = log[0]
+    assert rec["page"] == "page.html" and rec["xpath"] == "/html/body/nav"
+    assert rec["score"] == 0.1 and rec["threshold"] == 0.5
+    # reasons pushing towards boilerplate explain a removal
+    assert len(rec["reasons"]) == 1 and "boilerplate" in rec["reasons"][0]
+    json.dumps(log)
+    assert "reasons" not in removal_log(result())[0]
