@@ -135,10 +135,95 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return 1 if n_skipped else 0
 
 
+def cmd_label(args: argparse.Namespace) -> int:
+    from .labelcmd import label_site, read_edits
+
+    if not args.content and args.gold_suffix is None:
+        raise UsageError("give --content SELECTOR, or gold text files next to the pages (--gold-suffix)")
+    inputs = collect_inputs(args.pages)
+    if not inputs:
+        raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+    rep = label_site(inputs, args.output, content=args.content, exclude=args.exclude or (),
+                     dataset=args.dataset, site=args.site, gold_suffix=args.gold_suffix,
+                     edits=read_edits(args.edits) if args.edits else None, dev=args.dev, test=args.test)
+    for path in rep.no_match:
+        print(f"blockclf: skipped {path}: the selector matched nothing", file=sys.stderr)
+    for path, why in rep.failed:
+        print(f"blockclf: skipped {path}: {why}", file=sys.stderr)
+    splits = ", ".join(f"{k} {rep.written.get(k, 0)}" for k in ("train", "dev", "test"))
+    sources = ", ".join(f"{k} {v}" for k, v in sorted(rep.by_source.items()))
+    print(f"labelled {rep.n_written} pages into {args.output} as dataset '{args.dataset}' ({splits}; "
+          f"labels from: {sources or 'none'}); {len(rep.no_match)} with no selector match, {len(rep.failed)} failed")
+    if args.edits:
+        print(f"block edits changed {rep.edited_blocks} block labels; {rep.unused_edits} edits named no labelled page")
+    return 1 if rep.no_match or rep.failed else 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from .explain import explain_html
+    from .predict import extract_batch, prepare
+
+    model = load_model(args.model)
+    inputs = collect_inputs(args.paths)
+    if not inputs:
+        raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+    one_file = len(inputs) == 1 and not (args.output and Path(args.output).is_dir())
+    if not one_file and not args.output:
+        raise UsageError(f"{len(inputs)} pages found: give -o OUTDIR to write one view per page")
+    pages, stems, n_skipped = [], {}, 0
+    for path, stem in inputs:
+        try:
+            pages.append(prepare(path, name=str(path), site=args.site))
+            stems[str(path)] = stem
+        except (PageError, OSError) as exc:
+            print(f"blockclf: skipped {path}: {exc}", file=sys.stderr)
+            n_skipped += 1
+    for res in extract_batch(pages, model=model, favor=args.favor, threshold=args.threshold, explain=True,
+                             top_reasons=args.reasons):
+        view = explain_html(res)
+        if one_file and not args.output:
+            sys.stdout.write(view)
+        else:
+            target = Path(args.output) if one_file else Path(args.output) / (stems[res.name] + ".html")
+            _write_atomic(target, view)
+            print(f"view of {res.name} written to {target}", file=sys.stderr)
+    return 1 if n_skipped else 0
+
+
+def _cmd_finetune(args: argparse.Namespace) -> int:
+    from .data import read_index
+    from .finetune import FinetuneConfig, compare, finetune
+
+    t0 = time.perf_counter()
+    cfg = FinetuneConfig(weight=args.weight, extra_pages=args.extra_pages or None, rounds=args.rounds,
+                         seed=args.seed, n_jobs=args.jobs)
+    base = load_model(args.base) if args.base else None
+    model = finetune(args.data, base=base, extra=args.extra_data, config=cfg)
+    model.save(args.output)
+    info = model.info
+    print(f"{'fine-tuned ' + args.base if base else 'trained from scratch'}: {info['user_train_pages']} of your pages"
+          f" + {info['public_train_pages']} public pages (your share of weight {info['user_weight']:.2f}), "
+          f"{model.classifier.best_iteration_} trees ({info['base_trees']} from the base), "
+          f"{info['train_pages_excluded']} pages excluded for poor label alignment, in {time.perf_counter() - t0:.0f}s")
+    print("thresholds: " + ", ".join(f"{k} {v:.2f}" for k, v in model.thresholds.items()))
+    print(f"model written to {args.output}")
+    held = [r for d in args.data for r in read_index(d, ["test"])]
+    if not held:
+        print("no held-out pages (split 'test') in the given datasets: no before/after table")
+        return 0
+    table = compare(held, {f"before ({args.base or 'default model'})": base, f"after ({args.output})": model})
+    print(f"on your {len(held)} held-out pages (split test, favor balanced):")
+    print(table.round(3).to_string())
+    return 0
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from .data import read_index
     from .train import fit_model
 
+    if args.base or args.extra_data or len(args.data) > 1:
+        return _cmd_finetune(args)
+    args.data = args.data[0]
     t0 = time.perf_counter()
     train = read_index(args.data, [args.split])
     dev = read_index(args.data, [args.dev_split])
@@ -166,19 +251,22 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     records = read_index(args.bench, [args.split], args.dataset or None)
     if not records:
         raise UsageError(f"no pages with split '{args.split}' in {args.bench}")
-    df = evaluate_records(records, model, favor=args.favor, threshold=args.threshold, use_site=not args.no_site)
+    if args.report:
+        from .report import evaluate_pages, write_report
+
+        df, results, golds = evaluate_pages(records, model, favor=args.favor, threshold=args.threshold,
+                                            use_site=not args.no_site, explain=True)
+    else:
+        df = evaluate_records(records, model, favor=args.favor, threshold=args.threshold, use_site=not args.no_site)
     table = summary(df)
     with pd.option_context("display.width", 120, "display.max_rows", 200):
         print(f"split {args.split}, favor {args.favor if args.threshold is None else f'threshold {args.threshold}'}")
         print(table.round(3).to_string())
     if args.report:
-        rep = Path(args.report)
-        rep.mkdir(parents=True, exist_ok=True)
-        df.to_csv(rep / "pages.csv", index=False)
-        metrics = {"split": args.split, "favor": args.favor, "threshold": args.threshold,
-                   "datasets": {k: {c: float(v) for c, v in row.items()} for k, row in table.iterrows()}}
-        (rep / "metrics.json").write_text(json.dumps(metrics, indent=1), encoding="utf-8")
-        print(f"report written to {rep}")
+        page = write_report(args.report, df, results, golds, model,
+                            {"split": args.split, "favor": args.favor, "threshold": args.threshold,
+                             "model": args.model or "default"})
+        print(f"report written to {args.report} (open {page})")
     return 0
 
 
@@ -208,16 +296,50 @@ def build_parser() -> argparse.ArgumentParser:
 
     tr = sub.add_parser("train", help="train a model on labelled pages",
                         description="Train a model. Example: blockclf train ../shared/benchmark -o my-model.json")
-    tr.add_argument("data", metavar="DATA", help="directory in the benchmark layout (index.jsonl, <dataset>/html, <dataset>/gold)")
+    tr.add_argument("data", metavar="DATA", nargs="+",
+                    help="directory in the benchmark layout (index.jsonl, <dataset>/html, <dataset>/gold)")
     tr.add_argument("-o", "--output", default="model.json", metavar="MODEL")
     tr.add_argument("--split", default="train")
     tr.add_argument("--dev-split", default="dev")
     tr.add_argument("--seed", type=int, default=0)
     tr.add_argument("--jobs", type=int, default=2)
+    tr.add_argument("--base", metavar="MODEL", help="fine-tune this model (add trees to it) instead of starting from scratch")
+    tr.add_argument("--extra-data", metavar="DIR", help="mix in the train split of this public dataset directory")
+    tr.add_argument("--weight", type=float, default=0.5,
+                    help="share of the training weight your pages carry when mixed with --extra-data (default 0.5)")
+    tr.add_argument("--extra-pages", type=int, default=800, help="at most this many public pages (0: all; default 800)")
+    tr.add_argument("--rounds", type=int, default=400, help="at most this many new trees (default 400)")
     tr.set_defaults(func=cmd_train)
 
+    lb = sub.add_parser("label", help="label one site's pages by the selector of their main content",
+                        description="Label pages by selector. Example: blockclf label site/ --content 'div.article-body' "
+                                    "-o mydata/ && blockclf train mydata/ --base models/default.json -o my.json")
+    lb.add_argument("pages", nargs="+", metavar="PAGES", help=".html/.htm/.html.gz files or directories of one site")
+    lb.add_argument("--content", metavar="SELECTOR", help="CSS selector or XPath (starting with /) of the main content")
+    lb.add_argument("--exclude", action="append", metavar="SELECTOR", help="not content even inside --content (repeatable)")
+    lb.add_argument("-o", "--output", required=True, metavar="DATASET", help="dataset directory to write")
+    lb.add_argument("--dataset", default="mysite", help="dataset name inside DATASET (default mysite)")
+    lb.add_argument("--site", help="site (domain) of the pages; default: from their URLs, else the dataset name")
+    lb.add_argument("--gold-suffix", default=".txt", help="gold text file next to a page (a.html + a.txt) wins over the selector")
+    lb.add_argument("--edits", metavar="JSONL", help='block edits: {"page": ID, "xpath": PATH, "label": "content"|"boilerplate"}')
+    lb.add_argument("--dev", type=float, default=0.2, help="share of pages in split dev (default 0.2)")
+    lb.add_argument("--test", type=float, default=0.2, help="share of pages held out in split test (default 0.2)")
+    lb.set_defaults(func=cmd_label)
+
+    xp = sub.add_parser("explain", help="an HTML view of a page: kept blocks highlighted, removed struck through",
+                        description="Explain decisions. Example: blockclf explain page.html -o view.html "
+                                    "(hover a block in the view to see its score and reasons)")
+    xp.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
+    xp.add_argument("-o", "--output", metavar="FILE|OUTDIR", help="view file for one page (default stdout), or a directory")
+    xp.add_argument("--model", metavar="FILE", help="model file (default: the shipped model)")
+    xp.add_argument("--favor", choices=FAVORS, default="balanced")
+    xp.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
+    xp.add_argument("--site", help="treat every page as belonging to this site")
+    xp.add_argument("--reasons", type=int, default=4, help="reasons shown per block (default 4)")
+    xp.set_defaults(func=cmd_explain)
+
     ev = sub.add_parser("evaluate", help="score a model against gold text",
-                        description="Evaluate. Example: blockclf evaluate ../shared/benchmark --split test")
+                        description="Evaluate. Example: blockclf evaluate ../shared/benchmark --split test --report reports/test")
     ev.add_argument("bench", metavar="BENCH")
     ev.add_argument("--model", metavar="FILE")
     ev.add_argument("--split", default="test")
@@ -225,7 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--favor", choices=FAVORS, default="balanced")
     ev.add_argument("--threshold", type=float)
     ev.add_argument("--no-site", action="store_true")
-    ev.add_argument("--report", metavar="DIR", help="write metrics.json and pages.csv here")
+    ev.add_argument("--report", metavar="DIR", help="write metrics.json, pages.csv, PR curve, feature importance, "
+                    "worst pages (PNGs) and one self-contained report.html here")
     ev.set_defaults(func=cmd_evaluate)
     return parser
 

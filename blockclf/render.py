@@ -92,9 +92,10 @@ def _block_dict(res: Result, i: int) -> dict[str, Any]:
 
 
 def _reason_dict(name: str, value: float, contribution: float) -> dict[str, Any]:
-    side = "content" if contribution > 0 else "boilerplate"
+    from .explain import describe
+
     return {"feature": name, "value": round(value, 4), "contribution": round(contribution, 4),
-            "text": f"{name} {value:.3g} pushed towards {side}"}
+            "text": describe(name, value, contribution)}
 
 
 def to_dict(res: Result) -> dict[str, Any]:

@@ -1,0 +1,168 @@
+"""Why a block was kept or removed: feature contributions in plain words, and an HTML view.
+
+`describe` turns one LightGBM ``pred_contrib`` entry (feature, value, contribution) into a
+sentence such as "link density (share of the text inside links) 0.92 pushed towards
+boilerplate". Feature names are built from a few families (own tag, ancestor tags, class/id
+words, neighbours, containers), so the wording is composed from the name and new features
+still get a readable, if plainer, description.
+
+`explain_html` renders a result as one self-contained HTML page (no scripts, no external
+resources): every block in document order, kept blocks highlighted, removed ones struck
+through, and each block's score and reasons in its ``title`` (shown on hover).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .predict import Result
+
+__all__ = ["describe", "explain_html", "feature_words"]
+
+_BASE = {
+    "n_chars": "length in characters",
+    "log_chars": "length (log of characters)",
+    "n_words": "number of words",
+    "n_tokens": "number of tokens",
+    "avg_word_len": "average word length",
+    "n_sentences": "number of sentences",
+    "n_commas": "number of commas",
+    "ends_punct": "ends with sentence punctuation",
+    "digit_share": "share of digits",
+    "upper_word_share": "share of capitalised words",
+    "separator_count": "separators such as | » ·",
+    "fw_share": "share of function words (the, of, and...)",
+    "has_copyright": "contains a copyright line",
+    "link_chars": "characters inside links",
+    "link_density": "link density (share of the text inside links)",
+    "n_links": "number of links",
+    "links_per_word": "links per word",
+    "text_density": "text density (text characters per markup byte)",
+    "log_markup": "markup size (log of bytes)",
+    "heading_level": "heading level",
+    "is_heading": "is a heading",
+    "is_p": "is a paragraph",
+    "list_depth": "list nesting depth",
+    "table_depth": "table nesting depth",
+    "depth": "depth in the page tree",
+    "rel_depth": "depth relative to the page's typical block",
+    "starts_element": "starts its element",
+    "title_overlap": "share of its words found in the page title",
+    "title_cover": "share of the page title's words it contains",
+    "n_class_tokens": "number of class/id words around it",
+    "rel_index": "position in the page (0 top, 1 bottom)",
+    "rel_char_pos": "position in the page text (0 top, 1 bottom)",
+    "page_blocks": "number of blocks on the page",
+    "page_log_chars": "page text length (log)",
+    "peak_distance": "distance from the page's densest text",
+    "abs_peak_distance": "distance from the page's densest text",
+    "after_first_heading": "comes after the first heading",
+    "rel_container_words": "share of words in its container, relative to the largest container",
+    "same_shape_share": "share of blocks with the same tag and class path",
+    "same_shape_link_density": "link density of blocks with the same tag and class path",
+    "win3_words_share": "share of page words in it and its two neighbours",
+    "win3_link_density": "link density of it and its two neighbours",
+    "win3_fw_share": "function-word share of it and its two neighbours",
+    "rep_text": "share of the site's other pages with the same text",
+    "rep_path": "share of the site's other pages with the same element path",
+    "site_pages": "number of other pages of the site seen",
+}
+_CONTAINERS = {"parent": "parent element", "grand": "grandparent element", "great": "great-grandparent element"}
+_CONTAINER_STATS = {"word_share": "share of page words", "link_density": "link density",
+                    "n_blocks": "number of blocks", "fw_share": "function-word share"}
+_NEIGHBOURS = {"p1": "previous block", "n1": "next block", "p2": "block two before", "n2": "block two after"}
+_FLAG_PREFIXES = ("tag_", "in_", "cls_")
+
+
+def feature_words(name: str) -> str:
+    """A short plain-English description of feature ``name``."""
+    if name in _BASE:
+        return _BASE[name]
+    if name.startswith("tag_"):
+        return f"is a <{name[4:]}> element"
+    if name.startswith("in_"):
+        return f"inside a <{name[3:]}> element"
+    if name.startswith("cls_"):
+        return f"class/id of it or an ancestor contains '{name[4:]}'"
+    head, _, rest = name.partition("_")
+    if head in _NEIGHBOURS and rest:
+        return f"{_NEIGHBOURS[head]}'s {feature_words(rest)}"
+    if head in _CONTAINERS and rest in _CONTAINER_STATS:
+        return f"{_CONTAINER_STATS[rest]} of its {_CONTAINERS[head]}"
+    return name.replace("_", " ")
+
+
+def _is_flag(name: str) -> bool:
+    return name.startswith(_FLAG_PREFIXES) or name.rpartition("_")[2] in ("heading", "punct", "copyright", "element") \
+        or name in ("is_p", "is_heading", "after_first_heading")
+
+
+def describe(name: str, value: float, contribution: float) -> str:
+    """One reason as a sentence: what the feature is, its value, and which way it pushed."""
+    side = "content" if contribution > 0 else "boilerplate"
+    words = feature_words(name)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        shown = "unknown (no other pages of the site to compare)" if name.startswith(("rep_", "site_")) else "unknown"
+    elif _is_flag(name) and value in (0.0, 1.0):
+        shown = "yes" if value else "no"
+    else:
+        shown = f"{value:.3g}"
+    return f"{words}: {shown}, pushed towards {side}"
+
+
+_CSS = """
+body{font:15px/1.5 system-ui,sans-serif;max-width:60em;margin:1em auto;padding:0 1em;color:#222}
+header.summary{border-bottom:2px solid #888;margin-bottom:1em}
+.legend span{padding:0 .4em;margin-right:.6em}
+.blk{margin:.15em 0;padding:.1em .4em;border-left:4px solid transparent;white-space:pre-wrap}
+.kept{background:#d9f7d9;border-left-color:#2a8a2a}
+.removed{color:#8a8a8a;text-decoration:line-through;border-left-color:#d55}
+.blk:hover{outline:1px dashed #333}
+.score{float:right;font:11px monospace;color:#555;text-decoration:none}
+.h1{font-size:1.6em;font-weight:bold}.h2{font-size:1.35em;font-weight:bold}.h3{font-size:1.15em;font-weight:bold}
+.h4,.h5,.h6{font-weight:bold}.pre{font-family:monospace;font-size:.9em}.li::before{content:"\\2022  "}
+"""
+
+
+def _block_title(score: float, kept: bool, threshold: float, reasons: Sequence[tuple[str, float, float]] | None) -> str:
+    lines = [f"{'kept' if kept else 'removed'}: score {score:.3f} {'>=' if kept else '<'} threshold {threshold:.2f}"]
+    for name, value, contrib in reasons or ():
+        lines.append(f"- {describe(name, value, contrib)} ({contrib:+.2f})")
+    return "\n".join(lines)
+
+
+def explain_html(res: Result, title: str | None = None) -> str:
+    """The page as a self-contained HTML view of its blocks and the decision on each.
+
+    ``res`` should come from an extraction with ``explain=True`` so that each block's hover
+    text lists its top reasons; without them the hover shows only score and threshold.
+    """
+    esc = html.escape
+    head = title or res.title or res.name or "page"
+    stats = ", ".join(f"{k} {v}" for k, v in res.stats.items())
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>blockclf explain: {esc(head)}</title><style>{_CSS}</style></head><body>",
+        '<header class="summary">',
+        f"<h1>{esc(head)}</h1>",
+        f"<p>verdict <b>{esc(res.verdict)}</b>; threshold {res.threshold:.2f}"
+        f"{f' (favor {esc(res.favor)})' if res.favor else ''}; warnings: {esc(', '.join(res.warnings) or 'none')}</p>",
+        f"<p class=\"stats\">{esc(stats)}</p>",
+        '<p class="legend"><span class="blk kept">kept</span><span class="blk removed">removed</span>'
+        "hover a block for its score and reasons</p></header><main>",
+    ]
+    for i, b in enumerate(res.blocks):
+        kept = bool(res.kept[i])
+        reasons = res.reasons[i] if res.reasons is not None else None
+        tip = _block_title(float(res.scores[i]), kept, res.threshold, reasons)
+        shape = f"h{b.heading_level}" if b.heading_level else ("li" if b.tag == "li" else "pre" if b.tag == "pre" else "")
+        cls = f"blk {'kept' if kept else 'removed'} {shape}".strip()
+        parts.append(f'<div class="{cls}" title="{esc(tip)}" data-xpath="{esc(b.xpath)}">'
+                     f'<span class="score">{float(res.scores[i]):.2f}</span>{esc(b.text)}</div>')
+    parts.append("</main></body></html>")
+    return "\n".join(parts) + "\n"

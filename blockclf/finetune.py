@@ -1,0 +1,184 @@
+"""Train on the user's own labelled pages: fine-tune a base model or retrain, mixing in public data.
+
+``blockclf train MYDATA --base models/default.json`` continues boosting the base model's
+trees on the user's pages (LightGBM ``init_model``): the base model's knowledge of the web
+stays, and new trees correct it where the user's site differs. Without ``--base`` a model is
+trained from scratch. Either way, public labelled pages (``--extra-data``, e.g. the benchmark's
+train split) can be mixed in so the model does not forget other sites; ``weight`` is the share
+of the total training weight that the user's pages carry (every page weighs the same within
+its group, as in `train`).
+
+Early stopping and the favor thresholds use the user's ``dev`` pages; the user's ``test``
+pages are never trained or tuned on and give the before/after comparison.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import lightgbm as lgb
+import numpy as np
+import pandas as pd
+
+from .data import PageRecord, read_index
+from .features import FEATURES
+from .model import BlockClassifier, Model, load_model
+from .train import MIN_QUALITY, LabelledPage, _digest, _stack, choose_thresholds, label_pages
+
+__all__ = ["FinetuneConfig", "compare", "finetune", "read_user_data"]
+
+log = logging.getLogger("blockclf")
+
+
+@dataclass
+class FinetuneConfig:
+    """How to train: rounds, learning rate and tree size, the user-data share, public-page cap.
+
+    ``weight`` is the share of all training weight carried by the user's pages (ignored when
+    there is no public data). ``extra_pages`` caps how many public pages are mixed in (a
+    seeded sample; None for all of them).
+    """
+
+    weight: float = 0.5
+    extra_pages: int | None = 800
+    rounds: int = 400
+    learning_rate: float = 0.05
+    num_leaves: int = 31
+    min_child_samples: int = 20
+    early_stopping_rounds: int = 40
+    seed: int = 0
+    n_jobs: int = 2
+
+    def classifier(self) -> BlockClassifier:
+        return BlockClassifier(n_estimators=self.rounds, learning_rate=self.learning_rate, num_leaves=self.num_leaves,
+                               min_child_samples=self.min_child_samples,
+                               early_stopping_rounds=self.early_stopping_rounds,
+                               random_state=self.seed, n_jobs=self.n_jobs)
+
+
+def read_user_data(dirs: Sequence[str | Path], split: str) -> list[PageRecord]:
+    """The pages of ``split`` in every dataset directory of ``dirs``."""
+    out: list[PageRecord] = []
+    for d in dirs:
+        out.extend(read_index(d, [split]))
+    return out
+
+
+def _public_sample(extra: str | Path, exclude_sites: set[str], cap: int | None, seed: int) -> list[PageRecord]:
+    recs = [r for r in read_index(extra, ["train"]) if r.site not in exclude_sites]
+    if cap is not None and len(recs) > cap:
+        rng = np.random.default_rng(seed)
+        pick = np.sort(rng.choice(len(recs), size=cap, replace=False))
+        recs = [recs[i] for i in pick]
+    return recs
+
+
+def _good(pages: Sequence[LabelledPage]) -> list[LabelledPage]:
+    return [p for p in pages if p.labels.quality >= MIN_QUALITY]
+
+
+def _mixed(user: Sequence[LabelledPage], public: Sequence[LabelledPage],
+           weight: float) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    Xu, yu, wu = _stack(user)
+    if not public:
+        return Xu, yu, wu
+    Xp, yp, wp = _stack(public)
+    total = wu.sum() + wp.sum()
+    wu = wu * (weight * total / wu.sum())
+    wp = wp * ((1 - weight) * total / wp.sum())
+    return pd.concat([Xu, Xp], ignore_index=True), np.concatenate([yu, yp]), np.concatenate([wu, wp])
+
+
+def _continue(base: Model, cfg: FinetuneConfig, X: pd.DataFrame, y: np.ndarray, w: np.ndarray,
+              Xdv: pd.DataFrame, ydv: np.ndarray, wdv: np.ndarray) -> BlockClassifier:
+    """Add trees to ``base``'s booster, early-stopping on the dev pages."""
+    params = cfg.classifier()._params()
+    train = lgb.Dataset(X[FEATURES], y, weight=w, free_raw_data=True)
+    valid = lgb.Dataset(Xdv[FEATURES], ydv, weight=wdv, reference=train)
+    booster = lgb.train(params, train, num_boost_round=cfg.rounds, init_model=base.classifier.booster_,
+                        valid_sets=[valid], callbacks=[lgb.early_stopping(cfg.early_stopping_rounds, verbose=False)])
+    clf = BlockClassifier.from_booster(booster)
+    clf.feature_names_in_ = np.asarray(FEATURES, dtype=object)
+    return clf
+
+
+def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extra: str | Path | None = None,
+             config: FinetuneConfig | None = None) -> Model:
+    """Train a model for the user's pages in ``user_dirs`` (their ``train`` and ``dev`` splits).
+
+    With ``base``, boosting continues from the base model's trees; otherwise it starts from
+    scratch. With ``extra``, a sample of that directory's ``train`` pages (never pages of the
+    user's own sites) is mixed in at ``config.weight``.
+    """
+    cfg = config or FinetuneConfig()
+    if not 0 < cfg.weight <= 1:
+        raise ValueError("weight (the user pages' share of training weight) must be in (0, 1]")
+    t0 = time.perf_counter()
+    user_train = read_user_data(user_dirs, "train")
+    user_dev = read_user_data(user_dirs, "dev")
+    if not user_train:
+        raise ValueError("no pages with split 'train' in the given datasets")
+    if not user_dev:
+        raise ValueError("no pages with split 'dev' in the given datasets (needed for early stopping and thresholds)")
+    sites = {r.site for r in user_train + user_dev} | {r.site for r in read_user_data(user_dirs, "test")}
+    public = _public_sample(extra, sites, cfg.extra_pages, cfg.seed) if extra is not None and cfg.weight < 1 else []
+    tr_user = label_pages(user_train, cfg.n_jobs)
+    tr_public = label_pages(public, cfg.n_jobs) if public else []
+    dv = label_pages(user_dev, cfg.n_jobs)
+    good_user, good_public, good_dv = _good(tr_user), _good(tr_public), _good(dv)
+    if not good_user or not good_dv:
+        raise ValueError(f"too few usable pages: {len(good_user)} train and {len(good_dv)} dev pages have labels "
+                         f"that reproduce their gold text (alignment F1 >= {MIN_QUALITY})")
+    log.info("labelled %d user train pages, %d public pages, %d dev pages in %.0fs",
+             len(tr_user), len(tr_public), len(dv), time.perf_counter() - t0)
+    X, y, w = _mixed(good_user, good_public, cfg.weight)
+    Xdv, ydv, wdv = _stack(good_dv)
+    t1 = time.perf_counter()
+    if base is not None:
+        clf = _continue(base, cfg, X, y, w, Xdv, ydv, wdv)
+        base_trees = base.classifier.best_iteration_
+    else:
+        clf = cfg.classifier().fit(X[FEATURES], y, sample_weight=w, eval_set=(Xdv[FEATURES], ydv),
+                                   eval_sample_weight=wdv)
+        base_trees = 0
+    log.info("fitted %d trees (%d from the base model) in %.0fs", clf.best_iteration_, base_trees,
+             time.perf_counter() - t1)
+    probas = [clf.predict_proba(p.X[FEATURES])[:, 1] for p in dv]
+    thresholds, dev_scores = choose_thresholds(dv, probas)
+    info: dict[str, Any] = {
+        "trained_on": sorted({r.dataset for r in user_train} | {r.dataset for r in public}),
+        "base": (base.info.get("data_digest") if base is not None else None),
+        "base_trees": int(base_trees),
+        "user_weight": cfg.weight if public else 1.0,
+        "train_pages": len(good_user) + len(good_public),
+        "user_train_pages": len(good_user),
+        "public_train_pages": len(good_public),
+        "train_pages_excluded": len(tr_user) + len(tr_public) - len(good_user) - len(good_public),
+        "dev_pages": len(dv),
+        "train_blocks": int(len(y)),
+        "data_digest": _digest(list(user_train) + list(user_dev) + list(public)),
+        "seed": cfg.seed,
+        "dev_estimated_f_beta": dev_scores,
+        "min_label_quality": MIN_QUALITY,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    return Model(clf, thresholds, list(FEATURES), info)
+
+
+def compare(records: Sequence[PageRecord], models: dict[str, Model | str | Path | None],
+            favor: str = "balanced") -> pd.DataFrame:
+    """Mean P/R/F1 of each named model on ``records`` (one row per model), for before/after tables."""
+    from .evaluate import evaluate_records
+
+    rows = []
+    for name, m in models.items():
+        model = m if isinstance(m, Model) else load_model(m)
+        df = evaluate_records(records, model, favor=favor)
+        rows.append({"model": name, "precision": df["precision"].mean(), "recall": df["recall"].mean(),
+                     "f1": df["f1"].mean(), "pages": len(df)})
+    return pd.DataFrame(rows).set_index("model")

@@ -1,0 +1,280 @@
+"""Label one site's pages by the selector of their main content (``blockclf label``).
+
+A user rarely has gold text for their pages, but they can usually name the element that
+holds the main content (``div.article-body``, ``//main``). This module turns a folder of pages
+plus that selector into the labelled layout that ``blockclf train`` reads (DESIGN §3):
+
+```
+OUT/index.jsonl                 one line per page: dataset, id, url, domain, lang, split
+OUT/<dataset>/html/<id>.html.gz the page's original bytes
+OUT/<dataset>/gold/<id>.txt     the text of the content blocks, one block per line
+OUT/<dataset>/blocks/<id>.json  one entry per block: text, xpath, content (exact labels)
+```
+
+A block is content when its element lies inside an element the selector matches and not
+inside one that ``exclude`` matches. Because the labels are exact per block, the blocks file
+is written and training uses it instead of re-aligning the gold text.
+
+Two other sources of labels are accepted: a gold text file next to a page (``a.html`` +
+``a.txt``), used instead of the selector and aligned with the blocks at training time; and
+block-level edits, a JSONL file of ``{"page": ..., "xpath": ..., "label": "content" |
+"boilerplate"}`` lines that override the label of every block at or under that element path.
+
+Each page gets a split from a hash of its id (``train``/``dev``/``test``), so the same page
+always lands in the same split and held-out pages exist without bookkeeping.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import logging
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .block import Block
+from .data import registered_domain
+from .html import Document, PageError, parse
+from .labels import from_gold
+from .segment import segment
+
+__all__ = ["BLOCKS_FORMAT", "LabelReport", "assign_split", "compile_selector", "label_blocks", "label_site",
+           "read_edits"]
+
+log = logging.getLogger("blockclf")
+
+#: format name written into ``blocks/<id>.json``
+BLOCKS_FORMAT = "blockclf-blocks/1"
+_ID_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_XPATH_START = ("/", "(", "./")
+
+
+@dataclass
+class LabelReport:
+    """What ``label_site`` did: pages written per split, and pages it could not label."""
+
+    written: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    by_source: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    no_match: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    edited_blocks: int = 0
+    unused_edits: int = 0
+
+    @property
+    def n_written(self) -> int:
+        return sum(self.written.values())
+
+
+def compile_selector(selector: str):
+    """A function element → matched elements, for a CSS selector or an XPath expression.
+
+    Expressions starting with ``/``, ``(`` or ``./`` are XPath; anything else is CSS (which
+    needs the ``cssselect`` package, as lxml's CSS support does).
+    """
+    from lxml import etree
+
+    sel = selector.strip()
+    if not sel:
+        raise ValueError("empty selector")
+    if sel.startswith(_XPATH_START):
+        try:
+            return etree.XPath(sel)
+        except etree.XPathError as exc:
+            raise ValueError(f"not a valid XPath expression: {selector!r} ({exc})") from None
+    from lxml.cssselect import CSSSelector, SelectorError
+
+    try:
+        return CSSSelector(sel)
+    except SelectorError as exc:
+        raise ValueError(f"not a valid CSS selector: {selector!r} ({exc})") from None
+
+
+def _matched_paths(doc: Document, select) -> list[str]:
+    tree = doc.root.getroottree()
+    return [tree.getpath(el) for el in select(doc.root) if isinstance(el.tag, str)]
+
+
+def _under(xpath: str, roots: Sequence[str]) -> bool:
+    return any(xpath == r or xpath.startswith(r + "/") for r in roots)
+
+
+def label_blocks(doc: Document, blocks: Sequence[Block], content: str,
+                 exclude: Iterable[str] = ()) -> np.ndarray | None:
+    """Per-block content flags from selectors; None when ``content`` matches nothing."""
+    roots = _matched_paths(doc, compile_selector(content))
+    if not roots:
+        return None
+    skip = [p for sel in exclude for p in _matched_paths(doc, compile_selector(sel))]
+    return np.array([_under(b.xpath, roots) and not _under(b.xpath, skip) for b in blocks], dtype=bool)
+
+
+def assign_split(page_id: str, dev: float = 0.2, test: float = 0.2) -> str:
+    """``train``, ``dev`` or ``test`` from a hash of the page id (stable across runs)."""
+    u = int(hashlib.sha1(page_id.encode("utf-8")).hexdigest()[:8], 16) / 0x1_0000_0000
+    if u < test:
+        return "test"
+    if u < test + dev:
+        return "dev"
+    return "train"
+
+
+def read_edits(path: str | Path) -> dict[str, list[tuple[str, bool]]]:
+    """Block edits from a JSONL file: page → [(element path, is_content)], in file order.
+
+    A line is ``{"page": "<page id, file name or path>", "xpath": "/html/body/div[2]",
+    "label": "content" | "boilerplate"}``; later lines win over earlier ones.
+    """
+    out: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                label = str(row["label"]).lower()
+                if label not in ("content", "boilerplate"):
+                    raise ValueError(f"label must be 'content' or 'boilerplate', not {label!r}")
+                out[str(row["page"])].append((str(row["xpath"]).rstrip("/"), label == "content"))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"{path}:{n}: not a block edit ({exc})") from None
+    return dict(out)
+
+
+def _page_id(stem: str) -> str:
+    return _ID_UNSAFE.sub("-", stem.replace("\\", "/").replace("/", "--")).strip("-") or "page"
+
+
+def _gold_file(path: Path, suffix: str) -> Path | None:
+    name = path.name
+    for s in (".html.gz", ".htm.gz", ".html", ".htm"):
+        if name.lower().endswith(s):
+            name = name[: -len(s)]
+            break
+    cand = path.with_name(name + suffix)
+    return cand if cand.is_file() else None
+
+
+def _apply_edits(blocks: Sequence[Block], content: np.ndarray, edits: Sequence[tuple[str, bool]]) -> tuple[np.ndarray, int]:
+    content = content.copy()
+    changed = 0
+    for xpath, is_content in edits:
+        for i, b in enumerate(blocks):
+            if _under(b.xpath, [xpath]) and content[i] != is_content:
+                content[i] = is_content
+                changed += 1
+    return content, changed
+
+
+def _write_page(root: Path, dataset: str, page_id: str, raw: bytes, blocks: Sequence[Block],
+                content: np.ndarray | None, gold: str) -> None:
+    for sub in ("html", "gold", "blocks"):
+        (root / dataset / sub).mkdir(parents=True, exist_ok=True)
+    (root / dataset / "html" / f"{page_id}.html.gz").write_bytes(gzip.compress(raw, mtime=0))
+    (root / dataset / "gold" / f"{page_id}.txt").write_text(gold, encoding="utf-8")
+    bpath = root / dataset / "blocks" / f"{page_id}.json"
+    if content is None:
+        bpath.unlink(missing_ok=True)
+        return
+    data = {"format": BLOCKS_FORMAT,
+            "blocks": [{"text": b.text, "xpath": b.xpath, "content": bool(c)} for b, c in zip(blocks, content)]}
+    bpath.write_text(json.dumps(data, ensure_ascii=False, indent=0), encoding="utf-8")
+
+
+def _merge_index(out: Path, dataset: str, rows: list[dict]) -> None:
+    index = out / "index.jsonl"
+    kept: list[str] = []
+    if index.exists():
+        for line in index.read_text(encoding="utf-8").splitlines():
+            try:
+                if line.strip() and json.loads(line).get("dataset") != dataset:
+                    kept.append(line)
+            except json.JSONDecodeError:
+                kept.append(line)
+    kept += [json.dumps(r, ensure_ascii=False) for r in rows]
+    index.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+
+
+def label_site(pages: Sequence[tuple[Path, str]], out: str | Path, *, content: str | None = None,
+               exclude: Iterable[str] = (), dataset: str = "mysite", site: str | None = None,
+               gold_suffix: str | None = ".txt", edits: dict[str, list[tuple[str, bool]]] | None = None,
+               dev: float = 0.2, test: float = 0.2) -> LabelReport:
+    """Label ``pages`` (``(file, name)`` pairs) and write them under ``out`` as ``dataset``.
+
+    Labels come, per page, from a gold file next to the page (when ``gold_suffix`` finds
+    one), else from the ``content`` selector. Pages with neither, or whose selector matches
+    nothing, are reported and not written. Rows of other datasets in ``out/index.jsonl`` are
+    kept; this dataset's rows are replaced.
+    """
+    if content:
+        compile_selector(content)  # fail early on a bad selector
+    exclude = list(exclude)
+    for sel in exclude:
+        compile_selector(sel)
+    out = Path(out)
+    edits = edits or {}
+    used_edit_keys: set[str] = set()
+    report = LabelReport()
+    rows = []
+    seen: set[str] = set()
+    for path, name in pages:
+        page_id = _page_id(name)
+        if page_id in seen:
+            page_id = f"{page_id}-{hashlib.sha1(str(path).encode()).hexdigest()[:6]}"
+        seen.add(page_id)
+        try:
+            raw = path.read_bytes()
+            if raw[:2] == b"\x1f\x8b":
+                raw = gzip.decompress(raw)
+            doc = parse(raw)
+            blocks = segment(doc)
+        except (PageError, OSError, EOFError) as exc:
+            report.failed.append((str(path), str(exc)))
+            continue
+        gold_path = _gold_file(path, gold_suffix) if gold_suffix else None
+        flags: np.ndarray | None
+        if gold_path is not None:
+            gold = gold_path.read_text(encoding="utf-8")
+            flags, source = None, "gold file"
+        elif content:
+            flags = label_blocks(doc, blocks, content, exclude)
+            if flags is None:
+                report.no_match.append(str(path))
+                continue
+            gold, source = "", "selector"
+        else:
+            report.failed.append((str(path), "no gold file next to it and no --content selector"))
+            continue
+        page_edits = [e for key in (page_id, name, path.name, str(path)) for e in edits.get(key, [])]
+        used_edit_keys.update(k for k in (page_id, name, path.name, str(path)) if k in edits)
+        if page_edits:
+            if flags is None:
+                flags = from_gold(blocks, gold).content
+            flags, changed = _apply_edits(blocks, flags, page_edits)
+            report.edited_blocks += changed
+            source += " + edits"
+        if flags is not None:
+            gold = "\n".join(b.text for b, c in zip(blocks, flags) if c)
+        gold = gold if gold.endswith("\n") or not gold else gold + "\n"
+        _write_page(out, dataset, page_id, raw, blocks, flags, gold)
+        split = assign_split(page_id, dev, test)
+        url = doc.url
+        rows.append({"dataset": dataset, "id": page_id, "url": url, "domain": registered_domain(url), "lang": doc.lang,
+                     "split": split,
+                     "source_file": str(path), "label_source": source})
+        report.written[split] += 1
+        report.by_source[source] += 1
+    report.unused_edits = sum(len(v) for k, v in edits.items() if k not in used_edit_keys)
+    # the pages of one run are one site: its repetition evidence must pool them all
+    domains = Counter(r["domain"] for r in rows if r["domain"])
+    common = site or (domains.most_common(1)[0][0] if domains else dataset)
+    for r in rows:
+        r["domain"] = common
+    if rows:
+        _merge_index(out, dataset, rows)
+    return report

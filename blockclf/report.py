@@ -1,0 +1,253 @@
+"""The evaluation report: metrics, per-page scores, PR curve, feature importance, worst pages.
+
+``blockclf evaluate BENCH --report DIR`` writes
+
+```
+DIR/metrics.json      mean P/R/F1 per dataset and overall, thresholds, the PR curve points
+DIR/pages.csv         one row per page: dataset, id, site, P, R, F1, verdict, kept_ratio...
+DIR/pr_curve.png      mean page precision against mean page recall over thresholds, with the
+                      model's three favor thresholds marked
+DIR/importance.png    the features with the largest total gain in the model
+DIR/worst_pages.png   P/R/F1 of the lowest-F1 pages
+DIR/worst/<id>.html   an explain view (kept/removed blocks with reasons) of each worst page
+DIR/report.html       all of the above in one self-contained file (images inlined)
+```
+
+The PR curve uses the scoring of DESIGN §4 at every threshold of a grid: per page, the kept
+text is the blocks scoring at or above the threshold, P and R are token overlaps with the
+gold, and the curve plots their means over pages. Plots need matplotlib (``pip install
+'blockclf[report]'``); without it the report has tables only.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from .data import PageRecord
+from .evaluate import _row, score_text, summary, tokens
+from .explain import explain_html, feature_words
+from .model import Model
+
+if TYPE_CHECKING:
+    from .predict import Result
+
+__all__ = ["evaluate_pages", "feature_importance", "pr_curve", "write_report"]
+
+log = logging.getLogger("blockclf")
+
+GRID = np.round(np.arange(0.0, 1.0001, 0.02), 2)
+
+
+def evaluate_pages(records: Sequence[PageRecord], model: Model, favor: str = "balanced",
+                   threshold: float | None = None, use_site: bool = True,
+                   explain: bool = False) -> tuple[pd.DataFrame, list[Result], dict[str, str]]:
+    """Like `evaluate.evaluate_records`, also returning the results and gold texts for the report."""
+    from .predict import extract_batch, prepare
+
+    pages, failed = [], []
+    for r in records:
+        try:
+            pages.append(prepare(r.html_path, url=r.url, site=r.site, name=r.key))
+        except Exception:  # noqa: BLE001 - a failing page scores 0, as in evaluate_records
+            failed.append(r)
+    by_key = {r.key: r for r in records}
+    golds = {r.key: r.read_gold() for r in records}
+    results = extract_batch(pages, model=model, favor=favor, threshold=threshold, use_site=use_site, explain=explain)
+    rows = []
+    for res in results:
+        row = _row(by_key[res.name], score_text(res.text, golds[res.name]))
+        row.update(verdict=res.verdict, kept_ratio=res.stats.get("kept_ratio"), warnings=";".join(res.warnings))
+        rows.append(row)
+    rows += [{**_row(r, score_text("", golds[r.key])), "verdict": "failed"} for r in failed]
+    return pd.DataFrame(rows), results, golds
+
+
+def _page_curve(res: Result, gold: str, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    ref = Counter(tokens(gold))
+    n_ref = sum(ref.values())
+    prec = np.zeros(len(grid))
+    rec = np.zeros(len(grid))
+    order = np.argsort(-np.asarray(res.scores), kind="stable")
+    pred: Counter[str] = Counter()
+    n_pred = overlap = 0
+    j = 0
+    for g in range(len(grid) - 1, -1, -1):  # thresholds from high to low: blocks only get added
+        while j < len(order) and res.scores[order[j]] >= grid[g]:
+            for t in tokens(res.blocks[order[j]].text):
+                if pred[t] < ref[t]:
+                    overlap += 1
+                pred[t] += 1
+                n_pred += 1
+            j += 1
+        if n_ref == 0:
+            prec[g], rec[g] = (1.0, 1.0) if n_pred == 0 else (0.0, 1.0)
+        elif n_pred:
+            prec[g], rec[g] = overlap / n_pred, overlap / n_ref
+    return prec, rec
+
+
+def pr_curve(results: Sequence[Result], golds: dict[str, str], grid: np.ndarray = GRID) -> pd.DataFrame:
+    """Mean page precision, recall and F1 at each threshold of ``grid``."""
+    P = np.zeros(len(grid))
+    R = np.zeros(len(grid))
+    F = np.zeros(len(grid))
+    for res in results:
+        p, r = _page_curve(res, golds[res.name or ""], grid)
+        P += p
+        R += r
+        F += np.where(p + r > 0, 2 * p * r / np.maximum(p + r, 1e-12), 0.0)
+    n = max(len(results), 1)
+    return pd.DataFrame({"threshold": grid, "precision": P / n, "recall": R / n, "f1": F / n})
+
+
+def feature_importance(model: Model, top: int = 20) -> pd.DataFrame:
+    """The ``top`` features by total split gain, with their share of all gain and a description."""
+    booster = model.classifier.booster_
+    gain = booster.feature_importance(importance_type="gain")
+    df = pd.DataFrame({"feature": booster.feature_name(), "gain": gain})
+    df["share"] = df["gain"] / max(df["gain"].sum(), 1e-12)
+    df = df.sort_values("gain", ascending=False).head(top).reset_index(drop=True)
+    df["description"] = [feature_words(f) for f in df["feature"]]
+    return df
+
+
+def _plots(curve: pd.DataFrame, model: Model, imp: pd.DataFrame, worst: pd.DataFrame) -> dict[str, bytes]:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        log.warning("matplotlib is not installed: the report has no plots (pip install 'blockclf[report]')")
+        return {}
+    out: dict[str, bytes] = {}
+
+    def save(fig: Any, name: str) -> None:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+        plt.close(fig)
+        out[name] = buf.getvalue()
+
+    fig, ax = plt.subplots(figsize=(6, 5))
+    ax.plot(curve["recall"], curve["precision"], "-", color="#336", lw=1.5, label="thresholds 0 to 1")
+    for favor, marker in zip(("precision", "balanced", "recall"), ("^", "o", "s")):
+        t = model.thresholds[favor]
+        k = int(np.argmin(np.abs(curve["threshold"].to_numpy() - t)))
+        ax.plot(curve["recall"][k], curve["precision"][k], marker, ms=9,
+                label=f"{favor} (t={t:.2f}): P {curve['precision'][k]:.3f} R {curve['recall'][k]:.3f}")
+    ax.set_xlabel("mean page recall")
+    ax.set_ylabel("mean page precision")
+    ax.set_title("Precision-recall over thresholds")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower left", fontsize=8)
+    save(fig, "pr_curve.png")
+
+    fig, ax = plt.subplots(figsize=(7, 0.3 * len(imp) + 1))
+    ax.barh([f"{f}: {d}"[:72] for f, d in zip(imp["feature"], imp["description"])][::-1], imp["share"][::-1],
+            color="#4a7")
+    ax.set_xlabel("share of total split gain")
+    ax.set_title("Feature importance")
+    save(fig, "importance.png")
+
+    if len(worst):
+        fig, ax = plt.subplots(figsize=(7, 0.3 * len(worst) + 1))
+        y = np.arange(len(worst))[::-1]
+        for k, (col, color) in enumerate((("precision", "#c55"), ("recall", "#55c"), ("f1", "#333"))):
+            ax.barh(y + (k - 1) * 0.27, worst[col], height=0.27, color=color, label=col)
+        ax.set_yticks(y, [str(i)[:50] for i in worst["id"]])
+        ax.set_xlim(0, 1)
+        ax.legend(fontsize=8, loc="lower right")
+        ax.set_title("Lowest-F1 pages")
+        save(fig, "worst_pages.png")
+    return out
+
+
+def _diff(res: Result, gold: str) -> tuple[list[str], list[str]]:
+    """Largest removed blocks that are mostly gold text, and kept blocks mostly absent from it."""
+    ref = Counter(tokens(gold))
+    missed, extra = [], []
+    for b, k in zip(res.blocks, res.kept):
+        toks = tokens(b.text)
+        if not toks:
+            continue
+        share = sum(1 for t in toks if ref[t]) / len(toks)
+        if not k and share >= 0.8:
+            missed.append(b.text)
+        elif k and share <= 0.2:
+            extra.append(b.text)
+    return sorted(missed, key=len, reverse=True)[:3], sorted(extra, key=len, reverse=True)[:3]
+
+
+def _table(df: pd.DataFrame) -> str:
+    return df.to_html(float_format=lambda v: f"{v:.3f}", border=0, classes="t", escape=True)
+
+
+def write_report(out: str | Path, df: pd.DataFrame, results: Sequence[Result], golds: dict[str, str], model: Model,
+                 meta: dict[str, Any], n_worst: int = 10) -> Path:
+    """Write every report file into ``out``; return the path of ``report.html``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    table = summary(df)
+    curve = pr_curve(results, golds)
+    imp = feature_importance(model)
+    worst = df.sort_values(["f1", "id"]).head(n_worst).reset_index(drop=True)
+    df.to_csv(out / "pages.csv", index=False)
+    metrics = {**meta, "thresholds": model.thresholds,
+               "datasets": {k: {c: float(v) for c, v in row.items()} for k, row in table.iterrows()},
+               "pr_curve": curve.round(4).to_dict(orient="list"),
+               "feature_importance": imp[["feature", "share"]].round(4).to_dict(orient="records")}
+    (out / "metrics.json").write_text(json.dumps(metrics, indent=1), encoding="utf-8")
+    images = _plots(curve, model, imp, worst)
+    for name, data in images.items():
+        (out / name).write_bytes(data)
+    by_name = {r.name: r for r in results}
+    (out / "worst").mkdir(exist_ok=True)
+    rows = []
+    for _, w in worst.iterrows():
+        key = f"{w['dataset']}/{w['id']}"
+        res = by_name.get(key)
+        missed, extra = _diff(res, golds[key]) if res is not None else ([], [])
+        link = ""
+        if res is not None:
+            view = out / "worst" / f"{w['dataset']}--{w['id']}.html"
+            view.write_text(explain_html(res), encoding="utf-8")
+            link = f'<a href="worst/{html.escape(view.name)}">view</a>'
+        rows.append(f"<tr><td>{html.escape(key)}</td><td>{w['precision']:.3f}</td><td>{w['recall']:.3f}</td>"
+                    f"<td>{w['f1']:.3f}</td><td>{html.escape(str(w.get('verdict', '')))}</td><td>{link}</td>"
+                    f"<td>{'<br>'.join(html.escape(t[:160]) for t in missed)}</td>"
+                    f"<td>{'<br>'.join(html.escape(t[:160]) for t in extra)}</td></tr>")
+
+    def img(name: str, alt: str) -> str:
+        if name not in images:
+            return f"<p><i>{alt}: no plot (matplotlib not installed)</i></p>"
+        return f'<img alt="{alt}" src="data:image/png;base64,{base64.b64encode(images[name]).decode()}">'
+
+    page = f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>blockclf evaluation report</title>
+<style>body{{font:14px/1.45 system-ui,sans-serif;max-width:70em;margin:1em auto;padding:0 1em}}
+table.t,table.w{{border-collapse:collapse}}td,th{{border-bottom:1px solid #ddd;padding:2px 8px;vertical-align:top}}
+img{{max-width:100%}}</style></head><body>
+<h1>blockclf evaluation report</h1>
+<p>{html.escape(", ".join(f"{k}: {v}" for k, v in meta.items()))}; thresholds:
+{html.escape(", ".join(f"{k} {v:.2f}" for k, v in model.thresholds.items()))}</p>
+<h2>Scores (mean over pages)</h2>{_table(table)}
+<h2>Precision-recall over thresholds</h2>{img("pr_curve.png", "PR curve")}
+<h2>Feature importance</h2>{img("importance.png", "feature importance")}{_table(imp)}
+<h2>Worst pages</h2>{img("worst_pages.png", "worst pages")}
+<p>"Missed": removed blocks whose words are mostly in the gold; "extra": kept blocks whose words mostly are not.
+Each view shows every block with its score and reasons on hover.</p>
+<table class="w"><tr><th>page</th><th>P</th><th>R</th><th>F1</th><th>verdict</th><th></th><th>missed</th><th>extra</th></tr>
+{"".join(rows)}</table></body></html>
+"""
+    (out / "report.html").write_text(page, encoding="utf-8")
+    return out / "report.html"
