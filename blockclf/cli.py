@@ -350,6 +350,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--report", metavar="DIR", help="write metrics.json, pages.csv, PR curve, feature importance, "
                     "worst pages (PNGs) and one self-contained report.html here")
     ev.set_defaults(func=cmd_evaluate)
+
+    from .sitecmd import add_parser as add_site_parser  # late import: sitecmd imports this module
+    add_site_parser(sub)
     return parser
 
 

@@ -1,0 +1,274 @@
+"""``blockclf site ...``: build, inspect and watch site profiles from the command line.
+
+- ``site build PAGES... -o site.json`` counts block repetition over a site's pages (``--update``
+  adds new pages to an existing profile);
+- ``site inspect site.json`` shows the document-frequency distribution of the site's blocks,
+  the most repeated ones, and (with ``--pages``) what the model would remove;
+- ``site stats INPUT... -o stats.json`` records extracted length and kept ratio per page;
+- ``site drift OLD.json NEW.json`` compares two stats files and flags template changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .cli import UsageError, collect_inputs
+from .html import PageError
+from .model import FAVORS, load_model
+from .site import SiteProfile, batch_repetition, block_keys
+
+__all__ = ["add_parser"]
+
+#: document-frequency bins of the inspect histogram (upper edges, share of pages)
+DF_BINS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+#: a removed block found on at least this share of other pages is reported as template
+TEMPLATE_SHARE = 0.5
+
+
+def _prepare_all(paths: Sequence[str], site: str | None) -> list:
+    """Parse the pages named by ``paths``; unusable pages are named on stderr and skipped."""
+    from .predict import prepare
+
+    inputs = collect_inputs(paths)
+    if not inputs:
+        raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+    pages = []
+    for path, _stem in inputs:
+        try:
+            pages.append(prepare(path, name=str(path), site=site))
+        except (PageError, OSError) as exc:
+            print(f"blockclf: skipped {path}: {exc}", file=sys.stderr)
+    return pages
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    pages = _prepare_all(args.paths, args.site)
+    if args.update and Path(args.output).exists():
+        prof = SiteProfile.load(args.output)
+    else:
+        named = Counter(p.site for p in pages if p.site)
+        prof = SiteProfile(args.site or (named.most_common(1)[0][0] if named else ""))
+    added = skipped = 0
+    for p in pages:
+        if not prof.matches(p.site):
+            print(f"blockclf: skipped {p.name}: site {p.site} is not {prof.site} (give --site to merge)", file=sys.stderr)
+            skipped += 1
+            continue
+        added += prof.add(p.blocks)
+    prof.save(args.output)
+    print(f"site {prof.site or '(unknown)'}: {added} new pages, {prof.n_pages} in profile, "
+          f"{len(prof.texts)} distinct block texts; written to {args.output}")
+    return 1 if skipped else 0
+
+
+def df_histogram(prof: SiteProfile, width: int = 40) -> list[str]:
+    """Text histogram: distinct block texts by the share of the site's pages holding them."""
+    counts = np.fromiter(prof.texts.values(), float, len(prof.texts))
+    if not len(counts):
+        return ["(empty profile)"]
+    rows = [("on 1 page only", int((counts == 1).sum()))]
+    shares = counts[counts > 1] / max(prof.n_pages, 1)
+    lo = 0.0
+    for hi in DF_BINS:
+        rows.append((f"{lo:4.0%} < share <= {hi:4.0%}", int(((shares > lo) & (shares <= hi)).sum())))
+        lo = hi
+    top = max(n for _, n in rows) or 1
+    return [f"{label:24} {n:7d} {'#' * max(int(round(width * n / top)), 1 if n else 0)}" for label, n in rows]
+
+
+def plot_histogram(prof: SiteProfile, path: str) -> None:
+    """PNG of the document-frequency distribution (needs the ``plot`` extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise UsageError("--plot needs matplotlib: pip install 'blockclf[plot]'") from None
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.hist(prof.document_frequencies(), bins=20, range=(0, 1), color="#4477aa")
+    ax.set_yscale("log")
+    ax.set_xlabel("share of the site's pages holding the block text")
+    ax.set_ylabel("distinct block texts")
+    ax.set_title(f"{prof.site or 'site'}: {prof.n_pages} pages")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _would_remove(prof: SiteProfile, args: argparse.Namespace) -> list[str]:
+    """What the model, with this profile's evidence, removes from the pages given."""
+    from .predict import extract_batch
+
+    pages = _prepare_all(args.pages, args.site or prof.site or None)
+    model = load_model(args.model)
+    results = extract_batch(pages, model=model, favor=args.favor, threshold=args.threshold, site_profile=prof)
+    reps = batch_repetition([block_keys(p.blocks) for p in pages], [p.site for p in pages], prof)
+    template: Counter[str] = Counter()
+    own: list[tuple[int, str, str]] = []
+    removed_chars = total_chars = kept_repeated = 0
+    for res, rep in zip(results, reps):
+        shares = rep[0] if rep is not None else np.full(len(res.blocks), np.nan)
+        seen: set[str] = set()
+        for b, keep, share in zip(res.blocks, res.kept, shares):
+            total_chars += len(b.text)
+            repeated = not np.isnan(share) and share >= TEMPLATE_SHARE
+            if keep:
+                kept_repeated += repeated
+                continue
+            removed_chars += len(b.text)
+            if repeated and b.text[:80] not in seen:
+                seen.add(b.text[:80])
+                template[b.text[:80]] += 1
+            else:
+                own.append((len(b.text), b.text[:80], res.name or ""))
+    thr = results[0].threshold if results else float("nan")
+    out = [f"with threshold {thr:.3f}: {len(results)} pages, {removed_chars / max(total_chars, 1):.1%} of their text removed",
+           f"removed and repeated on >= {TEMPLATE_SHARE:.0%} of other pages ({len(template)} distinct texts), "
+           "with the number of given pages it was removed from:"]
+    out += [f"  {n:4d} pages  {text}" for text, n in template.most_common(args.top)]
+    out.append(f"removed although not repeated, longest first ({len(own)} blocks):")
+    out += [f"  {n:5d} ch  {text}  [{Path(name).name}]" for n, text, name in sorted(own, reverse=True)[:args.top]]
+    out.append(f"kept although repeated on >= {TEMPLATE_SHARE:.0%} of other pages: {kept_repeated} blocks "
+               "(repetition alone never removes a block)")
+    return out
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    prof = SiteProfile.load(args.profile)
+    print(f"site {prof.site or '(unknown)'}: {prof.n_pages} pages, {len(prof.texts)} distinct block texts, "
+          f"{len(prof.paths)} element paths")
+    print("\ndocument frequency of block texts:")
+    print("\n".join(df_histogram(prof)))
+    print("\nmost repeated blocks (share of pages, text):")
+    for share, text in prof.most_repeated(args.top):
+        print(f"  {share:5.0%}  {text}")
+    if args.plot:
+        plot_histogram(prof, args.plot)
+        print(f"\nplot written to {args.plot}")
+    if args.pages:
+        print()
+        print("\n".join(_would_remove(prof, args)))
+    return 0
+
+
+def _json_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    recs = []
+    for p in paths:
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+            recs.append({"name": data.get("name") or str(p), "site": data.get("site") or "", **data["stats"]})
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            print(f"blockclf: skipped {p}: not a blockclf JSON output ({exc})", file=sys.stderr)
+    return recs
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from .predict import extract_batch
+    from .validate import page_record, site_stats
+
+    json_files: list[Path] = []
+    html_args: list[str] = []
+    for arg in args.inputs:
+        p = Path(arg)
+        if p.is_dir() and any(p.rglob("*.json")):
+            json_files += sorted(p.rglob("*.json"))
+        elif p.suffix == ".json":
+            json_files.append(p)
+        else:
+            html_args.append(arg)
+    records = _json_records(json_files)
+    if html_args:
+        prof = SiteProfile.load(args.site_profile) if args.site_profile else None
+        pages = _prepare_all(html_args, args.site)
+        results = extract_batch(pages, model=load_model(args.model), favor=args.favor,
+                                threshold=args.threshold, site_profile=prof)
+        records += [page_record(r) for r in results]
+    if not records:
+        raise UsageError("no pages or JSON outputs found")
+    stats = site_stats(records)
+    Path(args.output).write_text(json.dumps(stats, ensure_ascii=False, indent=1), encoding="utf-8")
+    print(f"{len(records)} pages of {len(stats['sites'])} sites written to {args.output}")
+    return 0
+
+
+def cmd_drift(args: argparse.Namespace) -> int:
+    from .validate import drift
+
+    def read(path: str) -> Any:
+        try:
+            return json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UsageError(f"{path}: cannot read stats file ({exc})") from None
+
+    reports = drift(read(args.old), read(args.new), top=args.top)
+    if not reports:
+        raise UsageError("the two stats files share no site")
+    if args.json:
+        print(json.dumps([r.to_dict() for r in reports], indent=1))
+    else:
+        for r in reports:
+            state = "ALARM (template change?)" if r.alarm else "ok"
+            print(f"{r.site or '(unknown site)'}: {state}, {r.n_old} -> {r.n_new} pages")
+            for m in r.metrics:
+                test = f"KS {m.ks:.2f}, p={m.p_value:.2g}" if m.ks == m.ks else "too few pages to test"
+                flag = "  <- shifted" if m.alarm else ""
+                print(f"  {m.metric:14} median {m.median_old:8.3g} -> {m.median_new:<8.3g} ({test}){flag}")
+            if r.alarm:
+                print("  pages that moved most:")
+                for d in r.moved:
+                    ref = "site median " if d["old_is_site_median"] else ""
+                    print(f"    {d['name']}: {d['metric']} {ref}{d['old']:.3g} -> {d['new']:.3g}")
+    return 1 if args.check and any(r.alarm for r in reports) else 0
+
+
+def _model_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", metavar="FILE", help="model file (default: the shipped model)")
+    p.add_argument("--favor", choices=FAVORS, default="balanced")
+    p.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
+    p.add_argument("--site", help="treat every page as belonging to this site")
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``blockclf site`` and its subcommands on the main parser's subparsers."""
+    site = sub.add_parser("site", help="site profiles: cross-page repetition, inspection, drift",
+                          description="Build and inspect site profiles. Example: blockclf site build pages/ -o site.json")
+    ss = site.add_subparsers(dest="site_command", required=True)
+
+    b = ss.add_parser("build", help="count block repetition over a site's pages")
+    b.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
+    b.add_argument("-o", "--output", required=True, metavar="FILE", help="profile file to write")
+    b.add_argument("--site", help="the site's name (default: the pages' registered domain)")
+    b.add_argument("--update", action="store_true", help="add the pages to the existing profile FILE")
+    b.set_defaults(func=cmd_build)
+
+    i = ss.add_parser("inspect", help="show what a profile holds and what the model would remove")
+    i.add_argument("profile", metavar="SITE.json")
+    i.add_argument("--top", type=int, default=15, help="rows per list (default 15)")
+    i.add_argument("--plot", metavar="PNG", help="write the document-frequency histogram as a PNG (needs matplotlib)")
+    i.add_argument("--pages", nargs="+", metavar="PATH", help="pages to extract with the profile's evidence")
+    _model_options(i)
+    i.set_defaults(func=cmd_inspect)
+
+    s = ss.add_parser("stats", help="record extracted length and kept ratio per page and site")
+    s.add_argument("inputs", nargs="+", metavar="INPUT", help="JSON outputs of 'extract --format json' or HTML pages")
+    s.add_argument("-o", "--output", required=True, metavar="STATS.json")
+    s.add_argument("--site-profile", metavar="FILE", help="site profile to use when extracting HTML pages")
+    _model_options(s)
+    s.set_defaults(func=cmd_stats)
+
+    d = ss.add_parser("drift", help="compare two stats files and flag template changes")
+    d.add_argument("old", metavar="OLD.json")
+    d.add_argument("new", metavar="NEW.json")
+    d.add_argument("--top", type=int, default=5, help="pages listed per alarm (default 5)")
+    d.add_argument("--json", action="store_true", help="print the reports as JSON")
+    d.add_argument("--check", action="store_true", help="exit 1 when a site's drift alarm trips")
+    d.set_defaults(func=cmd_drift)
