@@ -1,0 +1,173 @@
+"""The command-line contract of DESIGN §2: outputs, file naming, exit codes, train, evaluate."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from blockclf.cli import main
+from blockclf.model import load_model
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def pages_dir(tmp_path: Path, synthetic_page) -> Path:
+    """IN/a/b.html.gz, IN/c.htm, IN/d.HTML, IN/notes.txt (ignored)."""
+    src = tmp_path / "IN"
+    (src / "a").mkdir(parents=True)
+    (src / "a" / "b.html.gz").write_bytes(gzip.compress(synthetic_page(20, 0).html.encode("utf-8")))
+    (src / "c.htm").write_text(synthetic_page(20, 1).html, encoding="utf-8")
+    (src / "d.HTML").write_text(synthetic_page(20, 2).html, encoding="utf-8")
+    (src / "notes.txt").write_text("not a page", encoding="utf-8")
+    return src
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_extract_one_file_to_stdout(capsys, tiny_model_file: Path, synthetic_page, tmp_path: Path):
+    page = synthetic_page(21, 0)
+    path = tmp_path / "page.html"
+    path.write_text(page.html, encoding="utf-8")
+    code, out, err = run(capsys, "extract", str(path), "--model", str(tiny_model_file))
+    assert code == 0, err
+    assert out.startswith(page.title + "\n")
+    assert "All rights reserved" not in out
+    code, md, _ = run(capsys, "extract", str(path), "--model", str(tiny_model_file), "--format", "markdown")
+    assert code == 0 and md.startswith(f"# {page.title}\n")
+    code, js, _ = run(capsys, "extract", str(path), "--model", str(tiny_model_file), "--format", "json")
+    assert code == 0 and json.loads(js)["title"].startswith(page.title)
+
+
+@pytest.mark.parametrize("fmt, ext", [("text", ".txt"), ("markdown", ".md"), ("json", ".json")])
+def test_extract_directory_names_outputs_by_relative_path(capsys, tiny_model_file, pages_dir, tmp_path, fmt, ext):
+    out_dir = tmp_path / "OUT"
+    code, out, err = run(capsys, "extract", str(pages_dir), "-o", str(out_dir), "--format", fmt,
+                         "--model", str(tiny_model_file))
+    assert code == 0, err
+    assert out == ""
+    written = sorted(str(p.relative_to(out_dir)) for p in out_dir.rglob("*") if p.is_file())
+    assert written == sorted([f"a/b{ext}", f"c{ext}", f"d{ext}"])
+    assert "3 processed, 0 skipped" in err
+
+
+def test_extract_named_files_with_output_dir(capsys, tiny_model_file, pages_dir, tmp_path):
+    out_dir = tmp_path / "OUT"
+    code, _, err = run(capsys, "extract", str(pages_dir / "a" / "b.html.gz"), str(pages_dir / "c.htm"),
+                       "-o", str(out_dir), "--model", str(tiny_model_file))
+    assert code == 0, err
+    assert sorted(p.name for p in out_dir.iterdir()) == ["b.txt", "c.txt"]
+
+
+def test_extract_follows_symlinked_directories(capsys, tiny_model_file, pages_dir, tmp_path):
+    linked = tmp_path / "LINKED"
+    linked.mkdir()
+    os.symlink(pages_dir / "a", linked / "via")
+    out_dir = tmp_path / "OUT"
+    code, _, err = run(capsys, "extract", str(linked), "-o", str(out_dir), "--model", str(tiny_model_file))
+    assert code == 0, err
+    assert (out_dir / "via" / "b.txt").exists()
+
+
+def test_skipped_page_exits_1_and_is_named(capsys, tiny_model_file, pages_dir, tmp_path):
+    bad = pages_dir / "broken.html"
+    bad.write_bytes(b"%PDF-1.7 not html at all")
+    empty = pages_dir / "a" / "empty.html"
+    empty.write_bytes(b"")
+    out_dir = tmp_path / "OUT"
+    code, _, err = run(capsys, "extract", str(pages_dir), "-o", str(out_dir), "--model", str(tiny_model_file))
+    assert code == 1
+    assert "broken.html" in err and "empty.html" in err
+    assert (out_dir / "c.txt").exists() and not (out_dir / "broken.txt").exists()
+    assert "3 processed, 2 skipped" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["extract"],
+    ["extract", "--favor", "fastest", "x.html"],
+    ["extract", "/no/such/file.html"],
+    ["frobnicate"],
+    [],
+])
+def test_usage_errors_exit_2(capsys, argv):
+    assert main(argv) == 2
+    assert capsys.readouterr().err
+
+
+def test_several_pages_without_output_dir_exit_2(capsys, tiny_model_file, pages_dir):
+    code, out, err = run(capsys, "extract", str(pages_dir), "--model", str(tiny_model_file))
+    assert code == 2 and out == "" and "-o" in err
+
+
+def test_bad_threshold_exits_2(capsys, tiny_model_file, pages_dir):
+    code, _, err = run(capsys, "extract", str(pages_dir / "c.htm"), "--threshold", "1.5", "--model", str(tiny_model_file))
+    assert code == 2 and "threshold" in err
+
+
+@pytest.mark.parametrize("content", [b"not a model", b'{"format": "blockclf-model", "format_version": 99}', None])
+def test_unusable_model_file_exits_2_with_one_line(capsys, pages_dir, tmp_path, content):
+    model = tmp_path / "model.json"
+    if content is not None:
+        model.write_bytes(content)
+    code, out, err = run(capsys, "extract", str(pages_dir / "c.htm"), "--model", str(model))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "model" in err
+
+
+def test_removed_log(capsys, tiny_model_file, pages_dir, tmp_path):
+    log = tmp_path / "removed.jsonl"
+    code, _, _ = run(capsys, "extract", str(pages_dir / "c.htm"), "--model", str(tiny_model_file),
+                     "--removed-log", str(log))
+    assert code == 0
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert records and all({"page", "xpath", "text", "score", "threshold"} <= set(r) for r in records)
+    assert any("All rights reserved" in r["text"] for r in records)
+
+
+def test_python_m_blockclf(tiny_model_file, pages_dir):
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "blockclf", "extract", str(pages_dir / "c.htm"),
+                           "--model", str(tiny_model_file)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "All rights reserved" not in proc.stdout and proc.stdout.strip()
+
+
+def test_train_and_evaluate_on_a_tiny_dataset(capsys, tiny_dataset, tmp_path):
+    model_path = tmp_path / "trained.json"
+    code, out, err = run(capsys, "train", str(tiny_dataset), "-o", str(model_path), "--jobs", "1", "--seed", "3")
+    assert code == 0, err
+    assert "trained on 20 pages" in out and "thresholds:" in out
+    model = load_model(model_path)
+    assert model.info["seed"] == 3 and model.info["dev_pages"] == 8
+
+    code, out, err = run(capsys, "evaluate", str(tiny_dataset), "--model", str(model_path), "--split", "test")
+    assert code == 0, err
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[2:]}
+    assert set(rows) == {"alpha", "beta", "all"}
+    header = out.splitlines()[1].split()
+    assert header[:3] == ["precision", "recall", "f1"]
+    assert float(rows["all"][header.index("f1")]) > 0.9
+    assert float(rows["all"][header.index("pages")]) == 6
+
+    code, out, _ = run(capsys, "evaluate", str(tiny_dataset), "--model", str(model_path), "--dataset", "beta")
+    assert code == 0 and {line.split()[0] for line in out.splitlines()[2:]} == {"beta", "all"}
+
+
+def test_train_without_dev_split_is_a_usage_error(capsys, tiny_dataset, tmp_path):
+    code, _, err = run(capsys, "train", str(tiny_dataset), "--dev-split", "nope", "-o", str(tmp_path / "m.json"))
+    assert code == 2 and "nope" in err
+
+
+def test_evaluate_missing_index_exits_2(capsys, tmp_path):
+    code, _, err = run(capsys, "evaluate", str(tmp_path))
+    assert code == 2 and "index.jsonl" in err
