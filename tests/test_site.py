@@ -1,0 +1,273 @@
+"""Site profiles: repetition across a site's pages, page identity, labels beside values, CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from blockclf.cli import main
+from blockclf.data import registered_domain
+from blockclf.predict import extract_batch, prepare
+from blockclf.site import (
+    MAX_SAMPLES,
+    SiteProfile,
+    batch_repetition,
+    block_keys,
+    cap_label_repetition,
+    keep_labels,
+    label_value_pairs,
+)
+
+WORDS = ("river valley meander erosion sediment channel water current delta forest village harvest "
+         "market winter storm bridge glacier engineer survey flood plain soil crop museum archive "
+         "the of and to in that is was for with as by on from which").split()
+MENU = ["Home", "World", "Politics", "Science", "Sports", "Contact us"]
+
+
+def _sentence(rng: random.Random, n: int = 14) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
+
+
+def site_page(n: int, seed: int = 0, template: int = 1) -> str:
+    """Page ``n`` of a synthetic site: a fixed template around an article unique to the page.
+
+    ``template=2`` is the site after a redesign: another menu, a sidebar, a longer footer.
+    """
+    rng = random.Random(seed * 1000 + n)
+    paras = "".join(f"<p>{_sentence(rng)} {_sentence(rng)} {_sentence(rng)}</p>" for _ in range(4))
+    menu = MENU if template == 1 else [f"Section {i}" for i in range(14)]
+    nav = "".join(f'<li><a href="/{m.lower()}">{m}</a></li>' for m in menu)
+    side = "" if template == 1 else "".join(
+        f'<div class="widget"><a href="/p/{i}">Popular story number {i} of the week</a></div>' for i in range(12))
+    footer = "<p>Copyright Example News. All rights reserved.</p>" * (1 if template == 1 else 4)
+    return f"""<html><head><title>Story {n} | Example News</title>
+<link rel="canonical" href="https://www.example-news.com/story/{n}"></head><body>
+<nav class="menu"><ul>{nav}</ul></nav>{side}
+<article><h1>{_sentence(rng, 6)}</h1>
+<dl class="facts"><dt>Author</dt><dd>{rng.choice(["Ann Lee", "Bo Chan", "Cy Diaz", "Di Eze"])} {n}</dd>
+<dt>Place</dt><dd>{_sentence(rng, 5)}</dd></dl>
+<p><b>Filed under:</b><br>{_sentence(rng, 4)}</p>
+{paras}</article>
+<footer>{footer}<p>Privacy policy</p></footer></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def site_pages():
+    return [prepare(site_page(n).encode(), name=f"p{n}") for n in range(8)]
+
+
+def _index(page, text: str) -> int:
+    return next(i for i, b in enumerate(page.blocks) if b.text.startswith(text))
+
+
+def test_template_repeats_article_does_not(site_pages):
+    prof = SiteProfile.from_pages(p.blocks for p in site_pages)
+    page = site_pages[3]
+    text, path, n_other = prof.repetition(page.blocks)  # the page is counted: excluded from its own evidence
+    assert n_other == len(site_pages) - 1
+    for t in ("Home", "Politics", "Copyright Example News", "Privacy policy"):
+        assert text[_index(page, t)] == pytest.approx(1.0)
+    article = [i for i, b in enumerate(page.blocks) if b.tag == "p" and len(b.text) > 100]
+    assert len(article) == 4
+    assert np.all(text[article] <= 0.15)
+    # same template, so the paragraphs' element paths do repeat: path evidence is separate
+    assert np.all(path[article] >= 0.85)
+
+
+def test_page_is_never_evidence_for_itself(site_pages):
+    prof = SiteProfile.from_pages(p.blocks for p in site_pages)
+    page = site_pages[0]
+    assert not prof.add(page.blocks)  # already counted: adding again changes nothing
+    assert prof.n_pages == len(site_pages)
+    counted = prof.repetition(page.blocks)
+    assert np.all(counted[0][[i for i, b in enumerate(page.blocks) if len(b.text) > 100]] == 0)
+    # a profile used to extract the very pages it was built from gives the same scores as the batch
+    batch = extract_batch(site_pages)
+    alone = extract_batch([page], site_profile=prof)[0]
+    np.testing.assert_allclose(alone.scores, batch[0].scores, rtol=1e-6)
+    new_page = prepare(site_page(99).encode())
+    assert not prof.contains_keys(*block_keys(new_page.blocks))
+    assert prof.repetition(new_page.blocks)[2] == len(site_pages)
+
+
+def test_few_pages_give_no_evidence(site_pages):
+    prof = SiteProfile.from_pages(p.blocks for p in site_pages[:2])
+    text, path, n_other = prof.repetition(site_pages[0].blocks)
+    assert n_other == 1 and np.isnan(text).all() and np.isnan(path).all()
+
+
+def test_incremental_update_equals_building_at_once(site_pages):
+    whole = SiteProfile.from_pages(p.blocks for p in site_pages)
+    grown = SiteProfile.from_pages(p.blocks for p in site_pages[:3])
+    assert grown.update(p.blocks for p in site_pages[3:]) == len(site_pages) - 3
+    assert grown.update(p.blocks for p in site_pages) == 0
+    assert (grown.n_pages, grown.texts, grown.paths, grown.pages) == (whole.n_pages, whole.texts, whole.paths, whole.pages)
+
+
+def test_save_load_and_versions(site_pages, tmp_path):
+    prof = SiteProfile.from_pages((p.blocks for p in site_pages), site="example-news.com")
+    path = tmp_path / "site.json"
+    prof.save(path)
+    back = SiteProfile.load(path)
+    assert (back.site, back.n_pages, back.texts, back.paths, back.pages) == (
+        prof.site, prof.n_pages, prof.texts, prof.paths, prof.pages)
+    assert back.most_repeated(3)[0][0] == 1.0 and back.most_repeated(3)[0][1] in MENU + ["Privacy policy"]
+    data = json.loads(path.read_text())
+    assert data["version"] == 2 and len(data["samples"]) <= MAX_SAMPLES
+    old = {k: v for k, v in data.items() if k not in ("pages", "samples")} | {"version": 1}
+    assert SiteProfile.from_dict(old).n_pages == prof.n_pages
+    with pytest.raises(ValueError, match="version 9"):
+        SiteProfile.from_dict(data | {"version": 9})
+    with pytest.raises(ValueError, match="not a blockclf site profile"):
+        SiteProfile.from_dict({"format": "other"})
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(ValueError, match="cannot read"):
+        SiteProfile.load(tmp_path / "bad.json")
+
+
+def test_samples_are_bounded():
+    prof = SiteProfile("x")
+    pages = [prepare("".join(f"<p>line {w} {n}</p>" for w in WORDS).encode() + b"<p>unique %d</p>" % n)
+             for n in range(2)]
+    for p in pages:
+        prof.add(p.blocks)
+    prof.samples.update({k: "s" for k in range(3 * MAX_SAMPLES)})
+    prof.texts.update({k: 2 for k in range(3 * MAX_SAMPLES)})
+    assert len(prof.to_dict()["samples"]) == MAX_SAMPLES
+
+
+def test_grouping_by_registered_domain(site_pages):
+    assert {p.site for p in site_pages} == {"example-news.com"}
+    assert registered_domain("https://web.archive.org/web/20130203030954/http://www.foxnews.com/us/x") == "foxnews.com"
+    assert registered_domain("http://news.bbc.co.uk/a") == "bbc.co.uk"
+    other = prepare(b'<html><head><link rel="canonical" href="https://other.org/a"></head><body><p>x</p></body></html>')
+    nosite = prepare(b"<html><body><p>no url here</p></body></html>")
+    keys = [block_keys(p.blocks) for p in (*site_pages, other, nosite)]
+    sites = [p.site for p in (*site_pages, other, nosite)]
+    reps = batch_repetition(keys, sites)
+    assert reps[0] is not None and reps[0][2] == len(site_pages) - 1
+    assert reps[-2] is None and reps[-1] is None  # a lone site, and a page without a site, get no evidence
+    prof = SiteProfile.from_pages((p.blocks for p in site_pages), site="example-news.com")
+    reps = batch_repetition(keys, sites, prof)
+    assert reps[-1] is not None and reps[-1][2] == len(site_pages)  # no site: the given profile applies
+    assert reps[-2] is None  # another site's page never uses this profile
+
+
+# --- labels beside values -------------------------------------------------------------------
+
+def _pairs(html: str) -> list[tuple[str, str]]:
+    page = prepare(html.encode())
+    return [(page.blocks[a].text, page.blocks[b].text) for a, b in label_value_pairs(page.blocks)]
+
+
+def test_label_value_pairs_are_found():
+    assert _pairs("<dl><dt>Author</dt><dd>Ann</dd><dd>Bo</dd><dt>Year</dt><dd>2001</dd></dl>") == [
+        ("Author", "Ann"), ("Author", "Bo"), ("Year", "2001")]
+    assert _pairs("<table><tr><th>Price</th><td>12 EUR</td></tr><tr><td>a</td><td>b</td></tr></table>") == [
+        ("Price", "12 EUR")]
+    assert _pairs("<div><b>Filed under:</b><br>Rivers and lakes</div>") == [("Filed under:", "Rivers and lakes")]
+    assert _pairs("<form><div>Country</div><select><option>Chad</option></select></form>") == [("Country", "Chad")]
+    # a long sentence ending in a colon introduces text, it is not a label; headings are not labels
+    assert _pairs("<p>" + "word " * 12 + "and then this:</p><p>More text</p><h2>Notes:</h2><p>x</p>") == []
+
+
+def test_kept_value_keeps_its_label_and_caps_its_repetition():
+    pairs = [(0, 1), (2, 3)]
+    kept = np.array([False, True, False, False])
+    assert keep_labels(kept, pairs).tolist() == [True, True, False, False]
+    rep = np.array([1.0, 0.1, 1.0, 0.9])
+    assert cap_label_repetition(rep, pairs).tolist() == [0.1, 0.1, 0.9, 0.9]
+    nan = np.full(4, np.nan)
+    assert np.isnan(cap_label_repetition(nan, pairs)).all()
+
+
+def test_labels_survive_extraction(site_pages):
+    results = extract_batch(site_pages)
+    n_values_kept = 0
+    for page, res in zip(site_pages, results):
+        pairs = label_value_pairs(page.blocks)
+        assert {page.blocks[a].text for a, _ in pairs} >= {"Author", "Place", "Filed under:"}
+        for label, value in pairs:
+            if res.kept[value]:
+                n_values_kept += 1
+                assert res.kept[label], page.blocks[label].text
+    assert n_values_kept > 0
+    # a threshold between a label's score and its value's: the value is kept, so is its label
+    page, res = site_pages[0], results[0]
+    pairs = [(a, b) for a, b in label_value_pairs(page.blocks) if res.scores[a] < res.scores[b]]
+    if not pairs:
+        pytest.skip("this model scores every label at least as high as its value")
+    label, value = pairs[0]
+    thr = float(res.scores[label] + res.scores[value]) / 2
+    res = extract_batch(site_pages, threshold=thr)[0]
+    assert res.scores[label] < thr <= res.scores[value]
+    assert res.kept[value] and res.kept[label]
+
+
+# --- command line ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def site_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("site")
+    for n in range(6):
+        (d / f"story{n}.html").write_text(site_page(n))
+    return d
+
+
+def test_site_build_inspect_and_extract(site_dir, tmp_path, capsys):
+    prof_path = tmp_path / "site.json"
+    assert main(["site", "build", str(site_dir), "-o", str(prof_path)]) == 0
+    assert "6 new pages" in capsys.readouterr().out
+    extra = tmp_path / "more"
+    extra.mkdir()
+    (extra / "story7.html").write_text(site_page(7))
+    assert main(["site", "build", str(extra), str(site_dir / "story0.html"), "-o", str(prof_path), "--update"]) == 0
+    assert "1 new pages, 7 in profile" in capsys.readouterr().out
+    prof = SiteProfile.load(prof_path)
+    assert prof.site == "example-news.com" and prof.n_pages == 7
+
+    assert main(["site", "inspect", str(prof_path), "--top", "5", "--pages", str(site_dir / "story1.html")]) == 0
+    out = capsys.readouterr().out
+    assert "on 1 page only" in out and "90% < share <= 100%" in out
+    assert "Privacy policy" in out or "Home" in out
+    assert "repetition alone never removes a block" in out
+
+    assert main(["extract", "--site-profile", str(prof_path), str(site_dir / "story2.html"), "--format", "json"]) == 0
+    with_profile = json.loads(capsys.readouterr().out)
+    assert main(["extract", str(site_dir), "-o", str(tmp_path / "out"), "--format", "json"]) == 0
+    batch = json.loads((tmp_path / "out" / "story2.json").read_text())
+    # story2 is in the profile: with 7 pages it has 6 others, in the batch of 6 it has 5
+    assert [b["kept"] for b in with_profile["blocks"]] == [b["kept"] for b in batch["blocks"]]
+
+
+def test_site_build_refuses_other_sites(site_dir, tmp_path, capsys):
+    other = tmp_path / "other.html"
+    other.write_text('<html><head><link rel="canonical" href="https://other.org/a"></head><body><p>x</p></body></html>')
+    assert main(["site", "build", str(site_dir), str(other), "-o", str(tmp_path / "s.json")]) == 1
+    assert "other.org is not example-news.com" in capsys.readouterr().err
+
+
+def test_inspect_plot(site_dir, tmp_path):
+    pytest.importorskip("matplotlib")
+    prof_path = tmp_path / "site.json"
+    assert main(["site", "build", str(site_dir), "-o", str(prof_path)]) == 0
+    assert main(["site", "inspect", str(prof_path), "--plot", str(tmp_path / "df.png")]) == 0
+    assert (tmp_path / "df.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_removed_log_lines_match_removed_blocks(site_dir, tmp_path):
+    log = tmp_path / "removed.jsonl"
+    assert main(["extract", str(site_dir), "-o", str(tmp_path / "o"), "--format", "json", "--removed-log", str(log)]) == 0
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    removed = 0
+    for out in (tmp_path / "o").glob("*.json"):
+        data = json.loads(out.read_text())
+        removed += sum(not b["kept"] for b in data["blocks"])
+    assert len(lines) == removed > 0
+    rec = next(r for r in lines if r["text"] == "Privacy policy")
+    assert set(rec) >= {"page", "xpath", "text", "score", "threshold", "reasons"}
+    assert rec["score"] < rec["threshold"] and rec["reasons"]
+    assert rec["page"].endswith(".html") and rec["xpath"].startswith("/html")

@@ -1,0 +1,106 @@
+"""Checks on blockclf's own output: page verdicts, over-removal warnings, per-site drift."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from blockclf.cli import main
+from blockclf.predict import Result, extract_batch, prepare
+from blockclf.validate import (
+    DRIFT_MIN_PAGES,
+    drift,
+    page_checks,
+    page_record,
+    read_stats,
+    site_drift,
+    site_stats,
+)
+
+from test_site import site_page
+
+
+def _result(html: str, kept: list[bool] | None = None) -> Result:
+    page = prepare(html.encode())
+    n = len(page.blocks)
+    k = np.array(kept if kept is not None else [True] * n, bool)
+    res = Result(blocks=page.blocks, scores=k.astype(float), kept=k, threshold=0.5, favor=None,
+                 title=page.doc.title, name="p")
+    page_checks(res)
+    return res
+
+
+ARTICLE = "<p>" + "The river cut a new channel through the soft plain after the flood. " * 40 + "</p>"
+
+
+def test_page_verdicts_and_warnings():
+    doc = _result(f"<title>River cut channel plain</title>{ARTICLE}")
+    assert doc.verdict == "document" and doc.warnings == []
+    assert doc.stats["kept_ratio"] == 1.0 and doc.stats["n_kept"] == 1
+    assert _result("<p>Hi there</p>").verdict == "too-little-text"
+    links = "".join(f'<li><a href="/{i}">Link number {i} to another page of the site</a></li>' for i in range(60))
+    index = _result(f"<ul>{links}</ul>", kept=[False] * 60)
+    assert index.verdict == "index" and "too-short" in index.warnings
+    over = _result(f"<title>Glaciers retreat quickly uphill</title>{ARTICLE}<p>tiny</p>", kept=[False, True])
+    assert {"low-kept-ratio", "too-short", "title-missing"} <= set(over.warnings)
+
+
+def _site_stats(pages: range, template: int) -> dict:
+    prepared = [prepare(site_page(n, template=template).encode(), name=f"story{n}") for n in pages]
+    return site_stats(page_record(r) for r in extract_batch(prepared))
+
+
+def test_template_change_trips_drift_alarm():
+    before = _site_stats(range(0, 8), template=1)
+    same = _site_stats(range(8, 16), template=1)
+    redesign = _site_stats(range(8, 16), template=2)
+    assert list(read_stats(before)) == ["example-news.com"]
+    quiet = drift(before, same)
+    assert len(quiet) == 1 and not quiet[0].alarm
+    (report,) = drift(before, redesign)
+    assert report.alarm and report.n_old == report.n_new == 8
+    shifted = {m.metric for m in report.metrics if m.alarm}
+    assert shifted & {"removed_chars", "removed_blocks"}
+    assert len(report.moved) == 5 and report.moved[0]["old_is_site_median"]  # no page in both runs
+    # the same pages re-extracted after the redesign: ranked by their own change
+    again = drift(_site_stats(range(8, 16), template=1), redesign)[0]
+    assert again.alarm and not again.moved[0]["old_is_site_median"]
+    assert again.to_dict()["alarm"] is True
+
+
+def test_too_few_pages_are_not_tested():
+    old = [{"name": str(i), "kept_ratio": 0.5, "kept_chars": 1000} for i in range(DRIFT_MIN_PAGES - 1)]
+    new = [{"name": str(i), "kept_ratio": 0.1, "kept_chars": 100} for i in range(10)]
+    rep = site_drift("s", old, new)
+    assert not rep.alarm and all(np.isnan(m.p_value) for m in rep.metrics)
+    assert rep.moved[0]["new"] == pytest.approx(0.1)
+
+
+def test_stats_file_is_checked():
+    with pytest.raises(ValueError, match="not a blockclf stats file"):
+        read_stats({"format": "blockclf-site"})
+    with pytest.raises(ValueError, match="version"):
+        read_stats({"format": "blockclf-stats", "version": 7, "sites": {}})
+
+
+def test_site_stats_and_drift_commands(tmp_path, capsys):
+    for name, pages, template in (("old", range(0, 8), 1), ("new", range(8, 16), 2)):
+        d = tmp_path / name
+        d.mkdir()
+        for n in pages:
+            (d / f"story{n}.html").write_text(site_page(n, template=template))
+    # stats from HTML pages, and from the JSON outputs of a previous extraction
+    assert main(["site", "stats", str(tmp_path / "old"), "-o", str(tmp_path / "old.json")]) == 0
+    assert main(["extract", str(tmp_path / "new"), "-o", str(tmp_path / "out"), "--format", "json"]) == 0
+    assert main(["site", "stats", str(tmp_path / "out"), "-o", str(tmp_path / "new.json")]) == 0
+    assert "8 pages of 1 sites" in capsys.readouterr().out
+    assert main(["site", "drift", str(tmp_path / "old.json"), str(tmp_path / "old.json"), "--check"]) == 0
+    assert "example-news.com: ok" in capsys.readouterr().out
+    assert main(["site", "drift", str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "ALARM" in out and "pages that moved most" in out and "story" in out
+    assert main(["site", "drift", str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["alarm"] is True
+    assert main(["site", "drift", str(tmp_path / "old.json"), str(tmp_path / "missing.json")]) == 2
