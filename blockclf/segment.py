@@ -37,10 +37,8 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 _MAX_TOKENS = 48
 
 
-def _is_hidden(el: etree._Element) -> bool:
-    attrib = el.attrib
-    if not attrib:
-        return False
+def _is_hidden(el: etree._Element, attrib) -> bool:
+    """True for elements a browser does not render (``hidden``, ``aria-hidden``, inline style)."""
     if "hidden" in attrib or attrib.get("aria-hidden", "").lower() == "true":
         return True
     style = attrib.get("style")
@@ -49,8 +47,7 @@ def _is_hidden(el: etree._Element) -> bool:
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
 
 
-def _tokens(el: etree._Element) -> tuple[str, ...]:
-    attrib = el.attrib
+def _tokens(attrib) -> tuple[str, ...]:
     cls = attrib.get("class")
     ident = attrib.get("id")
     if not cls and not ident:
@@ -59,10 +56,13 @@ def _tokens(el: etree._Element) -> tuple[str, ...]:
     return tuple(t for t in _TOKEN_SPLIT.split(raw) if t)
 
 
-class _Frame:
-    __slots__ = ("el", "tag", "tokens", "ancestors", "heading", "lists", "tables", "link", "pre", "skip", "xpath")
+class _Owner:
+    """An open block-level element: what its blocks inherit, and its path once asked for."""
 
-    def __init__(self, el, tag, tokens, ancestors, heading, lists, tables, link, pre, skip):
+    __slots__ = ("el", "tag", "tokens", "ancestors", "heading", "lists", "tables", "pre", "xpath")
+
+    def __init__(self, el: etree._Element, tag: str, tokens: tuple[str, ...], ancestors: tuple[str, ...],
+                 heading: int, lists: int, tables: int, pre: bool) -> None:
         self.el = el
         self.tag = tag
         self.tokens = tokens
@@ -70,14 +70,18 @@ class _Frame:
         self.heading = heading
         self.lists = lists
         self.tables = tables
-        self.link = link
         self.pre = pre
-        self.skip = skip
         self.xpath: str | None = None
 
 
 class _Segmenter:
-    """One pass over ``iterwalk`` events, accumulating text into the open block."""
+    """One recursive pass over the tree, accumulating text into the open block.
+
+    The walk carries each element's inherited context (class tokens, ancestor tags, heading,
+    list and table depth, link and ``pre`` state) as arguments rather than per-element
+    objects: segmentation runs on every element of every page, so per-element Python work is
+    kept to a few attribute reads and comparisons.
+    """
 
     def __init__(self, doc: Document, limits: Limits, include_noscript: bool) -> None:
         self.tree = doc.root.getroottree()
@@ -89,15 +93,17 @@ class _Segmenter:
         self.link_chars = 0
         self.n_links = 0
         self.markup = 0
-        self.owner: list[_Frame] = []  # stack of open block-level frames
+        self.n_nodes = 0
+        self.owner: list[_Owner] = []  # stack of open block-level elements
         self.headings: list[tuple[int, str]] = []
+        self.heading_path: tuple[str, ...] = ()
         self.started = True  # the pending text starts its owner element
 
-    def add(self, text: str, frame: _Frame) -> None:
+    def add(self, text: str, link: bool) -> None:
         self.pieces.append(text)
         self.markup += len(text)
-        if frame.link:
-            self.link_chars += len(text.strip())
+        if link:
+            self.link_chars += len(" ".join(text.split()))  # as the block text folds it
 
     def flush(self) -> None:
         if not self.pieces:
@@ -118,7 +124,7 @@ class _Segmenter:
         self.markup = 0
         self.started = False
 
-    def _emit(self, text: str, owner: _Frame | None) -> None:
+    def _emit(self, text: str, owner: _Owner | None) -> None:
         if owner is None:
             tag, xpath, depth, tokens, ancestors = "html", "/html", 0, (), ("html",)
             heading, lists, tables = 0, 0, 0
@@ -129,9 +135,12 @@ class _Segmenter:
             tag, depth, tokens, ancestors = owner.tag, len(owner.ancestors) - 1, owner.tokens, owner.ancestors
             heading, lists, tables = owner.heading, owner.lists, owner.tables
         if heading:
+            popped = False
             while self.headings and self.headings[-1][0] >= heading:
                 self.headings.pop()
-        path = tuple(h[1] for h in self.headings)
+                popped = True
+            if popped:
+                self.heading_path = tuple(h[1] for h in self.headings)
         link_chars = min(self.link_chars, len(text))
         self.blocks.append(
             Block(
@@ -140,7 +149,7 @@ class _Segmenter:
                 tag=tag,
                 xpath=xpath,
                 depth=depth,
-                heading_path=path,
+                heading_path=self.heading_path,
                 heading_level=heading,
                 list_depth=lists,
                 table_depth=tables,
@@ -154,81 +163,81 @@ class _Segmenter:
         )
         if heading:
             self.headings.append((heading, text[:200]))
+            self.heading_path = self.heading_path + (text[:200],)
 
     def run(self) -> list[Block]:
-        limits = self.limits
-        stack: list[_Frame] = []
-        walker = etree.iterwalk(self.doc.root, events=("start", "end"))
-        n_nodes = 0
-        for event, el in walker:
-            tag = el.tag
-            if not isinstance(tag, str):  # comments, entities, processing instructions
-                if event == "start":
-                    walker.skip_subtree()
-                elif el.tail and stack:
-                    self.add(el.tail, stack[-1])
-                continue
-            if event == "start":
-                n_nodes += 1
-                if n_nodes > limits.max_nodes:
-                    raise PageError("too-many-nodes", f"page has over {limits.max_nodes} elements")
-                tag = tag.lower()
-                parent = stack[-1] if stack else None
-                skip = (
-                    tag in self.skip_tags
-                    or _is_hidden(el)
-                    or (parent is not None and len(parent.ancestors) >= limits.max_depth)
-                )
-                if parent is not None and len(parent.ancestors) >= limits.max_depth:
-                    if "too-deep" not in self.doc.warnings:
-                        self.doc.warnings.append("too-deep")
-                if skip:
-                    frame = _Frame(el, tag, (), (), 0, 0, 0, False, False, True)
-                    stack.append(frame)
-                    walker.skip_subtree()
-                    continue
-                own = _tokens(el)
-                if parent is None:
-                    tokens, ancestors = own, (tag,)
-                    heading = lists = tables = 0
-                    link = pre = False
-                else:
-                    tokens = (parent.tokens + own)[-_MAX_TOKENS:] if own else parent.tokens
-                    ancestors = parent.ancestors + (tag,)
-                    heading, lists, tables = parent.heading, parent.lists, parent.tables
-                    link, pre = parent.link, parent.pre
-                if tag in _HEADINGS:
-                    heading = _HEADINGS[tag]
-                elif tag in _LISTS:
-                    lists += 1
-                elif tag == "table":
-                    tables += 1
-                elif tag == "a":
-                    link = True
-                    self.n_links += 1
-                elif tag == "pre":
-                    pre = True
-                frame = _Frame(el, tag, tokens, ancestors, heading, lists, tables, link, pre, False)
-                stack.append(frame)
-                self.markup += 2 * len(tag) + 5 + 12 * len(el.attrib)
-                if tag in BLOCK_TAGS or tag == "br":
-                    self.flush()
-                    self.started = True
-                    if tag != "br":
-                        self.owner.append(frame)
-                if tag == "br" and self.owner and self.owner[-1].pre:
-                    self.pieces.append("\n")
-                if el.text:
-                    self.add(el.text, frame)
-            else:
-                frame = stack.pop()
-                if not frame.skip and (frame.tag in BLOCK_TAGS):
-                    self.flush()
-                    self.owner.pop()
-                if el.tail and stack:
-                    self.add(el.tail, stack[-1])
+        root = self.doc.root
+        if isinstance(root.tag, str):
+            try:
+                self._element(root, None, (), (), 0, 0, 0, False, False)
+            except RecursionError:  # only with a max_depth near the interpreter's recursion limit
+                raise PageError("too-deep", "page nesting is deeper than this interpreter can walk") from None
         self.flush()
         return self.blocks
+
+    def _element(self, el: etree._Element, parent_link: bool | None, tokens: tuple[str, ...],
+                 ancestors: tuple[str, ...], heading: int, lists: int, tables: int, link: bool,
+                 pre: bool) -> None:
+        """Walk one element given its parent's context; ``parent_link`` is None at the root."""
+        self.n_nodes += 1
+        limits = self.limits
+        if self.n_nodes > limits.max_nodes:
+            raise PageError("too-many-nodes", f"page has over {limits.max_nodes} elements")
+        tag = el.tag.lower()
+        too_deep = len(ancestors) >= limits.max_depth
+        if too_deep and "too-deep" not in self.doc.warnings:
+            self.doc.warnings.append("too-deep")
+        attrib = el.attrib
+        n_attrib = len(attrib)
+        if tag in self.skip_tags or too_deep or (n_attrib and _is_hidden(el, attrib)):
+            if parent_link is not None:
+                tail = el.tail
+                if tail:
+                    self.add(tail, parent_link)
+            return
+        if n_attrib:
+            own = _tokens(attrib)
+            if own:
+                tokens = (tokens + own)[-_MAX_TOKENS:] if parent_link is not None else own
+        ancestors = ancestors + (tag,)
+        if tag in _HEADINGS:
+            heading = _HEADINGS[tag]
+        elif tag in _LISTS:
+            lists += 1
+        elif tag == "table":
+            tables += 1
+        elif tag == "a" and el.get("href") is not None:  # named anchors are not links
+            link = True
+            self.n_links += 1
+        elif tag == "pre":
+            pre = True
+        self.markup += 2 * len(tag) + 5 + 12 * n_attrib
+        block = tag in BLOCK_TAGS
+        if block or tag == "br":
+            if self.pieces:
+                self.flush()
+            self.started = True
+            if block:
+                self.owner.append(_Owner(el, tag, tokens, ancestors, heading, lists, tables, pre))
+            elif self.owner and self.owner[-1].pre:
+                self.pieces.append("\n")
+        text = el.text
+        if text:
+            self.add(text, link)
+        for child in el:
+            if isinstance(child.tag, str):
+                self._element(child, link, tokens, ancestors, heading, lists, tables, link, pre)
+            else:  # comments, entities, processing instructions: only their tail is page text
+                tail = child.tail
+                if tail:
+                    self.add(tail, link)
+        if block:
+            self.flush()
+            self.owner.pop()
+        if parent_link is not None:
+            tail = el.tail
+            if tail:
+                self.add(tail, parent_link)
 
 
 def segment(doc: Document, limits: Limits | None = None, include_noscript: bool = False) -> list[Block]:

@@ -204,3 +204,58 @@ def test_whitespace_is_folded_and_entities_decoded():
 
 def test_empty_page_has_no_blocks():
     assert blocks_of("<html><body><div> </div><p>\n</p></body></html>") == []
+
+
+# -- a pinned page: the full record of every block ------------------------------------------
+# Segmentation is the hottest loop of extraction; this pins every field the features read so
+# that a faster walk cannot change what the model sees.
+PINNED_HTML = """<html><head><title>T</title><style>p{}</style></head><body class="Page home">
+<div id="nav" class="menu top"><ul><li><a href="/">Home</a></li><li><a href="/n">News</a> today</li></ul></div>
+<main><article class="post"><h1>Big <em>title</em></h1><p>First para with <a href="/x">a link</a> and tail.</p>
+<h2>Sub</h2>Loose text<br>after break<div>inner<p>nested</p>tail of p</div>
+<pre>line one
+   line  two<br>line three</pre><table><tr><th>Key</th><td>Value 1</td></tr></table>
+<h2>Other</h2><p hidden>no</p><p style="display: none">no</p><p aria-hidden="true">no</p><noscript>ns</noscript>
+<dl><dt>Term</dt><dd>Def</dd></dl></article></main><footer><p>© 2024</p></footer></body></html>"""
+#: text, tag, xpath, heading_path, list_depth, table_depth, link_chars, n_links, markup_bytes, tokens, starts_element
+PINNED_BLOCKS = [
+    ('Home', 'li', '/html/body/div/ul/li[1]', (), 1, 0, 4, 1, 41, ('page', 'home', 'menu', 'top', 'nav'), True),
+    ('News today', 'li', '/html/body/div/ul/li[2]', (), 1, 0, 4, 1, 38, ('page', 'home', 'menu', 'top', 'nav'), True),
+    ('Big title', 'h1', '/html/body/main/article/h1', (), 0, 0, 0, 0, 58, ('page', 'home', 'post'), True),
+    ('First para with a link and tail.', 'p', '/html/body/main/article/p[1]', ('Big title',), 0, 0, 6, 1, 58, ('page', 'home', 'post'), True),
+    ('Sub', 'h2', '/html/body/main/article/h2[1]', ('Big title',), 0, 0, 0, 0, 3, ('page', 'home', 'post'), True),
+    ('Loose text', 'article', '/html/body/main/article', ('Big title', 'Sub'), 0, 0, 0, 0, 19, ('page', 'home', 'post'), False),
+    ('after break', 'article', '/html/body/main/article', ('Big title', 'Sub'), 0, 0, 0, 0, 22, ('page', 'home', 'post'), True),
+    ('inner', 'div', '/html/body/main/article/div', ('Big title', 'Sub'), 0, 0, 0, 0, 12, ('page', 'home', 'post'), True),
+    ('nested', 'p', '/html/body/main/article/div/p', ('Big title', 'Sub'), 0, 0, 0, 0, 6, ('page', 'home', 'post'), True),
+    ('tail of p', 'div', '/html/body/main/article/div', ('Big title', 'Sub'), 0, 0, 0, 0, 9, ('page', 'home', 'post'), False),
+    ('line one\nline two', 'pre', '/html/body/main/article/pre', ('Big title', 'Sub'), 0, 0, 0, 0, 30, ('page', 'home', 'post'), True),
+    ('line three', 'pre', '/html/body/main/article/pre', ('Big title', 'Sub'), 0, 0, 0, 0, 10, ('page', 'home', 'post'), True),
+    ('Key', 'th', '/html/body/main/article/table/tr/th', ('Big title', 'Sub'), 0, 1, 0, 0, 36, ('page', 'home', 'post'), True),
+    ('Value 1', 'td', '/html/body/main/article/table/tr/td', ('Big title', 'Sub'), 0, 1, 0, 0, 16, ('page', 'home', 'post'), True),
+    ('Other', 'h2', '/html/body/main/article/h2[2]', ('Big title',), 0, 0, 0, 0, 5, ('page', 'home', 'post'), True),
+    ('Term', 'dt', '/html/body/main/article/dl/dt', ('Big title', 'Other'), 1, 0, 0, 0, 13, ('page', 'home', 'post'), True),
+    ('Def', 'dd', '/html/body/main/article/dl/dd', ('Big title', 'Other'), 1, 0, 0, 0, 12, ('page', 'home', 'post'), True),
+    ('© 2024', 'p', '/html/body/footer/p', ('Big title', 'Other'), 0, 0, 0, 0, 30, ('page', 'home'), True),
+]
+_PINNED_FIELDS = ("text", "tag", "xpath", "heading_path", "list_depth", "table_depth", "link_chars", "n_links",
+                  "markup_bytes", "tokens", "starts_element")
+
+
+def test_pinned_page_blocks_are_unchanged():
+    got = [tuple(getattr(b, f) for f in _PINNED_FIELDS) for b in segment(parse(PINNED_HTML))]
+    assert got == PINNED_BLOCKS
+
+
+def test_link_chars_count_link_text_as_the_block_shows_it():
+    # markup indentation inside a link is folded like the block text, so link density stays a share
+    [b] = blocks_of('<p>Read <a href="/x">the\n        whole\n        story</a> now</p>')
+    assert b.text == "Read the whole story now"
+    assert b.link_chars == len("the whole story")
+
+
+def test_named_anchors_are_not_links():
+    blocks = blocks_of('<h2><a name="sec1">Section one</a></h2><p><a id="x">anchor</a> and <a href="">empty href</a></p>')
+    heading, para = blocks
+    assert heading.link_chars == 0 and heading.n_links == 0
+    assert para.link_chars == len("empty href") and para.n_links == 1
