@@ -171,3 +171,11 @@ def test_train_without_dev_split_is_a_usage_error(capsys, tiny_dataset, tmp_path
 def test_evaluate_missing_index_exits_2(capsys, tmp_path):
     code, _, err = run(capsys, "evaluate", str(tmp_path))
     assert code == 2 and "index.jsonl" in err
+
+
+def test_single_bad_file_exits_1_and_is_named(capsys, tiny_model_file, tmp_path):
+    bad = tmp_path / "blank.html"
+    bad.write_bytes(b"  \n")
+    code, out, err = run(capsys, "extract", str(bad), "--model", str(tiny_model_file))
+    assert code == 1 and out == ""
+    assert "blank.html" in err and "empty" in err
