@@ -141,7 +141,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
     t1 = time.perf_counter()
     if base is not None:
         clf = _continue(base, cfg, X, y, w, Xdv, ydv, wdv)
-        base_trees = base.classifier.best_iteration_
+        base_trees = base.classifier.booster_.current_iteration()
     else:
         clf = cfg.classifier().fit(X[FEATURES], y, sample_weight=w, eval_set=(Xdv[FEATURES], ydv),
                                    eval_sample_weight=wdv)

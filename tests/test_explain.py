@@ -1,0 +1,98 @@
+"""Plain-word reasons and the HTML explain view, including a real headless-browser screenshot."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import struct
+import subprocess
+
+import numpy as np
+import pytest
+
+from blockclf.block import Block
+from blockclf.cli import main
+from blockclf.explain import describe, explain_html, feature_words
+from blockclf.features import FEATURES
+from blockclf.predict import Result
+
+PAGE = """<html><head><title>Rivers and their bends</title></head><body>
+<nav><ul><li><a href="/">Home</a></li><li><a href="/r">Rivers</a></li><li><a href="/m">Mountains</a></li></ul></nav>
+<article><h1>Rivers and their bends</h1>
+<p>Look at any lowland river from the air and you will see it swing from side to side in long curves.
+Hardly any natural river runs straight for more than ten times its own width, and the loops grow slowly.</p>
+<p>Erosion on the outer bank and deposition on the inner bank push each bend outwards, year after year,
+until a flood cuts through the narrow neck and leaves an oxbow lake behind.</p></article>
+<footer><p>Copyright 2026 The Field Notebook. <a href="/privacy">Privacy</a></p></footer></body></html>"""
+
+
+def test_every_feature_has_words_without_raw_underscore_names():
+    for name in FEATURES:
+        words = feature_words(name)
+        assert words and "_" not in words.replace("'", ""), name
+
+
+def test_describe_reads_as_a_sentence():
+    assert describe("link_density", 0.92, -1.3) == "link density (share of the text inside links): 0.92, pushed towards boilerplate"
+    assert describe("in_nav", 1.0, -2.0) == "inside a <nav> element: yes, pushed towards boilerplate"
+    assert describe("p1_is_heading", 0.0, 0.4).startswith("previous block's is a heading: no")
+    assert "unknown" in describe("rep_text", math.nan, 0.1)
+    assert describe("some_new_feature", 3.0, 0.2) == "some new feature: 3, pushed towards content"
+
+
+def _result(reasons=True):
+    blocks = [Block(0, "Home <menu>", "li", "/html/body/nav/ul/li[1]", 4, link_chars=4),
+              Block(1, "A long paragraph of text.", "p", "/html/body/article/p", 3)]
+    r = [[("in_nav", 1.0, -2.0)], [("fw_share", 0.4, 1.1)]] if reasons else None
+    return Result(blocks=blocks, scores=np.array([0.1, 0.9]), kept=np.array([False, True]), threshold=0.5,
+                  favor="balanced", title="T & co", reasons=r, stats={"kept_ratio": 0.7}, verdict="document")
+
+
+def test_view_marks_kept_and_removed_blocks_with_reasons_on_hover():
+    view = explain_html(_result())
+    assert view.count('<div class="blk removed') == 1 and view.count('<div class="blk kept') == 1
+    assert "Home &lt;menu&gt;" in view and "T &amp; co" in view
+    assert 'title="removed: score 0.100 &lt; threshold 0.50\n- inside a &lt;nav&gt; element: yes' in view
+    assert "<script" not in view and "http" not in view  # self-contained, nothing to fetch
+    assert "score 0.900" in explain_html(_result(reasons=False))
+
+
+def test_cli_extract_explain_and_explain_view(tmp_path, capsys):
+    page = tmp_path / "page.html"
+    page.write_text(PAGE, encoding="utf-8")
+    assert main(["extract", str(page), "--format", "json", "--explain"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    reasons = [r for b in data["blocks"] for r in b["reasons"]]
+    assert reasons and all("pushed towards" in r["text"] and "_" not in r["text"].split(":")[0] for r in reasons)
+    assert main(["explain", str(page), "-o", str(tmp_path / "view.html")]) == 0
+    view = (tmp_path / "view.html").read_text()
+    assert "blk kept" in view and "blk removed" in view and "pushed towards" in view
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
+                    reason="chromium is not installed (apt-get install chromium) - the browser check needs it")
+def test_view_renders_in_a_headless_browser(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text(PAGE, encoding="utf-8")
+    view = tmp_path / "view.html"
+    assert main(["explain", str(page), "-o", str(view)]) == 0
+    png = tmp_path / "shot.png"
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'prof'}",
+           f"--screenshot={png}", "--window-size=1200,900", view.as_uri()]
+    subprocess.run(cmd, capture_output=True, timeout=120, check=False)
+    assert png.exists(), "chromium wrote no screenshot"
+    data = png.read_bytes()
+    assert _png_size(data) == (1200, 900)
+    Image = pytest.importorskip("PIL.Image", reason="Pillow is needed to check the screenshot's colours")
+    img = Image.open(png).convert("RGB")
+    colours = {c for _, c in img.getcolors(maxcolors=1 << 20)}
+    assert (0xD9, 0xF7, 0xD9) in colours, "no kept-block highlight in the rendered view"
+    assert (0xDD, 0x55, 0x55) in colours, "no removed-block marker in the rendered view"

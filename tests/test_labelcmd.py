@@ -1,0 +1,127 @@
+"""Labelling a site by selector: selectors, exclusions, gold files, block edits, splits, layout."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from blockclf.cli import main
+from blockclf.data import read_index
+from blockclf.labelcmd import assign_split, compile_selector, label_site, read_edits
+from blockclf.labels import from_annotations
+from blockclf.segment import segment
+from blockclf.html import parse
+from blockclf.train import _annotated_runs
+
+PAGE = """<html><head><title>{t}</title></head><body>
+<nav><a href="/">Home</a> <a href="/b">Blog</a></nav>
+<div id="main" class="post"><h1>{t}</h1><p>The first paragraph of {t} explains the idea in full sentences.</p>
+<p class="share"><a href="#">Share this</a></p><p>A second paragraph about {t} closes the article.</p></div>
+<footer><p>Copyright 2026 Example</p></footer></body></html>"""
+
+
+def _pages(tmp_path, n=4):
+    site = tmp_path / "site"
+    site.mkdir()
+    for i in range(n):
+        (site / f"p{i}.html").write_text(PAGE.format(t=f"Article {i}"), encoding="utf-8")
+    (site / "empty.html").write_text("<html><body><p>No article on this page at all.</p></body></html>")
+    return site
+
+
+def _inputs(site):
+    return [(p, p.name[:-5]) for p in sorted(site.glob("*.html"))]
+
+
+def test_css_selector_labels_blocks_inside_content_and_reports_no_match(tmp_path):
+    site = _pages(tmp_path)
+    out = tmp_path / "ds"
+    rep = label_site(_inputs(site), out, content="div.post", exclude=[".share"], dataset="blog")
+    assert rep.no_match == [str(site / "empty.html")]
+    assert rep.n_written == 4
+    gold = (out / "blog" / "gold" / "p1.txt").read_text()
+    assert "Article 1" in gold and "second paragraph" in gold
+    assert "Home" not in gold and "Share this" not in gold and "Copyright" not in gold
+    raw = gzip.decompress((out / "blog" / "html" / "p1.html.gz").read_bytes())
+    assert raw == (site / "p1.html").read_bytes()
+
+
+def test_xpath_selector_gives_the_same_labels_as_css(tmp_path):
+    site = _pages(tmp_path, 2)
+    a = label_site(_inputs(site), tmp_path / "a", content="#main", dataset="d")
+    b = label_site(_inputs(site), tmp_path / "b", content="//div[@id='main']", dataset="d")
+    assert a.n_written == b.n_written == 2
+    assert (tmp_path / "a/d/gold/p0.txt").read_text() == (tmp_path / "b/d/gold/p0.txt").read_text()
+
+
+def test_blocks_file_is_read_by_training_and_reproduces_the_labels(tmp_path):
+    site = _pages(tmp_path, 2)
+    out = tmp_path / "ds"
+    label_site(_inputs(site), out, content="div.post", exclude=[".share"], dataset="d")
+    rec = next(r for r in read_index(out) if r.id == "p0")
+    assert rec.blocks_path is not None
+    runs = _annotated_runs(rec)
+    doc = parse(rec.html_path)
+    blocks = segment(doc)
+    labels = from_annotations(blocks, runs, rec.read_gold())
+    want = [b.xpath.startswith("/html/body/div") and "Share" not in b.text for b in blocks]
+    assert list(labels.content) == want
+    assert labels.quality == pytest.approx(1.0)
+
+
+def test_gold_file_next_to_page_wins_over_selector(tmp_path):
+    site = _pages(tmp_path, 2)
+    (site / "p0.txt").write_text("Article 0\nThe first paragraph of Article 0 explains the idea in full sentences.\n")
+    out = tmp_path / "ds"
+    rep = label_site(_inputs(site), out, content="div.post", dataset="d")
+    assert rep.by_source == {"gold file": 1, "selector": 1}
+    assert "second paragraph" not in (out / "d/gold/p0.txt").read_text()
+    assert not (out / "d/blocks/p0.json").exists()  # training aligns the gold text itself
+
+
+def test_block_edits_override_selector_labels(tmp_path):
+    site = _pages(tmp_path, 2)
+    edits = tmp_path / "edits.jsonl"
+    edits.write_text(json.dumps({"page": "p0", "xpath": "/html/body/footer", "label": "content"}) + "\n"
+                     + json.dumps({"page": "p0.html", "xpath": "/html/body/div/h1", "label": "boilerplate"}) + "\n")
+    out = tmp_path / "ds"
+    rep = label_site(_inputs(site), out, content="div.post", dataset="d", edits=read_edits(edits))
+    gold = (out / "d/gold/p0.txt").read_text()
+    assert "Copyright" in gold and not gold.startswith("Article 0")
+    assert rep.edited_blocks == 2 and rep.unused_edits == 0
+    assert "Copyright" not in (out / "d/gold/p1.txt").read_text()
+
+
+def test_bad_edits_and_selectors_are_refused(tmp_path):
+    bad = tmp_path / "e.jsonl"
+    bad.write_text('{"page": "a", "xpath": "/html", "label": "maybe"}\n')
+    with pytest.raises(ValueError, match="e.jsonl:1"):
+        read_edits(bad)
+    with pytest.raises(ValueError, match="CSS"):
+        compile_selector("div[")
+    with pytest.raises(ValueError, match="XPath"):
+        compile_selector("//div[")
+
+
+def test_split_is_a_stable_hash_and_rerun_replaces_the_dataset_rows(tmp_path):
+    assert assign_split("x") == assign_split("x")
+    shares = [assign_split(f"page-{i}") for i in range(2000)]
+    assert 0.15 < shares.count("test") / 2000 < 0.25 and 0.15 < shares.count("dev") / 2000 < 0.25
+    site = _pages(tmp_path, 3)
+    out = tmp_path / "ds"
+    label_site(_inputs(site), out, content="div.post", dataset="d", site="example.org")
+    label_site(_inputs(site), out, content="div.post", dataset="d", site="example.org")
+    rows = [json.loads(line) for line in (out / "index.jsonl").read_text().splitlines()]
+    assert len(rows) == 3 and {r["domain"] for r in rows} == {"example.org"}
+    assert all(r["split"] == assign_split(r["id"]) for r in rows)
+
+
+def test_cli_label_exit_codes(tmp_path, capsys):
+    site = _pages(tmp_path, 2)
+    assert main(["label", str(site), "--content", "div.post", "-o", str(tmp_path / "ds")]) == 1
+    err = capsys.readouterr()
+    assert "empty.html: the selector matched nothing" in err.err and "labelled 2 pages" in err.out
+    assert main(["label", str(site / "p0.html"), "--content", "div.post", "-o", str(tmp_path / "ds2")]) == 0
+    assert main(["label", str(site), "--content", "div[", "-o", str(tmp_path / "ds3")]) == 2
