@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -36,6 +37,8 @@ __all__ = [
     "page_digest",
     "text_key",
 ]
+
+log = logging.getLogger("blockclf")
 
 #: fewer other pages than this and the repetition figures are NaN (no evidence)
 MIN_OTHER_PAGES = 2
@@ -317,6 +320,8 @@ def batch_repetition(keys: Sequence[tuple[np.ndarray, np.ndarray]], sites: Seque
     out: list[Repetition | None] = [None] * len(keys)
     for site, members in groups.items():
         base = profile if profile is not None and profile.matches(site) else None
+        if profile is not None and base is None:
+            log.warning("site profile of %s not used for %d pages of %s", profile.site, len(members), site)
         if len(members) < 2 and base is None:
             continue
         prof = base.copy() if base is not None else SiteProfile(site)
