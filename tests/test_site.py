@@ -237,10 +237,10 @@ def test_site_build_inspect_and_extract(site_dir, tmp_path, capsys):
 
     assert main(["extract", "--site-profile", str(prof_path), str(site_dir / "story2.html"), "--format", "json"]) == 0
     with_profile = json.loads(capsys.readouterr().out)
-    assert main(["extract", str(site_dir), "-o", str(tmp_path / "out"), "--format", "json"]) == 0
+    assert main(["extract", str(site_dir), str(extra), "-o", str(tmp_path / "out"), "--format", "json"]) == 0
     batch = json.loads((tmp_path / "out" / "story2.json").read_text())
-    # story2 is in the profile: with 7 pages it has 6 others, in the batch of 6 it has 5
-    assert [b["kept"] for b in with_profile["blocks"]] == [b["kept"] for b in batch["blocks"]]
+    # story2 is counted in the profile: it gets the evidence of the 6 other pages, as in the batch
+    assert [(b["kept"], b["score"]) for b in with_profile["blocks"]] == [(b["kept"], b["score"]) for b in batch["blocks"]]
 
 
 def test_site_build_refuses_other_sites(site_dir, tmp_path, capsys):
