@@ -110,7 +110,8 @@ def test_several_pages_without_output_dir_exit_2(capsys, tiny_model_file, pages_
 
 
 def test_bad_threshold_exits_2(capsys, tiny_model_file, pages_dir):
-    code, _, err = run(capsys, "extract", str(pages_dir / "c.htm"), "--threshold", "1.5", "--model", str(tiny_model_file))
+    code, _, err = run(capsys, "extract", str(pages_dir / "c.htm"), "--threshold", "1.5",
+                       "--model", str(tiny_model_file))
     assert code == 2 and "threshold" in err
 
 

@@ -111,6 +111,7 @@ def test_shipped_model_loads():
     model = load_model()
     assert model.features == FEATURES
     assert set(model.thresholds) == {"precision", "balanced", "recall"}
+    assert model.thresholds["recall"] <= model.thresholds["balanced"] <= model.thresholds["precision"]
 
 
 def _rewrite(src: Path, dst: Path, change) -> Path:

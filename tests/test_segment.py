@@ -28,24 +28,25 @@ def _hidden(el: etree._Element) -> bool:
             or "display:none" in style or "visibility:hidden" in style)
 
 
-def visible_runs(el: etree._Element, runs: list[str]) -> None:
+def visible_runs(el: etree._Element, runs: list[str], not_shown: frozenset[str] = frozenset(NOT_SHOWN)) -> None:
     """Append the visible text under ``el`` to ``runs``; a new run starts at each breaking tag."""
-    if not isinstance(el.tag, str) or el.tag.lower() in NOT_SHOWN or _hidden(el):
+    if not isinstance(el.tag, str) or el.tag.lower() in not_shown or _hidden(el):
         return
-    breaking = el.tag.lower() in BREAKING
+    # read as content, <noscript> is a container of its own, like a div
+    breaking = el.tag.lower() in BREAKING or el.tag.lower() == "noscript"
     if breaking:
         runs.append("")
     runs[-1] += el.text or ""
     for child in el:
-        visible_runs(child, runs)
+        visible_runs(child, runs, not_shown)
         runs[-1] += child.tail or ""
     if breaking:
         runs.append("")
 
 
-def reference_tokens(root: etree._Element) -> Counter[str]:
+def reference_tokens(root: etree._Element, noscript: bool = False) -> Counter[str]:
     runs = [""]
-    visible_runs(root, runs)
+    visible_runs(root, runs, frozenset(NOT_SHOWN - {"noscript"} if noscript else NOT_SHOWN))
     return Counter(w for run in runs for w in WORD.findall(run))
 
 
@@ -95,6 +96,13 @@ def test_every_visible_token_lands_in_exactly_one_block(html):
     assert block_tokens(blocks) == reference_tokens(doc.root)
     assert [b.index for b in blocks] == list(range(len(blocks)))
     assert all(b.text and b.text == b.text.strip() for b in blocks)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_PAGE)
+def test_with_noscript_its_tokens_land_in_blocks_too(html):
+    doc = parse(html)
+    assert block_tokens(segment(doc, include_noscript=True)) == reference_tokens(doc.root, noscript=True)
 
 
 def test_reference_sees_what_it_should():
@@ -255,7 +263,8 @@ def test_link_chars_count_link_text_as_the_block_shows_it():
 
 
 def test_named_anchors_are_not_links():
-    blocks = blocks_of('<h2><a name="sec1">Section one</a></h2><p><a id="x">anchor</a> and <a href="">empty href</a></p>')
+    blocks = blocks_of('<h2><a name="sec1">Section one</a></h2>'
+                       '<p><a id="x">anchor</a> and <a href="">empty href</a></p>')
     heading, para = blocks
     assert heading.link_chars == 0 and heading.n_links == 0
     assert para.link_chars == len("empty href") and para.n_links == 1
