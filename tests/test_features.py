@@ -3,11 +3,14 @@ on synthetic blocks built directly (no HTML parsing)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from blockclf import Block, BlockClassifier, SiteProfile
 from blockclf.features import FEATURES, featurize
@@ -210,3 +213,28 @@ def test_classifier_separates_held_out_synthetic_pages():
     proba = clf.predict_proba(X_test[FEATURES])
     assert proba.shape == (len(y_test), 2)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+_TEXTS = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=60).filter(str.strip)
+_BLOCK = st.builds(
+    lambda text, tag, parts, links, heading, tokens: Block(
+        index=0, text=text.strip(), tag=tag, xpath="/html/body/" + "/".join(parts), depth=len(parts) + 1,
+        link_chars=min(links, len(text.strip())), n_links=int(links > 0), heading_level=heading, tokens=tokens),
+    _TEXTS, st.sampled_from(["p", "li", "td", "div", "h2", "pre", "span"]),
+    st.lists(st.sampled_from(["div", "div[2]", "ul", "li[3]", "nav", "main", "p"]), min_size=1, max_size=5),
+    st.integers(0, 80), st.integers(0, 6),
+    st.lists(st.sampled_from(["nav", "menu", "content", "x"]), max_size=3).map(tuple),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_BLOCK, min_size=1, max_size=12), st.text(max_size=30))
+def test_any_blocks_give_finite_features(blocks, title):
+    blocks = [dataclasses.replace(b, index=i) for i, b in enumerate(blocks)]
+    df = featurize(blocks, title=title)
+    assert list(df.columns) == FEATURES and len(df) == len(blocks)
+    values = df.drop(columns=[c for c in FEATURES if c in SITE_COLUMNS + TITLE_COLUMNS
+                              or c.startswith(NEIGHBOUR_PREFIXES)])
+    assert np.isfinite(values.to_numpy(dtype=float)).all()
+    assert not np.isinf(df.to_numpy(dtype=float)).any()
+    assert df["link_density"].between(0, 1).all()
