@@ -303,7 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--dev-split", default="dev")
     tr.add_argument("--seed", type=int, default=0)
     tr.add_argument("--jobs", type=int, default=2)
-    tr.add_argument("--base", metavar="MODEL", help="fine-tune this model (add trees to it) instead of starting from scratch")
+    tr.add_argument("--base", metavar="MODEL",
+                    help="fine-tune this model (add trees to it) instead of starting from scratch")
     tr.add_argument("--extra-data", metavar="DIR", help="mix in the train split of this public dataset directory")
     tr.add_argument("--weight", type=float, default=0.5,
                     help="share of the training weight your pages carry when mixed with --extra-data (default 0.5)")
@@ -316,12 +317,15 @@ def build_parser() -> argparse.ArgumentParser:
                                     "-o mydata/ && blockclf train mydata/ --base models/default.json -o my.json")
     lb.add_argument("pages", nargs="+", metavar="PAGES", help=".html/.htm/.html.gz files or directories of one site")
     lb.add_argument("--content", metavar="SELECTOR", help="CSS selector or XPath (starting with /) of the main content")
-    lb.add_argument("--exclude", action="append", metavar="SELECTOR", help="not content even inside --content (repeatable)")
+    lb.add_argument("--exclude", action="append", metavar="SELECTOR",
+                    help="not content even inside --content (repeatable)")
     lb.add_argument("-o", "--output", required=True, metavar="DATASET", help="dataset directory to write")
     lb.add_argument("--dataset", default="mysite", help="dataset name inside DATASET (default mysite)")
     lb.add_argument("--site", help="site (domain) of the pages; default: from their URLs, else the dataset name")
-    lb.add_argument("--gold-suffix", default=".txt", help="gold text file next to a page (a.html + a.txt) wins over the selector")
-    lb.add_argument("--edits", metavar="JSONL", help='block edits: {"page": ID, "xpath": PATH, "label": "content"|"boilerplate"}')
+    lb.add_argument("--gold-suffix", default=".txt",
+                    help="gold text file next to a page (a.html + a.txt) wins over the selector")
+    lb.add_argument("--edits", metavar="JSONL",
+                    help='block edits: {"page": ID, "xpath": PATH, "label": "content"|"boilerplate"}')
     lb.add_argument("--dev", type=float, default=0.2, help="share of pages in split dev (default 0.2)")
     lb.add_argument("--test", type=float, default=0.2, help="share of pages held out in split test (default 0.2)")
     lb.set_defaults(func=cmd_label)
@@ -330,7 +334,8 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Explain decisions. Example: blockclf explain page.html -o view.html "
                                     "(hover a block in the view to see its score and reasons)")
     xp.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
-    xp.add_argument("-o", "--output", metavar="FILE|OUTDIR", help="view file for one page (default stdout), or a directory")
+    xp.add_argument("-o", "--output", metavar="FILE|OUTDIR",
+                    help="view file for one page (default stdout), or a directory")
     xp.add_argument("--model", metavar="FILE", help="model file (default: the shipped model)")
     xp.add_argument("--favor", choices=FAVORS, default="balanced")
     xp.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
@@ -339,7 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
     xp.set_defaults(func=cmd_explain)
 
     ev = sub.add_parser("evaluate", help="score a model against gold text",
-                        description="Evaluate. Example: blockclf evaluate ../shared/benchmark --split test --report reports/test")
+                        description="Evaluate. Example: "
+                                    "blockclf evaluate ../shared/benchmark --split test --report reports/test")
     ev.add_argument("bench", metavar="BENCH")
     ev.add_argument("--model", metavar="FILE")
     ev.add_argument("--split", default="test")

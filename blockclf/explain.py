@@ -83,9 +83,9 @@ def feature_words(name: str) -> str:
     if name in _BASE:
         return _BASE[name]
     if name.startswith("tag_"):
-        return f"is a <{name[4:]}> element"
+        return f"own tag is <{name[4:]}>"
     if name.startswith("in_"):
-        return f"inside a <{name[3:]}> element"
+        return f"inside <{name[3:]}>"
     if name.startswith("cls_"):
         return f"class/id of it or an ancestor contains '{name[4:]}'"
     head, _, rest = name.partition("_")
@@ -160,7 +160,7 @@ def explain_html(res: Result, title: str | None = None) -> str:
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
         tip = _block_title(float(res.scores[i]), kept, res.threshold, reasons)
-        shape = f"h{b.heading_level}" if b.heading_level else ("li" if b.tag == "li" else "pre" if b.tag == "pre" else "")
+        shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
         cls = f"blk {'kept' if kept else 'removed'} {shape}".strip()
         parts.append(f'<div class="{cls}" title="{esc(tip)}" data-xpath="{esc(b.xpath)}">'
                      f'<span class="score">{float(res.scores[i]):.2f}</span>{esc(b.text)}</div>')

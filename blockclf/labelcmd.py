@@ -160,7 +160,8 @@ def _gold_file(path: Path, suffix: str) -> Path | None:
     return cand if cand.is_file() else None
 
 
-def _apply_edits(blocks: Sequence[Block], content: np.ndarray, edits: Sequence[tuple[str, bool]]) -> tuple[np.ndarray, int]:
+def _apply_edits(blocks: Sequence[Block], content: np.ndarray,
+                 edits: Sequence[tuple[str, bool]]) -> tuple[np.ndarray, int]:
     content = content.copy()
     changed = 0
     for xpath, is_content in edits:

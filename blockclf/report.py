@@ -246,7 +246,8 @@ img{{max-width:100%}}</style></head><body>
 <h2>Worst pages</h2>{img("worst_pages.png", "worst pages")}
 <p>"Missed": removed blocks whose words are mostly in the gold; "extra": kept blocks whose words mostly are not.
 Each view shows every block with its score and reasons on hover.</p>
-<table class="w"><tr><th>page</th><th>P</th><th>R</th><th>F1</th><th>verdict</th><th></th><th>missed</th><th>extra</th></tr>
+<table class="w"><tr><th>page</th><th>P</th><th>R</th><th>F1</th><th>verdict</th><th></th>
+<th>missed</th><th>extra</th></tr>
 {"".join(rows)}</table></body></html>
 """
     (out / "report.html").write_text(page, encoding="utf-8")

@@ -34,8 +34,9 @@ def test_every_feature_has_words_without_raw_underscore_names():
 
 
 def test_describe_reads_as_a_sentence():
-    assert describe("link_density", 0.92, -1.3) == "link density (share of the text inside links): 0.92, pushed towards boilerplate"
-    assert describe("in_nav", 1.0, -2.0) == "inside a <nav> element: yes, pushed towards boilerplate"
+    assert describe("link_density", 0.92, -1.3) == \
+        "link density (share of the text inside links): 0.92, pushed towards boilerplate"
+    assert describe("in_nav", 1.0, -2.0) == "inside <nav>: yes, pushed towards boilerplate"
     assert describe("p1_is_heading", 0.0, 0.4).startswith("previous block's is a heading: no")
     assert "unknown" in describe("rep_text", math.nan, 0.1)
     assert describe("some_new_feature", 3.0, 0.2) == "some new feature: 3, pushed towards content"
@@ -53,7 +54,7 @@ def test_view_marks_kept_and_removed_blocks_with_reasons_on_hover():
     view = explain_html(_result())
     assert view.count('<div class="blk removed') == 1 and view.count('<div class="blk kept') == 1
     assert "Home &lt;menu&gt;" in view and "T &amp; co" in view
-    assert 'title="removed: score 0.100 &lt; threshold 0.50\n- inside a &lt;nav&gt; element: yes' in view
+    assert 'title="removed: score 0.100 &lt; threshold 0.50\n- inside &lt;nav&gt;: yes' in view
     assert "<script" not in view and "http" not in view  # self-contained, nothing to fetch
     assert "score 0.900" in explain_html(_result(reasons=False))
 
