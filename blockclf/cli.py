@@ -79,58 +79,80 @@ def _write_atomic(path: Path, data: str) -> None:
     tmp.replace(path)
 
 
-def cmd_extract(args: argparse.Namespace) -> int:
-    from .predict import extract_batch, prepare
+def _render_page(res, fmt: str, with_log: bool) -> tuple[str, list[dict]]:
+    """A result's output and removal-log records (runs in batch workers, so module level)."""
     from .render import removal_log
+
+    return _render(res, fmt), (removal_log(res) if with_log else [])
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from .batch import BatchOptions, Item, run_batch
     from .site import SiteProfile
+    from .warc import is_warc
 
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UsageError("--threshold must be between 0 and 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     model = load_model(args.model)
     profile = SiteProfile.load(args.site_profile) if args.site_profile else None
-    inputs = collect_inputs(args.paths)
-    if not inputs:
+    warcs = [Path(p) for p in args.paths if is_warc(p)]
+    inputs = collect_inputs([p for p in args.paths if not is_warc(p)])
+    if not inputs and not warcs:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
     if len(inputs) > 1 and args.output is None:
         raise UsageError(f"{len(inputs)} pages found: give -o OUTDIR to write one output per page")
-    limits = Limits(max_bytes=args.max_bytes)
+    if inputs and warcs and args.output is None:
+        raise UsageError("HTML files and WARC files together: give -o OUTDIR")
+    with_log = bool(args.removed_log)
+    opts = BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
+                        site_profile=profile, use_site=not args.no_site, explain=args.explain or with_log,
+                        encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes),
+                        time_budget=args.time_budget or None,
+                        transform=partial(_render_page, fmt=args.format, with_log=with_log))
+    progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     skipped: Counter[str] = Counter()
-    pages = []
-    stems = {}
-    for path, stem in inputs:
-        try:
-            page = prepare(path, name=str(path), site=args.site, encoding=args.encoding, limits=limits)
-        except PageError as exc:
-            print(f"blockclf: skipped {path}: {exc}", file=sys.stderr)
-            skipped[exc.reason] += 1
-            continue
-        except OSError as exc:
-            print(f"blockclf: skipped {path}: cannot read ({exc.strerror or exc})", file=sys.stderr)
-            skipped["unreadable"] += 1
-            continue
-        pages.append(page)
-        stems[str(path)] = stem
-    results = extract_batch(pages, model=model, favor=args.favor, threshold=args.threshold,
-                            site_profile=profile, use_site=not args.no_site,
-                            explain=args.explain or bool(args.removed_log))
+    n_done = 0
     log_fh = open(args.removed_log, "w", encoding="utf-8") if args.removed_log else None
-    try:
-        for res in results:
-            out = _render(res, args.format)
-            if args.output is None:
-                sys.stdout.write(out)
-            else:
-                _write_atomic(Path(args.output) / (stems[res.name] + EXT[args.format]), out)
+
+    def outcomes(batch):
+        nonlocal n_done
+        for o in batch:
+            if o.error is not None:
+                print(f"blockclf: skipped {o.name}: {o.error}", file=sys.stderr)
+                skipped[o.error.reason] += 1
+                continue
+            n_done += 1
+            out, records = o.result
             if log_fh is not None:
-                for rec in removal_log(res):
+                for rec in records:
                     log_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            yield o.name, out
+
+    try:
+        if inputs:
+            stems = {str(path): stem for path, stem in inputs}
+            items = [Item(str(path), path, site=args.site) for path, stem in inputs]
+            for name, out in outcomes(run_batch(items, opts, jobs=args.jobs, progress=progress)):
+                if args.output is None:
+                    sys.stdout.write(out)
+                else:
+                    _write_atomic(Path(args.output) / (stems[name] + EXT[args.format]), out)
+        for warc in warcs:
+            from .warc import extract_warc
+
+            extract_warc(warc, args.output, opts, args.format, jobs=args.jobs, progress=progress,
+                         site=args.site, with_log=with_log, outcomes=outcomes)
     finally:
         if log_fh is not None:
             log_fh.close()
     n_skipped = sum(skipped.values())
     if args.output is not None or n_skipped:
         detail = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
-        print(f"blockclf: {len(results)} processed, {n_skipped} skipped" + (f" ({detail})" if detail else ""),
+        print(f"blockclf: {n_done} processed, {n_skipped} skipped" + (f" ({detail})" if detail else ""),
               file=sys.stderr)
     return 1 if n_skipped else 0
 
@@ -221,7 +243,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     from .data import read_index
     from .train import fit_model
 
-    if args.base or args.extra_data or len(args.data) > 1:
+    if args.base or args.extra_data or args.compare or len(args.data) > 1:
         return _cmd_finetune(args)
     args.data = args.data[0]
     t0 = time.perf_counter()
@@ -278,13 +300,18 @@ def build_parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("extract", help="extract the main content of pages",
                         description="Extract main content. Example: blockclf extract page.html --format markdown",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    ex.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
+    ex.add_argument("paths", nargs="+", metavar="PATH",
+                    help=".html/.htm/.html.gz files or directories, or .warc/.warc.gz files (extra 'warc')")
     ex.add_argument("-o", "--output", metavar="OUTDIR", help="write OUTDIR/<relative path>.{txt,md,json}")
     ex.add_argument("--model", metavar="FILE", help="model file (default: the shipped model)")
     ex.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")
     ex.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
     ex.add_argument("--format", choices=tuple(EXT), default="text")
     ex.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    ex.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                    help="progress bar on stderr: auto (only on a terminal), on, off")
+    ex.add_argument("--time-budget", type=float, default=30.0, metavar="SECONDS",
+                    help="skip a page whose reading and parsing takes longer (default 30, 0 for none)")
     ex.add_argument("--removed-log", metavar="FILE", help="write one JSON line per removed block")
     ex.add_argument("--explain", action="store_true", help="add each block's top reasons to JSON output")
     ex.add_argument("--site", help="treat every page as belonging to this site")
@@ -310,6 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="share of the training weight your pages carry when mixed with --extra-data (default 0.5)")
     tr.add_argument("--extra-pages", type=int, default=800, help="at most this many public pages (0: all; default 800)")
     tr.add_argument("--rounds", type=int, default=400, help="at most this many new trees (default 400)")
+    tr.add_argument("--compare", action="store_true", help="train as for your own pages (as with --base) and print "
+                    "a before/after table on the test split; implied by --base and --extra-data")
     tr.set_defaults(func=cmd_train)
 
     lb = sub.add_parser("label", help="label one site's pages by the selector of their main content",

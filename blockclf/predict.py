@@ -140,17 +140,22 @@ def _reasons(model: Model, X: pd.DataFrame, top: int) -> list[list[tuple[str, fl
 
 def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = None, favor: str = "balanced",
                   threshold: float | None = None, site_profile: SiteProfile | None = None,
-                  use_site: bool = True, explain: bool = False, top_reasons: int = 3) -> list[Result]:
+                  use_site: bool = True, explain: bool = False, top_reasons: int = 3,
+                  repetition: Sequence[Any] | None = None) -> list[Result]:
     """Score already prepared pages together.
 
     With ``use_site``, pages sharing a site (and a ``site_profile``, if given) supply each
-    other's repetition evidence; a page never counts as evidence for itself.
+    other's repetition evidence; a page never counts as evidence for itself. ``repetition``
+    gives that evidence ready-made, one `batch_repetition` entry per page (a streaming batch
+    computes it over more pages than it scores at once).
     """
     mdl = _model(model)
     thr = float(threshold) if threshold is not None else mdl.threshold(favor)
-    keys = [block_keys(p.blocks) for p in pages]
     reps: list[Any] = [None] * len(pages)
-    if use_site:
+    if repetition is not None:
+        reps = list(repetition)
+    elif use_site:
+        keys = [block_keys(p.blocks) for p in pages]
         reps = batch_repetition(keys, [p.site for p in pages], site_profile)
     # form labels repeat by design: a label counts as no more repeated than its value
     pairs = [label_value_pairs(p.blocks) for p in pages]

@@ -1,0 +1,96 @@
+"""Streaming batches: the same results as one `extract_batch` call, in input order, failures skipped."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from blockclf.batch import BatchOptions, Item, run_batch
+from blockclf.cli import main
+from blockclf.predict import extract_batch, prepare
+
+
+def _items(make_page, sites=(8, 9, 10), per_site=3) -> list[Item]:
+    return [Item(f"s{s}p{p}", make_page(s, p).html.encode("utf-8")) for p in range(per_site) for s in sites]
+
+
+def _same(outcomes, reference) -> None:
+    assert [o.name for o in outcomes] == [r.name for r in reference]
+    for o, r in zip(outcomes, reference):
+        assert np.array_equal(o.result.scores, r.scores)
+        assert o.result.text == r.text
+
+
+@pytest.mark.parametrize("chunk_size,cache_blocks", [(2, 0), (4, 10_000), (100, 10_000)])
+def test_streaming_equals_one_batch(synthetic_page, tiny_model, chunk_size, cache_blocks):
+    items = _items(synthetic_page)
+    reference = extract_batch([prepare(it.source, name=it.name) for it in items], model=tiny_model)
+    assert any(not np.isnan(r.scores).all() for r in reference)
+    opts = BatchOptions(model=tiny_model, chunk_size=chunk_size, cache_blocks=cache_blocks)
+    _same(list(run_batch(items, opts)), reference)
+
+
+def test_without_site_evidence_each_page_stands_alone(synthetic_page, tiny_model):
+    items = _items(synthetic_page, sites=(8,))
+    alone = [extract_batch([prepare(it.source, name=it.name)], model=tiny_model, use_site=False)[0] for it in items]
+    _same(list(run_batch(items, BatchOptions(model=tiny_model, use_site=False, chunk_size=2))), alone)
+
+
+def test_failures_are_skipped_in_place(synthetic_page, tiny_model):
+    good = _items(synthetic_page, sites=(8,))
+    items = [good[0], Item("empty", b"   "), good[1], Item("png", b"\x89PNG\r\n\x1a\n...."), good[2]]
+    out = list(run_batch(items, BatchOptions(model=tiny_model, chunk_size=2)))
+    assert [o.name for o in out] == [it.name for it in items]
+    assert [o.error.reason if o.error else None for o in out] == [None, "empty", None, "binary", None]
+    reference = extract_batch([prepare(it.source, name=it.name) for it in good], model=tiny_model)
+    _same([o for o in out if o.error is None], reference)
+
+
+def test_time_budget_skips_a_slow_page(synthetic_page, tiny_model):
+    items = _items(synthetic_page, sites=(8,), per_site=1)
+    out = list(run_batch(items, BatchOptions(model=tiny_model, time_budget=1e-6)))
+    assert out[0].error is not None and out[0].error.reason == "timeout"
+
+
+def test_transform_runs_on_each_result_and_its_failure_is_a_skip(synthetic_page, tiny_model):
+    items = _items(synthetic_page, sites=(8,), per_site=2)
+    out = list(run_batch(items, BatchOptions(model=tiny_model, transform=lambda res: len(res.blocks))))
+    assert all(isinstance(o.result, int) for o in out)
+
+    def broken(res):
+        raise RuntimeError("disk full")
+
+    out = list(run_batch(items, BatchOptions(model=tiny_model, transform=broken)))
+    assert all(o.error is not None and "disk full" in str(o.error) for o in out)
+
+
+def test_generator_source_is_read_once_per_pass(synthetic_page, tiny_model):
+    items = _items(synthetic_page, sites=(8,))
+    reads = []
+
+    def source():
+        reads.append(1)
+        return iter(items)
+
+    out = list(run_batch(source, BatchOptions(model=tiny_model, cache_blocks=0)))
+    assert len(reads) == 2 and [o.name for o in out] == [it.name for it in items]
+
+
+def test_cli_jobs_give_the_same_files(tmp_path, synthetic_page, tiny_model_file, capsys):
+    pages = tmp_path / "in"
+    for s in (8, 9):
+        for p in range(3):
+            (pages / f"site{s}").mkdir(parents=True, exist_ok=True)
+            (pages / f"site{s}" / f"{p}.html").write_text(synthetic_page(s, p).html, encoding="utf-8")
+    (pages / "bad.html").write_bytes(b"")
+    outs = {}
+    for jobs in (1, 2):
+        out = tmp_path / f"out{jobs}"
+        code = main(["extract", str(pages), "-o", str(out), "--model", str(tiny_model_file), "--jobs", str(jobs),
+                     "--format", "json"])
+        assert code == 1  # the empty page is skipped and named
+        err = capsys.readouterr().err
+        assert "skipped" in err and "bad.html" in err and "6 processed, 1 skipped" in err
+        assert "extracting" not in err  # no progress bar when stderr is not a terminal
+        outs[jobs] = {p.relative_to(out): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*.json"))}
+    assert len(outs[1]) == 6 and outs[1] == outs[2]

@@ -1,0 +1,86 @@
+"""WARC input: HTML responses of a crawl extracted to JSONL keyed by record URL, sites pooled."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("warcio", reason="WARC input needs the 'warc' extra (warcio)")
+from warcio.statusandheaders import StatusAndHeaders  # noqa: E402
+from warcio.warcwriter import WARCWriter  # noqa: E402
+
+from blockclf.batch import BatchOptions  # noqa: E402
+from blockclf.cli import main  # noqa: E402
+from blockclf.predict import extract_batch, prepare  # noqa: E402
+from blockclf.warc import extract_warc, is_warc, read_warc  # noqa: E402
+
+
+def write_warc(path: Path, pages: list[tuple[str, str]], extra: bool = True) -> Path:
+    """A gzipped WARC holding one HTML response per ``(url, html)`` plus records to ignore."""
+    with path.open("wb") as fh:
+        writer = WARCWriter(fh, gzip=True)
+        for url, html in pages:
+            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")], protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(html.encode("utf-8")),
+                                                          http_headers=headers))
+        if extra:
+            img = StatusAndHeaders("200 OK", [("Content-Type", "image/png")], protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record("https://img.example.org/a.png", "response",
+                                                          payload=io.BytesIO(b"\x89PNG...."), http_headers=img))
+            gone = StatusAndHeaders("404 Not Found", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record("https://site8.example.org/missing", "response",
+                                                          payload=io.BytesIO(b"<p>not found</p>"), http_headers=gone))
+            writer.write_record(writer.create_warc_record("https://site8.example.org/x", "request",
+                                                          payload=io.BytesIO(b"GET /x HTTP/1.1\r\n\r\n")))
+    return path
+
+
+@pytest.fixture
+def crawl(tmp_path: Path, synthetic_page) -> tuple[Path, list[tuple[str, str]]]:
+    pages = [(f"https://site{s}.example.org/story/{p}", synthetic_page(s, p).html) for s in (8, 9) for p in range(3)]
+    return write_warc(tmp_path / "crawl.warc.gz", pages), pages
+
+
+def test_reads_only_html_responses_keyed_by_url(crawl):
+    path, pages = crawl
+    items = list(read_warc(path))
+    assert [it.name for it in items] == [url for url, _ in pages]
+    assert all(it.url == it.name and it.encoding == "utf-8" for it in items)
+    assert items[0].source == pages[0][1].encode("utf-8")
+    assert is_warc(path) and is_warc("a.WARC") and not is_warc("a.html.gz")
+
+
+def test_jsonl_matches_batch_extraction_with_site_evidence(crawl, tmp_path, tiny_model):
+    path, pages = crawl
+    out = extract_warc(path, tmp_path / "out", BatchOptions(model=tiny_model), fmt="json")
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["url"] for r in rows] == [url for url, _ in pages]
+    # the same pages through extract_batch, grouped by the record URLs' sites
+    ref = extract_batch([prepare(html.encode("utf-8"), url=url, name=url) for url, html in pages], model=tiny_model)
+    for row, res in zip(rows, ref):
+        assert row["site"] == res.site == "example.org"  # the records' registered domain
+        assert np.allclose([b["score"] for b in row["blocks"]], res.scores, atol=1e-4)  # JSON rounds scores
+        assert [b["kept"] for b in row["blocks"]] == res.kept.tolist()
+
+
+def test_cli_writes_jsonl_and_reports_skips(crawl, tmp_path, tiny_model_file, capsys):
+    path, pages = crawl
+    assert main(["extract", str(path), "-o", str(tmp_path / "o"), "--model", str(tiny_model_file)]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "o" / "crawl.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == len(pages) and all(r["text"] for r in rows)
+    broken = write_warc(tmp_path / "broken.warc.gz", [("https://site8.example.org/e", " "), pages[0]], extra=False)
+    assert main(["extract", str(broken), "--model", str(tiny_model_file)]) == 1
+    captured = capsys.readouterr()
+    assert "skipped https://site8.example.org/e" in captured.err
+    assert json.loads(captured.out.splitlines()[0])["url"] == pages[0][0]
+
+
+def test_plain_gzip_is_not_a_warc(tmp_path):
+    page = tmp_path / "p.html.gz"
+    page.write_bytes(gzip.compress(b"<p>x</p>"))
+    assert not is_warc(page)
