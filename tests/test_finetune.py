@@ -105,3 +105,10 @@ def test_cli_train_with_base_prints_before_after_table(data, scratch, tmp_path, 
     assert rc == 0 and out.exists()
     assert "held-out pages" in text and "before (" in text and "after (" in text
     assert json.loads(out.read_text())["info"]["base_trees"] == scratch.classifier.booster_.current_iteration()
+
+
+def test_cli_train_compare_from_scratch_compares_with_the_default_model(data, tmp_path, capsys):
+    out = tmp_path / "scratch.json"
+    assert main(["train", str(data / "user"), "--compare", "-o", str(out), "--rounds", "5", "--jobs", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "trained from scratch" in text and "before (default model)" in text
