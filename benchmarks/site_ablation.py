@@ -40,7 +40,8 @@ def subsets(records: list[PageRecord], min_pages: int, sample: int, seed: int) -
     out: dict[str, list[PageRecord]] = {}
     for name in MULTI:
         out[name] = [r for r in records if r.dataset == name]
-    out[f"dragnet sites >={min_pages} pages"] = [r for r in records if r.dataset == "dragnet" and size[r.site] >= min_pages]
+    out[f"dragnet sites >={min_pages} pages"] = [
+        r for r in records if r.dataset == "dragnet" and size[r.site] >= min_pages]
     rest = [r for r in records if r.dataset not in MULTI]
     small_sites = sorted({r.site for r in rest if 2 <= size[r.site] < min_pages})
     rng = random.Random(seed)

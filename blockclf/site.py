@@ -268,9 +268,9 @@ def label_value_pairs(blocks: Sequence[Block]) -> list[tuple[int, int]]:
         nxt = blocks[i + 1]
         if nxt.heading_level or b.heading_level:
             continue
-        if _is_colon_label(b.text) and not _is_colon_label(nxt.text):
-            pairs.append((i, i + 1))
-        elif nxt.tag in _FORM_VALUES and b.tag not in _FORM_VALUES and len(b.text) <= LABEL_CHARS:
+        colon_label = _is_colon_label(b.text) and not _is_colon_label(nxt.text)
+        field_caption = nxt.tag in _FORM_VALUES and b.tag not in _FORM_VALUES and len(b.text) <= LABEL_CHARS
+        if colon_label or field_caption:
             pairs.append((i, i + 1))
     return pairs
 

@@ -59,7 +59,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     added = skipped = 0
     for p in pages:
         if not prof.matches(p.site):
-            print(f"blockclf: skipped {p.name}: site {p.site} is not {prof.site} (give --site to merge)", file=sys.stderr)
+            print(f"blockclf: skipped {p.name}: site {p.site} is not {prof.site} (give --site to merge)",
+                  file=sys.stderr)
             skipped += 1
             continue
         added += prof.add(p.blocks)
@@ -81,7 +82,7 @@ def df_histogram(prof: SiteProfile, width: int = 40) -> list[str]:
         rows.append((f"{lo:4.0%} < share <= {hi:4.0%}", int(((shares > lo) & (shares <= hi)).sum())))
         lo = hi
     top = max(n for _, n in rows) or 1
-    return [f"{label:24} {n:7d} {'#' * max(int(round(width * n / top)), 1 if n else 0)}" for label, n in rows]
+    return [f"{label:24} {n:7d} {'#' * max(round(width * n / top), 1 if n else 0)}" for label, n in rows]
 
 
 def plot_histogram(prof: SiteProfile, path: str) -> None:
@@ -131,9 +132,10 @@ def _would_remove(prof: SiteProfile, args: argparse.Namespace) -> list[str]:
             else:
                 own.append((len(b.text), b.text[:80], res.name or ""))
     thr = results[0].threshold if results else float("nan")
-    out = [f"with threshold {thr:.3f}: {len(results)} pages, {removed_chars / max(total_chars, 1):.1%} of their text removed",
-           f"removed and repeated on >= {TEMPLATE_SHARE:.0%} of other pages ({len(template)} distinct texts), "
-           "with the number of given pages it was removed from:"]
+    share = removed_chars / max(total_chars, 1)
+    out = [f"with threshold {thr:.3f}: {len(results)} pages, {share:.1%} of their text removed",
+           (f"removed and repeated on >= {TEMPLATE_SHARE:.0%} of other pages ({len(template)} distinct texts), "
+            "with the number of given pages it was removed from:")]
     out += [f"  {n:4d} pages  {text}" for text, n in template.most_common(args.top)]
     out.append(f"removed although not repeated, longest first ({len(own)} blocks):")
     out += [f"  {n:5d} ch  {text}  [{Path(name).name}]" for n, text, name in sorted(own, reverse=True)[:args.top]]
@@ -240,7 +242,8 @@ def _model_options(p: argparse.ArgumentParser) -> None:
 def add_parser(sub: Any) -> None:
     """Register ``blockclf site`` and its subcommands on the main parser's subparsers."""
     site = sub.add_parser("site", help="site profiles: cross-page repetition, inspection, drift",
-                          description="Build and inspect site profiles. Example: blockclf site build pages/ -o site.json")
+                          description="Build and inspect site profiles. "
+                                      "Example: blockclf site build pages/ -o site.json")
     ss = site.add_subparsers(dest="site_command", required=True)
 
     b = ss.add_parser("build", help="count block repetition over a site's pages")

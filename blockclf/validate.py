@@ -196,7 +196,8 @@ def _shift(metric: str, old: np.ndarray, new: np.ndarray, tested: bool) -> Metri
     else:
         lo, hi = sorted((max(m_old, 0.0) + 1, max(m_new, 0.0) + 1))
         big = hi / lo >= DRIFT_FACTOR
-    return MetricShift(metric, m_old, m_new, float(res.statistic), float(res.pvalue), bool(res.pvalue < DRIFT_ALPHA and big))
+    alarm = bool(res.pvalue < DRIFT_ALPHA and big)
+    return MetricShift(metric, m_old, m_new, float(res.statistic), float(res.pvalue), alarm)
 
 
 def site_drift(site: str, old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]],

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from test_site import site_page
 
 from blockclf.cli import main
 from blockclf.predict import Result, extract_batch, prepare
@@ -18,8 +19,6 @@ from blockclf.validate import (
     site_drift,
     site_stats,
 )
-
-from test_site import site_page
 
 
 def _result(html: str, kept: list[bool] | None = None) -> Result:
@@ -53,7 +52,7 @@ def _site_stats(pages: range, template: int) -> dict:
 
 
 def test_template_change_trips_drift_alarm():
-    before = _site_stats(range(0, 8), template=1)
+    before = _site_stats(range(8), template=1)
     same = _site_stats(range(8, 16), template=1)
     redesign = _site_stats(range(8, 16), template=2)
     assert list(read_stats(before)) == ["example-news.com"]
@@ -86,7 +85,7 @@ def test_stats_file_is_checked():
 
 
 def test_site_stats_and_drift_commands(tmp_path, capsys):
-    for name, pages, template in (("old", range(0, 8), 1), ("new", range(8, 16), 2)):
+    for name, pages, template in (("old", range(8), 1), ("new", range(8, 16), 2)):
         d = tmp_path / name
         d.mkdir()
         for n in pages:
