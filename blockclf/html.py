@@ -1,23 +1,36 @@
 """Bytes, text or a path in; a decoded, parsed lxml tree out, with resource guards.
 
 Decoding follows a fixed order so that the chosen encoding is explainable: byte-order mark,
-the caller's encoding, the page's own ``<meta charset>`` declaration, strict UTF-8, then
+the caller's encoding, the page's own ``<meta charset>`` declaration, strict UTF-8, UTF-8
+with single stray bytes read as Windows-1252 (pages that mix the two), then
 charset-normalizer's detection. The chosen encoding is recorded on the document.
+
+Every way a page can be unusable ends in a `PageError` whose ``reason`` is a short code
+(``empty``, ``binary``, ``bad-gzip``, ``not-html``, ``too-large``, ``too-many-nodes``,
+``timeout``, ``no-text``...), so a batch can skip the page, name the reason and go on. A
+page that can be read only in part is returned with a warning code in
+`Document.warnings` instead (``flattened-deep-nesting``, ``truncated-gzip``, ...).
 """
 
 from __future__ import annotations
 
 import codecs
 import gzip
+import json
+import logging
 import re
+import time
 import zlib
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Union
 
 from lxml import etree
 
-__all__ = ["Document", "Limits", "PageError", "decode", "parse", "read_source"]
+__all__ = ["Document", "Limits", "PageError", "check_deadline", "decode", "parse", "read_source"]
+
+log = logging.getLogger("blockclf")
 
 Source = Union[bytes, str, Path]
 
@@ -37,12 +50,26 @@ _MAGIC = (
     (b"\xff\xd8\xff", "a JPEG image"),
     (b"GIF8", "a GIF image"),
     (b"PK\x03\x04", "a ZIP archive"),
-    (b"\x1f\x8b", "gzip data"),
     (b"RIFF", "a RIFF media file"),
     (b"\x00\x00\x01\x00", "an icon"),
     (b"WEBP", "a WebP image"),
+    (b"\x7fELF", "an executable"),
+    (b"\x80\x04\x95", "a Python pickle"),
+    (b"\x80\x05\x95", "a Python pickle"),
 )
+_GZIP_MAGIC = b"\x1f\x8b"
 _LATIN1_NAMES = {"iso-8859-1", "latin-1", "latin1", "windows-1252", "cp1252", "us-ascii", "ascii"}
+# control bytes other than tab, newline, form feed, carriage return and escape
+_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+_UTF8_MULTI = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+_DTD_SUBSET = re.compile(r"<!DOCTYPE[^\[>]*\[.*?\]\s*>", re.IGNORECASE | re.DOTALL)
+_PROLOG = re.compile(r"\s*(?:<\?[^>]*\?>\s*|<!--.*?-->\s*|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>\s*)*", re.IGNORECASE | re.DOTALL)
+_DOCTYPE_NAME = re.compile(r"<!DOCTYPE\s+([\w:.\-]+)", re.IGNORECASE)
+_FIRST_TAG = re.compile(r"<([A-Za-z][\w:.\-]*)")
+_TAG = re.compile(r"<(/?)([A-Za-z][\w:.\-]*)[^<>]*>")
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr frame keygen".split())
+# libxml2 stops parsing a document nested deeper than this (without its "huge" option)
+_LIBXML_DEPTH = 255
 
 
 class PageError(ValueError):
@@ -52,23 +79,35 @@ class PageError(ValueError):
         super().__init__(message)
         self.reason = reason
 
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:  # survives pickling to worker processes
+        return PageError, (self.reason, str(self))
+
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-page resource guards. A page over a limit is refused with a `PageError`.
+    """Per-page resource guards.
 
-    ``max_bytes`` bounds the decoded input, ``max_nodes`` the elements of the parsed tree and
-    ``max_depth`` its nesting; deeper subtrees are cut and the result is flagged.
+    ``max_bytes`` bounds the input (compressed and decompressed) and ``max_nodes`` the
+    elements of the parsed tree: a page over either is refused with a `PageError`.
+    ``max_depth`` bounds nesting: deeper elements are read as plain text of the element at
+    the limit and the page is flagged (``too-deep``), so no text is lost. ``max_seconds``
+    bounds the time from the start of `parse` to the end of segmentation (checked as the
+    tree is walked); ``None`` means no time limit.
     """
 
     max_bytes: int = 16 * 1024 * 1024
     max_nodes: int = 400_000
     max_depth: int = 250
+    max_seconds: float | None = 30.0
 
 
 @dataclass
 class Document:
-    """A parsed page: the tree and what the page says about itself."""
+    """A parsed page: the tree and what the page says about itself.
+
+    ``deadline`` is the `time.monotonic` instant after which work on the page should stop
+    (from `Limits.max_seconds`); `check_deadline` raises once it has passed.
+    """
 
     root: etree._Element
     encoding: str
@@ -77,18 +116,54 @@ class Document:
     lang: str | None = None
     n_bytes: int = 0
     warnings: list[str] = field(default_factory=list)
+    deadline: float | None = None
 
 
-def read_source(path: str | Path) -> bytes:
-    """Read a page's bytes from a file, transparently un-gzipping ``.gz`` files."""
-    p = Path(path)
-    raw = p.read_bytes()
-    if p.suffix == ".gz" or raw[:2] == b"\x1f\x8b":
-        try:
-            return gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise PageError("bad-gzip", f"{p.name}: not a readable gzip file ({exc})") from None
+def check_deadline(doc: Document) -> None:
+    """Raise `PageError` ``timeout`` when the page's time budget is spent."""
+    if doc.deadline is not None and time.monotonic() > doc.deadline:
+        raise PageError("timeout", "page took longer than its time budget")
+
+
+def _gunzip(raw: bytes, name: str, max_bytes: int, warnings: list[str]) -> bytes:
+    """Decompress at most ``max_bytes`` (a gzip bomb is refused, not inflated)."""
+    d = zlib.decompressobj(wbits=31)
+    try:
+        out = d.decompress(raw, max_bytes + 1)
+    except zlib.error as exc:
+        out = b""
+        if not d.unused_data and not out:
+            raise PageError("bad-gzip", f"{name}: not a readable gzip file ({exc})") from None
+    if len(out) > max_bytes:
+        raise PageError("too-large", f"{name}: decompresses to over {max_bytes} bytes, the limit")
+    if not d.eof:
+        if not out.strip():
+            raise PageError("bad-gzip", f"{name}: gzip data is truncated before any content")
+        warnings.append("truncated-gzip")
+        log.warning("%s: gzip data is truncated; reading the %d bytes before the cut", name, len(out))
+    return out
+
+
+def _read(path: Path, max_bytes: int, warnings: list[str]) -> bytes:
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise PageError("too-large", f"{path.name}: file has {size} bytes, over the limit of {max_bytes}")
+    raw = path.read_bytes()
+    if raw[:2] == _GZIP_MAGIC:
+        return _gunzip(raw, path.name, max_bytes, warnings)
+    if path.suffix == ".gz":
+        warnings.append("not-gzip")
+        log.warning("%s: named .gz but not gzip data; reading it as is", path.name)
     return raw
+
+
+def read_source(path: str | Path, max_bytes: int | None = None) -> bytes:
+    """Read a page's bytes from a file, transparently un-gzipping gzip data.
+
+    At most ``max_bytes`` (default `Limits.max_bytes`) are read or decompressed; a truncated
+    gzip file gives the bytes before the cut, a ``.gz`` file that is not gzip its raw bytes.
+    """
+    return _read(Path(path), max_bytes or Limits().max_bytes, [])
 
 
 def _lookup(name: str | None) -> str | None:
@@ -113,12 +188,35 @@ def _looks_utf16(data: bytes) -> str | None:
     return None
 
 
+def _utf8_cp1252(exc: UnicodeError) -> tuple[str, int]:
+    """Decoding error handler: read a byte that is not UTF-8 as Windows-1252 (Latin-1 if unmapped)."""
+    assert isinstance(exc, UnicodeDecodeError)
+    b = exc.object[exc.start:exc.start + 1]
+    try:
+        return b.decode("cp1252"), exc.start + 1
+    except UnicodeDecodeError:
+        return b.decode("latin-1"), exc.start + 1
+
+
+codecs.register_error("blockclf-cp1252", _utf8_cp1252)
+
+
+def _mixed_utf8(data: bytes, declared_utf8: bool) -> bool:
+    """UTF-8 with a few stray single-byte characters (a template in one encoding, text in another)."""
+    valid = len(_UTF8_MULTI.findall(data[:1_000_000]))
+    if not valid:
+        return False
+    invalid = data.decode("utf-8", errors="replace").count("\ufffd")
+    return declared_utf8 or valid > invalid
+
+
 def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
     """Decode page bytes to text; return ``(text, encoding_used)``.
 
     A page that declares Latin-1 (or Windows-1252) but is valid UTF-8 with multi-byte
     characters is read as UTF-8: that mislabelling is common and the reverse is vanishingly
-    rare, because Latin-1 text is almost never valid multi-byte UTF-8 by accident.
+    rare, because Latin-1 text is almost never valid multi-byte UTF-8 by accident. A page
+    that is mostly UTF-8 with stray Latin-1 bytes is read as ``utf-8+cp1252``.
     """
     for bom, name in _BOMS:
         if data.startswith(bom):
@@ -148,6 +246,8 @@ def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
             return data.decode(name), name
         except (UnicodeDecodeError, LookupError):
             continue
+    if _mixed_utf8(data, "utf-8" in (caller, declared)):
+        return data.decode("utf-8", errors="blockclf-cp1252"), "utf-8+cp1252"
     from charset_normalizer import from_bytes
 
     best = from_bytes(data[:200_000]).best()
@@ -158,18 +258,76 @@ def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
 
 
 def _check_binary(data: bytes) -> None:
-    stripped = data.lstrip()
+    """Refuse media, archives and random bytes; a few NUL bytes in a text page are tolerated."""
+    stripped = data[:64].lstrip()
     for magic, what in _MAGIC:
         if stripped.startswith(magic) or (magic == b"WEBP" and data[8:12] == magic):
             raise PageError("binary", f"input is {what}, not HTML")
+    if any(data.startswith(bom) for bom, _ in _BOMS) or _looks_utf16(data):
+        return
     head = data[:8192]
-    if head.count(0) > len(head) // 100 and not _looks_utf16(data):
-        raise PageError("binary", "input is binary data (NUL bytes), not HTML")
+    controls = len(head) - len(head.translate(None, _CONTROL))
+    if controls > 0.05 * len(head):
+        raise PageError("binary", f"input is binary data ({controls} control bytes in the first {len(head)}), not HTML")
 
 
-_PARSER = etree.HTMLParser(
-    remove_comments=True, remove_pis=True, no_network=True, encoding="utf-8", huge_tree=False
-)
+def _check_kind(text: str, warnings: list[str]) -> str:
+    """Refuse JSON and non-HTML XML; flag plain text; drop an inline DTD (its entities are never expanded)."""
+    head = text[:1000].lstrip("\ufeff \t\r\n")
+    if head.startswith(("{", "[")):
+        try:
+            json.loads(text)
+        except ValueError:
+            pass
+        else:
+            raise PageError("not-html", "input is JSON, not HTML")
+    prolog = _PROLOG.match(text[:100_000])
+    start = prolog.end() if prolog else 0
+    doctype = _DOCTYPE_NAME.search(text, 0, start)
+    if head[:5].lower() == "<?xml" or (doctype and doctype.group(1).lower() != "html"):
+        first = _FIRST_TAG.match(text, start)
+        if first is None or first.group(1).lower().split(":")[-1] != "html":
+            name = first.group(1) if first else "none"
+            raise PageError("not-html", f"input is an XML document (root element <{name}>), not HTML")
+    if _DTD_SUBSET.search(text[:100_000]):
+        warnings.append("dtd-subset")
+        text = _DTD_SUBSET.sub("", text[:100_000], count=1) + text[100_000:]
+    if "<" not in text:
+        warnings.append("no-markup")
+    return text
+
+
+def _flatten(text: str, max_depth: int) -> str:
+    """Drop start and end tags nested deeper than ``max_depth`` (their text stays).
+
+    The depth is counted from the tags alone (implicitly closed elements count as open), so
+    this is used only when the parser itself gave up on the nesting.
+    """
+    out: list[str] = []
+    pos = depth = 0
+    for m in _TAG.finditer(text):
+        name = m.group(2).lower()
+        if name in _VOID:
+            continue
+        if m.group(1):
+            depth -= 1
+            drop = depth >= max_depth
+        else:
+            depth += 1
+            drop = depth > max_depth
+        if drop:
+            out.append(text[pos:m.start()])
+            pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _parse_tree(data: bytes, huge: bool) -> tuple[etree._Element | None, list[str]]:
+    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, encoding="utf-8",
+                              huge_tree=huge)
+    root = etree.fromstring(data, parser)
+    limits_hit = [e.message for e in parser.error_log if e.type_name == "ERR_RESOURCE_LIMIT"]
+    return root, limits_hit
 
 
 def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
@@ -191,24 +349,40 @@ def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
     return title, url, lang
 
 
+def _open_noframes(root: etree._Element) -> None:
+    """A frameset page shows ``<noframes>`` to browsers without frames; the parser keeps it as raw markup."""
+    for nf in root.iter("noframes"):
+        if len(nf) == 0 and nf.text and "<" in nf.text:
+            frag = etree.fromstring(f"<div>{nf.text}</div>".encode("utf-8"), etree.HTMLParser(encoding="utf-8"))
+            body = frag.find(".//body")
+            if body is not None and len(body):
+                nf.text = None
+                nf.extend(list(body))
+
+
 def parse(source: Source, encoding: str | None = None, limits: Limits | None = None) -> Document:
     """Parse a page given as bytes, decoded text, or a path to ``.html``/``.htm``/``.html.gz``.
 
-    Raises `PageError` for input that is empty, binary, over the limits or not parseable.
+    Raises `PageError` for input that is empty, binary, JSON or XML, over the limits or not
+    parseable. A page the parser could read only by flattening its nesting, or that had to be
+    cut short, comes back with a warning code in `Document.warnings`.
     """
     limits = limits or Limits()
-    if isinstance(source, Path):
-        data: bytes | str = read_source(source)
-    else:
-        data = source
+    started = time.monotonic()
+    warnings: list[str] = []
+    data: bytes | str = _read(source, limits.max_bytes, warnings) if isinstance(source, Path) else source
     if isinstance(data, bytes):
+        if data[:2] == _GZIP_MAGIC:
+            data = _gunzip(data, "page", limits.max_bytes, warnings)
         if len(data) > limits.max_bytes:
             raise PageError("too-large", f"page has {len(data)} bytes, over the limit of {limits.max_bytes}")
         if not data.strip():
-            raise PageError("empty", "page is empty")
+            raise PageError("empty", "page is empty" if not data else "page has only whitespace")
         _check_binary(data)
         text, used = decode(data, encoding)
         n_bytes = len(data)
+        if "+" in used:
+            warnings.append("mixed-encoding")
     else:
         text, used = data, "str"
         n_bytes = len(text)
@@ -217,14 +391,35 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
     if not text.strip():
         raise PageError("empty", "page has only whitespace")
     if "\x00" in text:
+        warnings.append("nul-bytes")
         text = text.replace("\x00", "")
+    text = _check_kind(text, warnings)
     # The parser is fed UTF-8 bytes and told so, which ignores the page's own declaration
     # (already honoured above) and XML encoding declarations that lxml refuses on str input.
     try:
-        root = etree.fromstring(text.encode("utf-8", errors="replace"), _PARSER)
+        root, hit = _parse_tree(text.encode("utf-8", errors="replace"), huge=False)
+        if any("depth" in m for m in hit):
+            # libxml2 stops at its nesting limit and drops the rest of the page: flatten instead
+            warnings.append("flattened-deep-nesting")
+            log.warning("page nests deeper than %d elements; deeper tags are read as text", _LIBXML_DEPTH)
+            text = _flatten(text, min(limits.max_depth, _LIBXML_DEPTH - 5))
+            root, hit = _parse_tree(text.encode("utf-8", errors="replace"), huge=False)
+        if hit:  # a text node over libxml2's 10 MB default: the input is already bounded by max_bytes
+            root, hit = _parse_tree(text.encode("utf-8", errors="replace"), huge=True)
+            if hit:
+                warnings.append("parse-truncated")
+                log.warning("parser stopped early: %s", hit[0].strip())
     except (etree.XMLSyntaxError, ValueError) as exc:
         raise PageError("unparseable", f"page could not be parsed: {exc}") from None
     if root is None:
         raise PageError("empty", "page has no elements")
+    if sum(1 for _ in islice(root.iter(), limits.max_nodes + 1)) > limits.max_nodes:
+        raise PageError("too-many-nodes", f"page has over {limits.max_nodes} elements")
+    if root.find(".//frameset") is not None:
+        _open_noframes(root)
     title, url, lang = _meta(root)
-    return Document(root=root, encoding=used, title=title, url=url, lang=lang, n_bytes=n_bytes)
+    deadline = started + limits.max_seconds if limits.max_seconds else None
+    doc = Document(root=root, encoding=used, title=title, url=url, lang=lang, n_bytes=n_bytes,
+                   warnings=warnings, deadline=deadline)
+    check_deadline(doc)
+    return doc

@@ -122,8 +122,12 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
         if noscript:
             doc.warnings.append("noscript-only")
             blocks = noscript
-    if doc.root.find(".//frameset") is not None and not blocks:
-        doc.warnings.append("frameset")
+    if not blocks and doc.root.find(".//frameset") is not None:
+        frames = [f.get("src") for f in doc.root.iter("frame", "iframe") if f.get("src")]
+        raise PageError("frameset", "page is a frameset with no text of its own; its content is in "
+                        + (f"the frames {', '.join(frames[:5])}" if frames else "frame documents"))
+    if not blocks:
+        doc.warnings.append("no-text")
     page_url = url or doc.url
     return Page(doc, blocks, name=name, url=page_url, site=site or registered_domain(page_url))
 

@@ -15,7 +15,7 @@ import re
 from lxml import etree
 
 from .block import Block
-from .html import Document, Limits, PageError
+from .html import Document, Limits, PageError, check_deadline
 
 __all__ = ["BLOCK_TAGS", "SKIP_TAGS", "segment"]
 
@@ -54,6 +54,27 @@ def _tokens(attrib) -> tuple[str, ...]:
         return ()
     raw = f"{cls or ''} {ident or ''}".lower()
     return tuple(t for t in _TOKEN_SPLIT.split(raw) if t)
+
+
+def _flat_text(el: etree._Element, skip_tags: frozenset[str]) -> str:
+    """Visible text of a subtree read without its structure, iteratively (for `Limits.max_depth`)."""
+    out: list[str] = []
+    todo: list[etree._Element | str] = [el]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        if item is not el and item.tail:
+            todo.append(item.tail)
+        tag = item.tag.lower() if isinstance(item.tag, str) else None
+        if tag is None or tag in skip_tags or (item.attrib and _is_hidden(item, item.attrib)):
+            continue
+        sep = " " if tag in BLOCK_TAGS or tag == "br" else ""
+        todo.append(sep)
+        todo.extend(reversed(item))
+        todo.append((item.text or "") + sep if sep else (item.text or ""))
+    return "".join(out)
 
 
 class _Owner:
@@ -183,13 +204,18 @@ class _Segmenter:
         limits = self.limits
         if self.n_nodes > limits.max_nodes:
             raise PageError("too-many-nodes", f"page has over {limits.max_nodes} elements")
+        if not self.n_nodes & 255:
+            check_deadline(self.doc)
         tag = el.tag.lower()
         too_deep = len(ancestors) >= limits.max_depth
         if too_deep and "too-deep" not in self.doc.warnings:
             self.doc.warnings.append("too-deep")
         attrib = el.attrib
         n_attrib = len(attrib)
-        if tag in self.skip_tags or too_deep or (n_attrib and _is_hidden(el, attrib)):
+        hidden = tag in self.skip_tags or (n_attrib and _is_hidden(el, attrib))
+        if too_deep and not hidden:  # nested past the limit: its text joins this block, unstructured
+            self.add(_flat_text(el, self.skip_tags), link)
+        if hidden or too_deep:
             if parent_link is not None:
                 tail = el.tail
                 if tail:
