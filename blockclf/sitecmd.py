@@ -5,7 +5,8 @@
 - ``site inspect site.json`` shows the document-frequency distribution of the site's blocks,
   the most repeated ones, and (with ``--pages``) what the model would remove;
 - ``site stats INPUT... -o stats.json`` records extracted length and kept ratio per page;
-- ``site drift OLD.json NEW.json`` compares two stats files and flags template changes.
+- ``site drift OLD.json NEW.json [NEWER.json...]`` compares consecutive stats files and flags
+  template changes.
 """
 
 from __future__ import annotations
@@ -211,12 +212,21 @@ def cmd_drift(args: argparse.Namespace) -> int:
         except (OSError, json.JSONDecodeError) as exc:
             raise UsageError(f"{path}: cannot read stats file ({exc})") from None
 
-    reports = drift(read(args.old), read(args.new), top=args.top)
-    if not reports:
-        raise UsageError("the two stats files share no site")
-    if args.json:
-        print(json.dumps([r.to_dict() for r in reports], indent=1))
-    else:
+    if len(args.stats) < 2:
+        raise UsageError("give at least two stats files (older first)")
+    runs = [(path, read(path)) for path in args.stats]
+    alarm = False
+    results = []
+    for (old_path, old), (new_path, new) in zip(runs, runs[1:]):
+        reports = drift(old, new, top=args.top)
+        if not reports:
+            raise UsageError(f"{old_path} and {new_path} share no site")
+        alarm = alarm or any(r.alarm for r in reports)
+        results.append({"old": old_path, "new": new_path, "sites": [r.to_dict() for r in reports]})
+        if args.json:
+            continue
+        if len(runs) > 2:
+            print(f"== {old_path} -> {new_path}")
         for r in reports:
             state = "ALARM (template change?)" if r.alarm else "ok"
             print(f"{r.site or '(unknown site)'}: {state}, {r.n_old} -> {r.n_new} pages")
@@ -229,7 +239,9 @@ def cmd_drift(args: argparse.Namespace) -> int:
                 for d in r.moved:
                     ref = "site median " if d["old_is_site_median"] else ""
                     print(f"    {d['name']}: {d['metric']} {ref}{d['old']:.3g} -> {d['new']:.3g}")
-    return 1 if args.check and any(r.alarm for r in reports) else 0
+    if args.json:
+        print(json.dumps(results[0]["sites"] if len(results) == 1 else results, indent=1))
+    return 1 if args.check and alarm else 0
 
 
 def _model_options(p: argparse.ArgumentParser) -> None:
@@ -269,8 +281,8 @@ def add_parser(sub: Any) -> None:
     s.set_defaults(func=cmd_stats)
 
     d = ss.add_parser("drift", help="compare two stats files and flag template changes")
-    d.add_argument("old", metavar="OLD.json")
-    d.add_argument("new", metavar="NEW.json")
+    d.add_argument("stats", nargs="+", metavar="STATS.json",
+                   help="two or more stats files, oldest first; each run is compared with the one before")
     d.add_argument("--top", type=int, default=5, help="pages listed per alarm (default 5)")
     d.add_argument("--json", action="store_true", help="print the reports as JSON")
     d.add_argument("--check", action="store_true", help="exit 1 when a site's drift alarm trips")

@@ -103,3 +103,9 @@ def test_site_stats_and_drift_commands(tmp_path, capsys):
     assert main(["site", "drift", str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["alarm"] is True
     assert main(["site", "drift", str(tmp_path / "old.json"), str(tmp_path / "missing.json")]) == 2
+    capsys.readouterr()
+    # a run series: each run against the one before; only the redesign step alarms
+    series = [str(tmp_path / f) for f in ("old.json", "old.json", "new.json", "new.json")]
+    assert main(["site", "drift", *series, "--json"]) == 0
+    steps = json.loads(capsys.readouterr().out)
+    assert [step["sites"][0]["alarm"] for step in steps] == [False, True, False]
