@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from .html import Limits, PageError
+from .html import FLAG_WARNINGS, Limits, PageError
 from .model import FAVORS, ModelError, load_model
 
 __all__ = ["main"]
@@ -75,15 +75,23 @@ def _render(res, fmt: str) -> str:
 def _write_atomic(path: Path, data: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_text(data, encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(data, encoding="utf-8")
+        tmp.replace(path)
+    except BaseException:  # an interrupt or a full disk leaves neither a half file nor a temporary
+        tmp.unlink(missing_ok=True)
+        raise
 
 
-def _render_page(res, fmt: str, with_log: bool) -> tuple[str, list[dict]]:
-    """A result's output and removal-log records (runs in batch workers, so module level)."""
+def _render_page(res, fmt: str, with_log: bool) -> tuple[str, list[dict], list[str]]:
+    """A result's output, removal-log records and flag warnings (runs in batch workers, so module level)."""
     from .render import removal_log
 
-    return _render(res, fmt), (removal_log(res) if with_log else [])
+    return _render(res, fmt), (removal_log(res) if with_log else []), [w for w in res.warnings if w in FLAG_WARNINGS]
+
+
+class _FailFast(Exception):
+    """Raised on the first skipped page under ``--fail-fast``."""
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -97,6 +105,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
         raise UsageError("--threshold must be between 0 and 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if min(args.max_bytes, args.max_nodes, args.max_depth) < 1:
+        raise UsageError("--max-bytes, --max-nodes and --max-depth must be at least 1")
     model = load_model(args.model)
     profile = SiteProfile.load(args.site_profile) if args.site_profile else None
     warcs = [Path(p) for p in args.paths if is_warc(p)]
@@ -110,7 +120,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
     with_log = bool(args.removed_log)
     opts = BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
                         site_profile=profile, use_site=not args.no_site, explain=args.explain or with_log,
-                        encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes),
+                        encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes,
+                                                              max_depth=args.max_depth,
+                                                              max_seconds=args.time_budget or None),
                         time_budget=args.time_budget or None,
                         transform=partial(_render_page, fmt=args.format, with_log=with_log))
     progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
@@ -124,17 +136,32 @@ def cmd_extract(args: argparse.Namespace) -> int:
             if o.error is not None:
                 print(f"blockclf: skipped {o.name}: {o.error}", file=sys.stderr)
                 skipped[o.error.reason] += 1
+                if args.fail_fast:
+                    raise _FailFast
                 continue
             n_done += 1
-            out, records = o.result
+            out, records, *flags = o.result
+            if flags and flags[0]:
+                print(f"blockclf: warning: {o.name}: read in part ({', '.join(flags[0])})", file=sys.stderr)
             if log_fh is not None:
                 for rec in records:
                     log_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             yield o.name, out
 
+    stems = {str(path): stem for path, stem in inputs}
+    if args.output is not None and not args.overwrite:
+        for path, stem in list(inputs):
+            target = Path(args.output) / (stem + EXT[args.format])
+            if target.exists():
+                print(f"blockclf: skipped {path}: output {target} exists (give --overwrite to replace it)",
+                      file=sys.stderr)
+                skipped["exists"] += 1
+                inputs.remove((path, stem))
+    stopped = False
     try:
+        if skipped and args.fail_fast:
+            raise _FailFast
         if inputs:
-            stems = {str(path): stem for path, stem in inputs}
             items = [Item(str(path), path, site=args.site) for path, stem in inputs]
             for name, out in outcomes(run_batch(items, opts, jobs=args.jobs, progress=progress)):
                 if args.output is None:
@@ -146,25 +173,31 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
             extract_warc(warc, args.output, opts, args.format, jobs=args.jobs, progress=progress,
                          site=args.site, with_log=with_log, outcomes=outcomes)
+    except _FailFast:
+        stopped = True
     finally:
         if log_fh is not None:
             log_fh.close()
     n_skipped = sum(skipped.values())
     if args.output is not None or n_skipped:
         detail = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
-        print(f"blockclf: {n_done} processed, {n_skipped} skipped" + (f" ({detail})" if detail else ""),
-              file=sys.stderr)
+        print(f"blockclf: {n_done} processed, {n_skipped} skipped" + (f" ({detail})" if detail else "")
+              + ("; stopped at the first skipped page (--fail-fast)" if stopped else ""), file=sys.stderr)
     return 1 if n_skipped else 0
 
 
 def cmd_label(args: argparse.Namespace) -> int:
-    from .labelcmd import label_site, read_edits
+    from .labelcmd import label_site, read_edits, warc_pages
 
     if not args.content and args.gold_suffix is None:
         raise UsageError("give --content SELECTOR, or gold text files next to the pages (--gold-suffix)")
-    inputs = collect_inputs(args.pages)
+    from .warc import is_warc
+
+    inputs: list = collect_inputs([p for p in args.pages if not is_warc(p)])
+    for warc in (p for p in args.pages if is_warc(p)):
+        inputs.extend(warc_pages(warc))
     if not inputs:
-        raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+        raise UsageError("no .html/.htm/.html.gz files or HTML records in .warc files found in the given paths")
     rep = label_site(inputs, args.output, content=args.content, exclude=args.exclude or (),
                      dataset=args.dataset, site=args.site, gold_suffix=args.gold_suffix,
                      edits=read_edits(args.edits) if args.edits else None, dev=args.dev, test=args.test)
@@ -299,6 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     ex = sub.add_parser("extract", help="extract the main content of pages",
                         description="Extract main content. Example: blockclf extract page.html --format markdown",
+                        epilog="Exit status: 0 every page processed; 1 some pages skipped (each named on stderr "
+                               "with its reason, then a summary line); 2 usage error or unusable model file.",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ex.add_argument("paths", nargs="+", metavar="PATH",
                     help=".html/.htm/.html.gz files or directories, or .warc/.warc.gz files (extra 'warc')")
@@ -318,7 +353,16 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--site-profile", metavar="FILE", help="site profile with repetition counts from earlier pages")
     ex.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
     ex.add_argument("--encoding", help="encoding to try before the page's own declaration")
-    ex.add_argument("--max-bytes", type=int, default=Limits().max_bytes, help="skip pages larger than this")
+    ex.add_argument("--max-bytes", type=int, default=Limits().max_bytes,
+                    help="skip pages larger than this, compressed or not (default %(default)s)")
+    ex.add_argument("--max-nodes", type=int, default=Limits().max_nodes,
+                    help="skip pages with more elements (default %(default)s)")
+    ex.add_argument("--max-depth", type=int, default=Limits().max_depth,
+                    help="read elements nested deeper as plain text and flag the page (default %(default)s)")
+    ex.add_argument("--fail-fast", action="store_true", help="stop at the first skipped page (exit 1)")
+    ex.add_argument("--overwrite", action="store_true",
+                    help="replace existing outputs; without it a page whose output exists is skipped "
+                         "with reason 'exists' (exit 1)")
     ex.set_defaults(func=cmd_extract)
 
     tr = sub.add_parser("train", help="train a model on labelled pages",
@@ -344,7 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
     lb = sub.add_parser("label", help="label one site's pages by the selector of their main content",
                         description="Label pages by selector. Example: blockclf label site/ --content 'div.article-body' "
                                     "-o mydata/ && blockclf train mydata/ --base models/default.json -o my.json")
-    lb.add_argument("pages", nargs="+", metavar="PAGES", help=".html/.htm/.html.gz files or directories of one site")
+    lb.add_argument("pages", nargs="+", metavar="PAGES",
+                    help=".html/.htm/.html.gz files or directories of one site, or .warc/.warc.gz files (extra 'warc')")
     lb.add_argument("--content", metavar="SELECTOR", help="CSS selector or XPath (starting with /) of the main content")
     lb.add_argument("--exclude", action="append", metavar="SELECTOR",
                     help="not content even inside --content (repeatable)")
