@@ -35,6 +35,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -44,8 +45,8 @@ from .html import Document, PageError, parse
 from .labels import from_gold
 from .segment import segment
 
-__all__ = ["BLOCKS_FORMAT", "LabelReport", "assign_split", "compile_selector", "label_blocks", "label_site",
-           "read_edits"]
+__all__ = ["BLOCKS_FORMAT", "LabelReport", "RawPage", "assign_split", "compile_selector", "label_blocks", "label_site",
+           "read_edits", "warc_pages"]
 
 log = logging.getLogger("blockclf")
 
@@ -53,6 +54,23 @@ log = logging.getLogger("blockclf")
 BLOCKS_FORMAT = "blockclf-blocks/1"
 _ID_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _XPATH_START = ("/", "(", "./")
+
+
+@dataclass(frozen=True)
+class RawPage:
+    """A page that is not a file of its own, e.g. a WARC response record, named by its URL."""
+
+    name: str
+    data: bytes
+    url: str | None = None
+    encoding: str | None = None
+
+
+def warc_pages(path: str | Path) -> list[RawPage]:
+    """The HTML response records of a WARC file (needs the ``warc`` extra)."""
+    from .warc import read_warc
+
+    return [RawPage(it.name, bytes(it.source), it.url, it.encoding) for it in read_warc(path)]
 
 
 @dataclass
@@ -124,13 +142,13 @@ def assign_split(page_id: str, dev: float = 0.2, test: float = 0.2) -> str:
     return "train"
 
 
-def read_edits(path: str | Path) -> dict[str, list[tuple[str, bool]]]:
-    """Block edits from a JSONL file: page → [(element path, is_content)], in file order.
+def read_edits(path: str | Path) -> dict[str, list[tuple[str, bool, int]]]:
+    """Block edits from a JSONL file: page → [(element path, is_content, line number)].
 
     A line is ``{"page": "<page id, file name or path>", "xpath": "/html/body/div[2]",
     "label": "content" | "boilerplate"}``; later lines win over earlier ones.
     """
-    out: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    out: dict[str, list[tuple[str, bool, int]]] = defaultdict(list)
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             if not line.strip():
@@ -140,13 +158,16 @@ def read_edits(path: str | Path) -> dict[str, list[tuple[str, bool]]]:
                 label = str(row["label"]).lower()
                 if label not in ("content", "boilerplate"):
                     raise ValueError(f"label must be 'content' or 'boilerplate', not {label!r}")
-                out[str(row["page"])].append((str(row["xpath"]).rstrip("/"), label == "content"))
+                out[str(row["page"])].append((str(row["xpath"]).rstrip("/"), label == "content", n))
             except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
                 raise ValueError(f"{path}:{n}: not a block edit ({exc})") from None
     return dict(out)
 
 
 def _page_id(stem: str) -> str:
+    if "://" in stem:  # a URL: its path and query name the page
+        parts = urlsplit(stem)
+        stem = (parts.path.strip("/") or "index") + (f"-{parts.query}" if parts.query else "")
     return _ID_UNSAFE.sub("-", stem.replace("\\", "/").replace("/", "--")).strip("-") or "page"
 
 
@@ -161,10 +182,10 @@ def _gold_file(path: Path, suffix: str) -> Path | None:
 
 
 def _apply_edits(blocks: Sequence[Block], content: np.ndarray,
-                 edits: Sequence[tuple[str, bool]]) -> tuple[np.ndarray, int]:
+                 edits: Sequence[tuple[str, bool, int]]) -> tuple[np.ndarray, int]:
     content = content.copy()
     changed = 0
-    for xpath, is_content in edits:
+    for xpath, is_content, _ in sorted(edits, key=lambda e: e[2]):  # later lines win
         for i, b in enumerate(blocks):
             if _under(b.xpath, [xpath]) and content[i] != is_content:
                 content[i] = is_content
@@ -201,11 +222,11 @@ def _merge_index(out: Path, dataset: str, rows: list[dict]) -> None:
     index.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
 
 
-def label_site(pages: Sequence[tuple[Path, str]], out: str | Path, *, content: str | None = None,
+def label_site(pages: Sequence[tuple[Path, str] | RawPage], out: str | Path, *, content: str | None = None,
                exclude: Iterable[str] = (), dataset: str = "mysite", site: str | None = None,
-               gold_suffix: str | None = ".txt", edits: dict[str, list[tuple[str, bool]]] | None = None,
+               gold_suffix: str | None = ".txt", edits: dict[str, list[tuple[str, bool, int]]] | None = None,
                dev: float = 0.2, test: float = 0.2) -> LabelReport:
-    """Label ``pages`` (``(file, name)`` pairs) and write them under ``out`` as ``dataset``.
+    """Label ``pages`` (``(file, name)`` pairs or `RawPage`) and write them under ``out`` as ``dataset``.
 
     Labels come, per page, from a gold file next to the page (when ``gold_suffix`` finds
     one), else from the ``content`` selector. Pages with neither, or whose selector matches
@@ -223,21 +244,23 @@ def label_site(pages: Sequence[tuple[Path, str]], out: str | Path, *, content: s
     report = LabelReport()
     rows = []
     seen: set[str] = set()
-    for path, name in pages:
+    for item in pages:
+        path, name = (None, item.name) if isinstance(item, RawPage) else item
+        where = str(path) if path is not None else name
         page_id = _page_id(name)
         if page_id in seen:
-            page_id = f"{page_id}-{hashlib.sha1(str(path).encode()).hexdigest()[:6]}"
+            page_id = f"{page_id}-{hashlib.sha1(where.encode()).hexdigest()[:6]}"
         seen.add(page_id)
         try:
-            raw = path.read_bytes()
+            raw = item.data if isinstance(item, RawPage) else path.read_bytes()
             if raw[:2] == b"\x1f\x8b":
                 raw = gzip.decompress(raw)
-            doc = parse(raw)
+            doc = parse(raw, encoding=item.encoding if isinstance(item, RawPage) else None)
             blocks = segment(doc)
         except (PageError, OSError, EOFError) as exc:
-            report.failed.append((str(path), str(exc)))
+            report.failed.append((where, str(exc)))
             continue
-        gold_path = _gold_file(path, gold_suffix) if gold_suffix else None
+        gold_path = _gold_file(path, gold_suffix) if gold_suffix and path is not None else None
         flags: np.ndarray | None
         if gold_path is not None:
             gold = gold_path.read_text(encoding="utf-8")
@@ -245,14 +268,15 @@ def label_site(pages: Sequence[tuple[Path, str]], out: str | Path, *, content: s
         elif content:
             flags = label_blocks(doc, blocks, content, exclude)
             if flags is None:
-                report.no_match.append(str(path))
+                report.no_match.append(where)
                 continue
             gold, source = "", "selector"
         else:
-            report.failed.append((str(path), "no gold file next to it and no --content selector"))
+            report.failed.append((where, "no gold file next to it and no --content selector"))
             continue
-        page_edits = [e for key in (page_id, name, path.name, str(path)) for e in edits.get(key, [])]
-        used_edit_keys.update(k for k in (page_id, name, path.name, str(path)) if k in edits)
+        keys = {page_id, name, where} | ({path.name} if path is not None else set())
+        page_edits = [e for key in sorted(keys) for e in edits.get(key, [])]
+        used_edit_keys.update(k for k in keys if k in edits)
         if page_edits:
             if flags is None:
                 flags = from_gold(blocks, gold).content
@@ -264,10 +288,10 @@ def label_site(pages: Sequence[tuple[Path, str]], out: str | Path, *, content: s
         gold = gold if gold.endswith("\n") or not gold else gold + "\n"
         _write_page(out, dataset, page_id, raw, blocks, flags, gold)
         split = assign_split(page_id, dev, test)
-        url = doc.url
+        url = item.url if isinstance(item, RawPage) and item.url else doc.url
         rows.append({"dataset": dataset, "id": page_id, "url": url, "domain": registered_domain(url), "lang": doc.lang,
                      "split": split,
-                     "source_file": str(path), "label_source": source})
+                     "source_file": where, "label_source": source})
         report.written[split] += 1
         report.by_source[source] += 1
     report.unused_edits = sum(len(v) for k, v in edits.items() if k not in used_edit_keys)

@@ -125,3 +125,26 @@ def test_cli_label_exit_codes(tmp_path, capsys):
     assert "empty.html: the selector matched nothing" in err.err and "labelled 2 pages" in err.out
     assert main(["label", str(site / "p0.html"), "--content", "div.post", "-o", str(tmp_path / "ds2")]) == 0
     assert main(["label", str(site), "--content", "div[", "-o", str(tmp_path / "ds3")]) == 2
+
+
+def test_pages_from_a_warc_are_labelled_and_named_by_url(tmp_path, capsys):
+    pytest.importorskip("warcio", reason="reading WARC files needs the 'warc' extra")
+    from io import BytesIO
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    warc = tmp_path / "crawl.warc.gz"
+    with open(warc, "wb") as fh:
+        writer = WARCWriter(fh, gzip=True)
+        for i in range(3):
+            body = PAGE.format(t=f"Article {i}").encode()
+            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")], protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(f"https://blog.example.org/posts/a{i}.html", "response",
+                                                          payload=BytesIO(body), http_headers=headers))
+    out = tmp_path / "ds"
+    assert main(["label", str(warc), "--content", "div.post", "-o", str(out), "--dataset", "blog"]) == 0
+    rows = [json.loads(line) for line in (out / "index.jsonl").read_text().splitlines()]
+    assert sorted(r["id"] for r in rows) == ["posts--a0.html", "posts--a1.html", "posts--a2.html"]
+    assert {r["domain"] for r in rows} == {"example.org"}
+    assert "Article 2" in (out / "blog/gold/posts--a2.html.txt").read_text()
