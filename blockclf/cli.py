@@ -366,7 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.set_defaults(func=cmd_extract)
 
     tr = sub.add_parser("train", help="train a model on labelled pages",
-                        description="Train a model. Example: blockclf train ../shared/benchmark -o my-model.json")
+                        description="Train a model. Examples: blockclf train ../shared/benchmark -o my-model.json ; "
+                                    "blockclf train mydata/ --base models/default.json -o my-model.json "
+                                    "(fine-tune on your labelled pages, see 'blockclf label')")
     tr.add_argument("data", metavar="DATA", nargs="+",
                     help="directory in the benchmark layout (index.jsonl, <dataset>/html, <dataset>/gold)")
     tr.add_argument("-o", "--output", default="model.json", metavar="MODEL")
