@@ -9,7 +9,10 @@ never unpickles and never executes anything from the file.
 from __future__ import annotations
 
 import json
+import os
 import platform
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -167,6 +170,23 @@ def default_model_path() -> Path:
     return Path(__file__).resolve().parent.parent / "models" / "default.json"
 
 
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence native writes to file descriptor 2, so an error is reported once, in one line."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # no usable stderr descriptor: nothing to silence
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def _fail(path: Path, what: str) -> ModelError:
     return ModelError(f"{path}: {what}")
 
@@ -184,7 +204,11 @@ def load_model(path: str | Path | None = None) -> Model:
         raise _fail(p, f"cannot read model file ({exc.strerror or exc})") from None
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except json.JSONDecodeError as exc:
+        if raw.lstrip()[:1] == b"{":  # began as a model file: cut short or edited by hand
+            raise _fail(p, f"model file is damaged (truncated or edited?): {exc.msg} at line {exc.lineno}") from None
+        raise _fail(p, "not a blockclf model file (not JSON text; models are never unpickled)") from None
+    except UnicodeDecodeError:
         raise _fail(p, "not a blockclf model file (not JSON text; models are never unpickled)") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _fail(p, "not a blockclf model file (no 'format: blockclf-model')")
@@ -208,7 +232,8 @@ def load_model(path: str | Path | None = None) -> Model:
     if not isinstance(booster_str, str) or not booster_str.startswith("tree"):
         raise _fail(p, "model has no LightGBM text model")
     try:
-        booster = lgb.Booster(model_str=booster_str)
+        with _quiet_stderr():  # LightGBM prints its fatal errors on fd 2 as well as raising them
+            booster = lgb.Booster(model_str=booster_str)
     except Exception as exc:  # LightGBM raises its own error type for malformed strings
         raise _fail(p, f"LightGBM model string is malformed ({str(exc).splitlines()[0][:120]})") from None
     if booster.num_feature() != len(FEATURES):

@@ -307,3 +307,21 @@ def test_crafted_pickle_really_would_run(tmp_path):
     """The marker test above means something: unpickling the file does create the marker."""
     pickle.loads(_model_variants(tmp_path)["pickle"])
     assert (tmp_path / "marker").exists()
+
+
+def test_bad_model_file_one_line_at_the_process_level(tmp_path):
+    """LightGBM also prints its fatal errors on file descriptor 2; the command still shows one line."""
+    import os
+    import subprocess
+    import sys
+
+    model = tmp_path / "model.json"
+    model.write_bytes(_model_variants(tmp_path)["malformed-booster"])
+    page = tmp_path / "a.html"
+    page.write_text(PAGE, encoding="utf-8")
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-m", "blockclf", "extract", str(page), "--model", str(model)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "LightGBM model string is malformed" in proc.stderr
