@@ -1,0 +1,100 @@
+"""Extraction on a Dask cluster: the batch's page functions, site evidence by a groupby over sites.
+
+Beyond one machine blockclf uses an existing engine rather than its own. The two passes of
+`blockclf.batch` map onto a ``dask.bag``:
+
+1. each partition runs `page_keys` (parse, segment, block keys) on its pages;
+2. the keyed pages are grouped by site (``Bag.groupby``) and each group gets its repetition
+   evidence from `site_evidence`, exactly as one `extract_batch` over all pages would give;
+3. the pages are scored partition by partition with `score_chunk`, one LightGBM call each.
+
+Results come back to the client in input order, each already passed through
+``opts.transform`` when one is set (the command line renders there, on the workers). Item
+sources must be readable by the workers: paths on a shared file system, or bytes. Needs the
+``dask`` extra. Recipe::
+
+    from dask.distributed import Client
+    from blockclf.batch import BatchOptions, Item
+    from blockclf.distributed import extract_dask
+
+    client = Client("tcp://scheduler:8786")
+    items = [Item(str(p), p) for p in sorted(Path("pages").rglob("*.html"))]
+    for outcome in extract_dask(items, BatchOptions(model="my-model.json"), client=client):
+        ...
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from .batch import BatchOptions, Item, Outcome, page_keys, score_chunk, site_evidence
+from .html import PageError
+
+__all__ = ["extract_dask"]
+
+log = logging.getLogger("blockclf")
+
+
+def _keys_partition(part: list[tuple[int, Item]], opts: BatchOptions) -> list[tuple[Any, ...]]:
+    """Pass 1 on a worker: ``(index, site, keys)`` per page, or ``(index, PageError)``."""
+    rows = page_keys([item for _, item in part], opts)
+    return [(i, *row[:2]) if len(row) == 3 else (i, row[0]) for (i, _), row in zip(part, rows)]
+
+
+def _group(row: tuple[Any, ...], profile_site: str | None) -> str | None:
+    """The group `batch_repetition` puts a page in: its site, else the given profile's site."""
+    return row[1] if row[1] else profile_site
+
+
+def _group_evidence(group: tuple[Any, list[tuple[Any, ...]]], opts: BatchOptions) -> list[tuple[int, Any]]:
+    """Evidence for the pages of one site, from each other (and the profile, if any)."""
+    _, rows = group
+    reps = site_evidence([r[1] for r in rows], [r[2] for r in rows], opts)
+    return [(r[0], rep) for r, rep in zip(rows, reps)]
+
+
+def _score_partition(part: list[tuple[Item, Any, PageError | None]], opts: BatchOptions) -> list[Outcome]:
+    items = [p[0] for p in part]
+    evidence = [p[1] for p in part] if opts.use_site else None
+    return score_chunk(items, opts, evidence, [p[2] for p in part])
+
+
+def extract_dask(items: Sequence[Item], opts: BatchOptions | None = None, client: Any = None,
+                 partition_size: int | None = None) -> list[Outcome]:
+    """Extract ``items`` on Dask (``client``, or the current default scheduler); outcomes in input order.
+
+    ``client`` may be a ``distributed.Client`` or a scheduler address. Give ``opts.model``
+    as a path (or None for the shipped model) so each worker loads it itself.
+    """
+    try:
+        import dask
+        import dask.bag as db
+    except ImportError:
+        raise ValueError("Dask extraction needs dask: pip install 'blockclf[dask]'") from None
+    opts = opts or BatchOptions()
+    if isinstance(client, str):
+        from dask.distributed import Client
+
+        with Client(client) as connected:
+            return extract_dask(items, opts, connected, partition_size)
+    size = partition_size or opts.chunk_size
+    scheduler: dict[str, Any] = {"scheduler": client} if client is not None else {}
+    indexed = list(enumerate(items))
+    failed: dict[int, PageError] = {}
+    evidence: dict[int, Any] = {}
+    if opts.use_site:
+        keyed = db.from_sequence(indexed, partition_size=size).map_partitions(_keys_partition, opts)
+        bad = keyed.filter(lambda r: len(r) == 2)
+        profile_site = opts.site_profile.site if opts.site_profile is not None else None
+        grouped = (keyed.filter(lambda r: len(r) == 3 and _group(r, profile_site) is not None)
+                   .groupby(lambda r: _group(r, profile_site))
+                   .map(_group_evidence, opts)
+                   .flatten())
+        bad_rows, rep_rows = dask.compute(bad, grouped, **scheduler)
+        failed = dict(bad_rows)
+        evidence = dict(rep_rows)
+    triples = [(item, evidence.get(i), failed.get(i)) for i, item in indexed]
+    scored = db.from_sequence(triples, partition_size=size).map_partitions(_score_partition, opts)
+    return list(scored.compute(**scheduler))

@@ -1,0 +1,41 @@
+"""Dask: the batch's page functions on a local cluster give the single-process results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("dask.bag", reason="Dask extraction needs the 'dask' extra")
+distributed = pytest.importorskip("dask.distributed", reason="Dask extraction needs the 'dask' extra")
+
+from blockclf.batch import BatchOptions, Item, run_batch  # noqa: E402
+from blockclf.distributed import extract_dask  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    # threads in this process, talking over in-process queues: no port is opened
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def _items(make_page) -> list[Item]:
+    items = [Item(f"s{s}p{p}", make_page(s, p).html.encode("utf-8")) for p in range(3) for s in (8, 9, 10)]
+    items.insert(4, Item("empty", b"  "))
+    return items
+
+
+@pytest.mark.parametrize("use_site", [True, False])
+def test_dask_equals_single_process(client, synthetic_page, tiny_model, use_site):
+    items = _items(synthetic_page)
+    opts = BatchOptions(model=tiny_model, use_site=use_site, chunk_size=3)
+    local = list(run_batch(items, opts))
+    remote = extract_dask(items, opts, client=client, partition_size=2)
+    assert [o.name for o in remote] == [it.name for it in items]
+    assert remote[4].error is not None and remote[4].error.reason == "empty"
+    for a, b in zip(local, remote):
+        assert (a.error is None) == (b.error is None)
+        if a.error is None:
+            assert np.array_equal(a.result.scores, b.result.scores)
+            assert a.result.text == b.result.text
