@@ -115,6 +115,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
     if len(inputs) > 1 and args.output is None:
         raise UsageError(f"{len(inputs)} pages found: give -o OUTDIR to write one output per page")
+    if args.dask and warcs:
+        raise UsageError("--dask reads files the workers can open; extract WARC files without it")
     if inputs and warcs and args.output is None:
         raise UsageError("HTML files and WARC files together: give -o OUTDIR")
     with_log = bool(args.removed_log)
@@ -163,7 +165,15 @@ def cmd_extract(args: argparse.Namespace) -> int:
             raise _FailFast
         if inputs:
             items = [Item(str(path), path, site=args.site) for path, stem in inputs]
-            for name, out in outcomes(run_batch(items, opts, jobs=args.jobs, progress=progress)):
+            if args.dask:
+                from dataclasses import replace
+
+                from .distributed import extract_dask
+
+                batch = extract_dask(items, replace(opts, model=args.model), client=args.dask)
+            else:
+                batch = run_batch(items, opts, jobs=args.jobs, progress=progress)
+            for name, out in outcomes(batch):
                 if args.output is None:
                     sys.stdout.write(out)
                 else:
@@ -310,7 +320,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         from .report import evaluate_pages, write_report
 
         df, results, golds = evaluate_pages(records, model, favor=args.favor, threshold=args.threshold,
-                                            use_site=not args.no_site, explain=True)
+                                            use_site=not args.no_site)
     else:
         df = evaluate_records(records, model, favor=args.favor, threshold=args.threshold, use_site=not args.no_site)
     table = summary(df)
@@ -320,7 +330,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.report:
         page = write_report(args.report, df, results, golds, model,
                             {"split": args.split, "favor": args.favor, "threshold": args.threshold,
-                             "model": args.model or "default"})
+                             "model": args.model or "default"},
+                            records=records, favor=args.favor, threshold=args.threshold, use_site=not args.no_site)
         print(f"report written to {args.report} (open {page})")
     return 0
 
@@ -343,6 +354,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
     ex.add_argument("--format", choices=tuple(EXT), default="text")
     ex.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    ex.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
+                    help="run on a Dask cluster (extra 'dask'); the workers must see the input paths")
     ex.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="progress bar on stderr: auto (only on a terminal), on, off")
     ex.add_argument("--time-budget", type=float, default=30.0, metavar="SECONDS",

@@ -39,3 +39,19 @@ def test_dask_equals_single_process(client, synthetic_page, tiny_model, use_site
         if a.error is None:
             assert np.array_equal(a.result.scores, b.result.scores)
             assert a.result.text == b.result.text
+
+
+def test_cli_dask_writes_the_same_files(client, tmp_path, synthetic_page, tiny_model_file):
+    from blockclf.cli import main
+
+    pages = tmp_path / "in"
+    pages.mkdir()
+    for s in (8, 9):
+        for p in range(3):
+            (pages / f"s{s}p{p}.html").write_text(synthetic_page(s, p).html, encoding="utf-8")
+    common = ["extract", str(pages), "--model", str(tiny_model_file)]
+    assert main([*common, "-o", str(tmp_path / "local")]) == 0
+    assert main([*common, "-o", str(tmp_path / "dask"), "--dask", client.scheduler.address]) == 0
+    local = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "local").iterdir()}
+    remote = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "dask").iterdir()}
+    assert len(local) == 6 and local == remote
