@@ -125,18 +125,23 @@ def default_bench() -> Path:
     return Path(os.environ.get("BLOCKCLF_BENCH") or ROOT.parent / "shared" / "benchmark")
 
 
-def load_pages(pages: Path | None, bench: Path, split: str, limit: int | None) -> list[tuple[str, bytes]]:
-    """``(name, raw bytes)`` of every page: a folder of HTML files, or one split of a benchmark."""
+def page_paths(pages: Path | None, bench: Path, split: str, limit: int | None) -> list[Path]:
+    """The page files: a folder of HTML files, or one split of a benchmark."""
     from blockclf.cli import collect_inputs
     from blockclf.data import read_index
-    from blockclf.html import read_source
 
     if pages is not None:
-        named = [(str(p), p) for p, _ in collect_inputs([str(pages)])]
+        paths = [p for p, _ in collect_inputs([str(pages)])]
     else:
-        named = [(r.key, r.html_path) for r in read_index(bench, [split])]
-    named = named[:limit] if limit else named
-    return [(name, read_source(path)) for name, path in named]
+        paths = [r.html_path for r in read_index(bench, None if split == "all" else [split])]
+    return paths[:limit] if limit else paths
+
+
+def load_pages(pages: Path | None, bench: Path, split: str, limit: int | None) -> list[tuple[str, bytes]]:
+    """``(name, raw bytes)`` of every page."""
+    from blockclf.html import read_source
+
+    return [(str(p), read_source(p)) for p in page_paths(pages, bench, split, limit)]
 
 
 # -- measuring ---------------------------------------------------------------------------------
@@ -211,6 +216,32 @@ def peak_memory(name: str, pages: list[tuple[str, bytes]]) -> tuple[float, float
     return peak, base
 
 
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def stream_memory(paths: list[Path], n: int, every: int = 500) -> int:
+    """Run the streaming batch over ``n`` pages (cycling through ``paths``); print RSS as it goes."""
+    from blockclf.batch import BatchOptions, Item, run_batch
+
+    items = [Item(f"{i}:{paths[i % len(paths)]}", paths[i % len(paths)]) for i in range(n)]
+    opts = BatchOptions(transform=lambda res: len(res.text))
+    t0 = time.perf_counter()
+    print(f"streaming batch over {n} pages ({len(paths)} distinct, cycled), site evidence on", file=sys.stderr)
+    print("| pages scored | RSS MB | peak RSS MB | seconds |\n|---|---|---|---|")
+    done = failed = 0
+    for o in run_batch(items, opts):
+        done += 1
+        failed += o.error is not None
+        if done % every == 0 or done == n:
+            print(f"| {done} | {_rss_mb():.0f} | {peak_rss_mb():.0f} | {time.perf_counter() - t0:.0f} |", flush=True)
+    print(f"\n{failed} pages skipped; peak RSS over the whole run (both passes): {peak_rss_mb():.0f} MB")
+    return 0
+
+
 def table(stats: dict[str, dict], n_pages: int, memory: dict[str, tuple[float, float]]) -> str:
     rate = {n: n_pages / sum(s["times"]) for n, s in stats.items()}
     head = "| system | pages/s | × trafilatura | × resiliparse | ms/page p50 | ms/page p95 | failed | peak RSS MB |"
@@ -229,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=Path, help="a folder of .html/.htm/.html.gz pages (default: a benchmark split)")
     ap.add_argument("--bench", type=Path, default=default_bench(), help="benchmark folder (default ../shared/benchmark)")
-    ap.add_argument("--split", default="test")
+    ap.add_argument("--split", default="test", help="benchmark split, or 'all' (default test)")
     ap.add_argument("--limit", type=int, help="only the first N pages")
     ap.add_argument("--systems", nargs="+", default=list(SYSTEMS), choices=list(SYSTEMS))
     ap.add_argument("--no-batch", action="store_true", help="skip the blockclf batch row")
@@ -237,12 +268,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-memory", action="store_true", help="skip the per-system peak memory runs")
     ap.add_argument("--memory-pages", type=int, default=300, help="pages for each memory run (default 300)")
     ap.add_argument("--json", type=Path, help="also write the raw figures here")
+    ap.add_argument("--stream", type=int, metavar="N",
+                    help="instead: memory of one streaming batch over N pages (the pages repeated)")
     args = ap.parse_args(argv)
 
     if args.pages is None and not (args.bench / "index.jsonl").exists():
         print(f"no benchmark at {args.bench}: give --pages DIR or --bench DIR", file=sys.stderr)
         return 2
     logging.disable(logging.CRITICAL)  # peers log every page they cannot handle
+    if args.stream:
+        return stream_memory(page_paths(args.pages, args.bench, args.split, args.limit), args.stream)
     pages = load_pages(args.pages, args.bench, args.split, args.limit)
     runners: dict[str, Runner] = {}
     for name in args.systems:
