@@ -42,7 +42,7 @@ from .model import Model
 if TYPE_CHECKING:
     from .predict import Result
 
-__all__ = ["evaluate_pages", "feature_importance", "pr_curve", "write_report"]
+__all__ = ["evaluate_pages", "explain_pages", "feature_importance", "pr_curve", "write_report"]
 
 log = logging.getLogger("blockclf")
 
@@ -71,6 +71,44 @@ def evaluate_pages(records: Sequence[PageRecord], model: Model, favor: str = "ba
         rows.append(row)
     rows += [{**_row(r, score_text("", golds[r.key])), "verdict": "failed"} for r in failed]
     return pd.DataFrame(rows), results, golds
+
+
+def explain_pages(records: Sequence[PageRecord], keys: Sequence[str], model: Model, favor: str = "balanced",
+                  threshold: float | None = None, use_site: bool = True) -> dict[str, Result]:
+    """Re-extract the pages ``keys`` of ``records`` with their reasons.
+
+    Reasons (LightGBM ``pred_contrib``) cost about 70 times a plain prediction, so the report
+    computes them only for the pages it shows. Each page gets the same repetition evidence as
+    in the whole batch: a profile of the other pages of its site in ``records``.
+    """
+    from .predict import extract_batch, prepare
+    from .site import SiteProfile
+
+    by_key = {r.key: r for r in records}
+    blocks: dict[str, list] = {}
+
+    def page_blocks(r: PageRecord) -> list:
+        if r.key not in blocks:
+            try:
+                blocks[r.key] = prepare(r.html_path, url=r.url, site=r.site, name=r.key).blocks
+            except Exception:  # noqa: BLE001 - an unreadable page lends no evidence
+                blocks[r.key] = []
+        return blocks[r.key]
+
+    out: dict[str, Result] = {}
+    for key in keys:
+        rec = by_key[key]
+        try:
+            page = prepare(rec.html_path, url=rec.url, site=rec.site, name=rec.key)
+        except Exception:  # noqa: BLE001 - it failed in the evaluation too
+            continue
+        profile = None
+        if use_site:
+            others = [page_blocks(o) for o in records if o.site == rec.site and o.key != key]
+            profile = SiteProfile.from_pages([b for b in others if b], rec.site) if any(others) else None
+        out[key] = extract_batch([page], model=model, favor=favor, threshold=threshold, site_profile=profile,
+                                 use_site=use_site, explain=True)[0]
+    return out
 
 
 def _page_curve(res: Result, gold: str, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -194,8 +232,12 @@ def _table(df: pd.DataFrame) -> str:
 
 
 def write_report(out: str | Path, df: pd.DataFrame, results: Sequence[Result], golds: dict[str, str], model: Model,
-                 meta: dict[str, Any], n_worst: int = 10) -> Path:
-    """Write every report file into ``out``; return the path of ``report.html``."""
+                 meta: dict[str, Any], n_worst: int = 10, records: Sequence[PageRecord] | None = None,
+                 favor: str = "balanced", threshold: float | None = None, use_site: bool = True) -> Path:
+    """Write every report file into ``out``; return the path of ``report.html``.
+
+    With ``records`` (the evaluated pages), the worst pages' views show each block's reasons.
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     table = summary(df)
@@ -212,6 +254,9 @@ def write_report(out: str | Path, df: pd.DataFrame, results: Sequence[Result], g
     for name, data in images.items():
         (out / name).write_bytes(data)
     by_name = {r.name: r for r in results}
+    if records is not None:
+        keys = [f"{w['dataset']}/{w['id']}" for _, w in worst.iterrows()]
+        by_name.update(explain_pages(records, keys, model, favor, threshold, use_site))
     (out / "worst").mkdir(exist_ok=True)
     rows = []
     for _, w in worst.iterrows():

@@ -83,3 +83,26 @@ def test_cli_evaluate_report_writes_every_file(tiny, capsys):
         for name in ("pr_curve.png", "importance.png", "worst_pages.png"):
             assert (rep / name).read_bytes()[:4] == b"\x89PNG"
         assert page.count('src="data:image/png;base64,') == 3
+
+
+def test_explained_pages_score_as_in_the_whole_batch(tiny):
+    from blockclf.data import read_index
+    from blockclf.report import evaluate_pages, explain_pages
+
+    root, model = tiny
+    records = read_index(root / "user")
+    _, results, _ = evaluate_pages(records, model)
+    keys = [records[0].key, records[-1].key]
+    explained = explain_pages(records, keys, model)
+    for res in results:
+        if res.name in keys:
+            assert np.allclose(explained[res.name].scores, res.scores)
+            assert explained[res.name].reasons is not None
+
+
+def test_report_views_of_worst_pages_show_reasons(tiny):
+    root, _ = tiny
+    assert (root / "report").exists() or main(["evaluate", str(root / "user"), "--model", str(root / "m.json"),
+                                               "--report", str(root / "report")]) == 0
+    views = list((root / "report" / "worst").glob("*.html"))
+    assert views and all("pushed towards" in v.read_text() for v in views)
