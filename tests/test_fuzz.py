@@ -1,0 +1,190 @@
+"""Fuzzing and the nothing-lost property.
+
+1. parse -> segment -> features -> predict on generated tag soup and raw byte strings ends in
+   a result or a `PageError`, never another exception.
+2. Nothing is lost: the blocks (kept + removed) hold every visible character of the page in
+   document order, checked against an independent walk of the parsed tree, on generated tag
+   soup and on a sample of benchmark pages (skipped when the benchmark is absent).
+
+The example counts are small for CI; ``BLOCKCLF_FUZZ_EXAMPLES=5000`` runs a longer local
+fuzz (see docs/robustness.md).
+"""
+
+from __future__ import annotations
+
+import gzip
+import inspect
+import json
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
+from hypothesis import strategies as st
+
+from blockclf.html import PageError, parse
+from blockclf.model import load_model
+from blockclf.predict import extract_batch, prepare
+from blockclf.segment import SKIP_TAGS, segment
+
+EXAMPLES = int(os.environ.get("BLOCKCLF_FUZZ_EXAMPLES", "60"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="BLOCKCLF_FUZZ_EXAMPLES" not in os.environ,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+#: whether `segment` reads <noscript> by default (the reference follows the segmenter's rule)
+NOSCRIPT_READ = inspect.signature(segment).parameters["include_noscript"].default
+BENCH = Path(os.environ.get("BLOCKCLF_BENCH", Path(__file__).resolve().parents[2] / "shared" / "benchmark"))
+
+_TAGS = ("p", "div", "span", "a", "b", "i", "li", "ul", "ol", "table", "tr", "td", "th", "h1", "h2", "pre", "br",
+         "section", "nav", "footer", "script", "style", "noscript", "template", "iframe", "frameset", "noframes",
+         "textarea", "select", "option", "svg", "blockquote", "html", "body", "head", "title", "xyz", "font")
+_ATTRS = ("", ' class="nav menu"', ' id="main"', ' href="/x"', ' style="display:none"', " hidden",
+          ' aria-hidden="true"', ' style="color: red"', ' type="hidden"', " data-x='<p>'")
+_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
+_PIECE = st.one_of(
+    _TEXT,
+    st.builds(lambda t, a: f"<{t}{a}>", st.sampled_from(_TAGS), st.sampled_from(_ATTRS)),
+    st.builds(lambda t: f"</{t}>", st.sampled_from(_TAGS)),
+    st.sampled_from(["<!-- c -->", "<!--", "-->", "<![CDATA[x]]>", "<?xml version='1.0'?>", "<!DOCTYPE html>",
+                     "&amp;", "&nbsp;", "&#0;", "&#x110000;", "&bogus;", "<", ">", "\x00", "\r\n", "<p/>",
+                     "<!DOCTYPE x [<!ENTITY a 'aaaa'>]>", "&a;", "<meta charset='latin-1'>", "\ufeff"]),
+)
+SOUP = st.lists(_PIECE, max_size=60).map("".join)
+
+
+@pytest.fixture(scope="module")
+def model():
+    """The shipped model, wrapped so that a failing example's report does not print it whole."""
+    return _Quiet(load_model())
+
+
+class _Quiet:
+    def __init__(self, model) -> None:
+        self.model = model
+
+    def __repr__(self) -> str:
+        return "<shipped model>"
+
+
+def visible_text(root, noscript: bool = False) -> str:
+    """Every text character a browser shows, by a walk independent of the segmenter.
+
+    ``noscript`` reads ``<noscript>`` too, as blockclf does for a page with no other text.
+    """
+    skip = SKIP_TAGS if noscript else SKIP_TAGS | {"noscript"}
+    out: list[str] = []
+
+    def hidden(el) -> bool:
+        a = el.attrib
+        style = a.get("style", "").replace(" ", "").lower()
+        return ("hidden" in a or a.get("aria-hidden", "").lower() == "true" or "display:none" in style
+                or "visibility:hidden" in style or (el.tag.lower() == "input" and a.get("type", "").lower() == "hidden"))
+
+    todo: list = [root]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        if item is not root and item.tail:
+            todo.append(item.tail)
+        if not isinstance(item.tag, str) or item.tag.lower() in skip or hidden(item):
+            continue
+        todo.extend(reversed(item))
+        if item.text:
+            todo.append(item.text)
+    return "".join(out)
+
+
+def squash(text: str) -> str:
+    return "".join(text.split())
+
+
+def check_nothing_lost(page, results) -> None:
+    res = results[0]
+    assert len(res.blocks) == len(res.scores) == len(res.kept)
+    assert np.all(np.isfinite(res.scores))
+    kept = [b for b, k in zip(res.blocks, res.kept) if k]
+    removed = [b for b, _ in res.removed]
+    assert len(kept) + len(removed) == len(res.blocks)
+    merged = sorted(kept + removed, key=lambda b: b.index)
+    assert [b.index for b in merged] == list(range(len(res.blocks)))
+    noscript = NOSCRIPT_READ or "noscript-only" in page.doc.warnings
+    assert squash("".join(b.text for b in merged)) == squash(visible_text(page.doc.root, noscript))
+
+
+def _event(what: str) -> None:
+    """Count outcomes in ``--hypothesis-show-statistics`` (a no-op outside a hypothesis test)."""
+    if currently_in_test_context():
+        event(what)
+
+
+def run_pipeline(source, model):
+    """prepare -> extract_batch; returns (page, results) or the PageError."""
+    try:
+        page = prepare(source)
+    except PageError as exc:
+        assert exc.reason and "\n" not in str(exc)
+        _event(f"skipped: {exc.reason}")
+        return exc
+    _event("page with blocks" if page.blocks else "page without text")
+    return page, extract_batch([page], model=model.model, use_site=False)
+
+
+@FUZZ
+@given(SOUP)
+def test_fuzz_tag_soup_text(model, soup):
+    out = run_pipeline(soup, model)
+    if not isinstance(out, PageError):
+        check_nothing_lost(*out)
+
+
+@FUZZ
+@given(SOUP, st.sampled_from(["utf-8", "utf-16", "utf-16-le", "cp1252", "latin-1", "shift_jis", "utf-32"]))
+def test_fuzz_tag_soup_bytes(model, soup, codec):
+    out = run_pipeline(soup.encode(codec, errors="replace"), model)
+    if not isinstance(out, PageError):
+        check_nothing_lost(*out)
+
+
+@FUZZ
+@given(st.binary(max_size=3000))
+def test_fuzz_raw_bytes(model, data):
+    run_pipeline(data, model)
+
+
+@FUZZ
+@given(st.binary(min_size=1, max_size=400), st.integers(0, 100))
+def test_fuzz_gzip_damage(tmp_path_factory, model, data, cut):
+    path = tmp_path_factory.mktemp("gz") / "page.html.gz"
+    packed = gzip.compress(b"<html><body><p>" + data + b"</p></body></html>")
+    path.write_bytes(packed[: max(1, len(packed) * cut // 100)])
+    run_pipeline(path, model)
+
+
+def _benchmark_sample(n: int = 40) -> list[Path]:
+    index = BENCH / "index.jsonl"
+    if not index.exists():
+        return []
+    records = [json.loads(line) for line in index.read_text(encoding="utf-8").splitlines() if line.strip()]
+    random.Random(6).shuffle(records)
+    paths = [BENCH / r["dataset"] / "html" / f"{r['id']}.html.gz" for r in records]
+    return [p for p in paths if p.exists()][:n]
+
+
+@pytest.mark.skipif(not (BENCH / "index.jsonl").exists(), reason=f"benchmark not found at {BENCH} (set BLOCKCLF_BENCH)")
+def test_nothing_lost_on_benchmark_pages(model):
+    sample = _benchmark_sample()
+    assert len(sample) >= 20
+    for path in sample:
+        out = run_pipeline(path, model)
+        assert not isinstance(out, PageError), f"{path}: {out}"
+        page, results = out
+        check_nothing_lost(page, results)
+
+
+def test_visible_text_reference_skips_what_a_browser_hides():
+    doc = parse(b"<html><head><title>T</title></head><body><p>a<b>b</b>c</p><script>x</script>"
+                b"<div hidden>y</div><p style='display: none'>z</p>d</body></html>")
+    assert squash(visible_text(doc.root)) == "abcd"
