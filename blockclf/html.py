@@ -15,7 +15,6 @@ page that can be read only in part is returned with a warning code in
 from __future__ import annotations
 
 import codecs
-import gzip
 import json
 import logging
 import re
@@ -332,6 +331,30 @@ def _parse_tree(data: bytes, huge: bool) -> tuple[etree._Element | None, list[st
     return root, limits_hit
 
 
+_OPEN_TITLE = re.compile(r"(<title\b[^>]*>[^<]*)", re.IGNORECASE)
+_MARKUP = re.compile(r"</?[a-zA-Z][^>]*>")
+# Browsers put content after an early </body> or </html> back into the body; libxml2 drops
+# it. Removing those end tags (the parser closes both at the end) reads the page as shown.
+_END_BODY = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
+
+
+def _unswallow(root: etree._Element, text: str, warnings: list[str]) -> etree._Element:
+    """Re-read a page whose unterminated ``<title>`` swallowed the rest of the document.
+
+    The title element's text runs to the next ``</title>``; without one, the whole page
+    becomes title text and no block is left. The page is then parsed again with the title
+    closed at its first markup.
+    """
+    title = root.find(".//title")
+    if title is not None and len(title.text or "") > 1000 and _MARKUP.search(title.text or ""):
+        alt, _ = _parse_tree(_OPEN_TITLE.sub(r"\1</title>", text, count=1).encode("utf-8", errors="replace"),
+                             huge=False)
+        if alt is not None:
+            warnings.append("title-swallowed-markup")
+            return alt
+    return root
+
+
 def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
     title = ""
     t = root.find(".//title")
@@ -355,7 +378,7 @@ def _open_noframes(root: etree._Element) -> None:
     """A frameset page shows ``<noframes>`` to browsers without frames; the parser keeps it as raw markup."""
     for nf in root.iter("noframes"):
         if len(nf) == 0 and nf.text and "<" in nf.text:
-            frag = etree.fromstring(f"<div>{nf.text}</div>".encode("utf-8"), etree.HTMLParser(encoding="utf-8"))
+            frag = etree.fromstring(f"<div>{nf.text}</div>".encode(), etree.HTMLParser(encoding="utf-8"))
             body = frag.find(".//body")
             if body is not None and len(body):
                 nf.text = None
@@ -396,6 +419,7 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
         warnings.append("nul-bytes")
         text = text.replace("\x00", "")
     text = _check_kind(text, warnings)
+    text = _END_BODY.sub("", text)
     # The parser is fed UTF-8 bytes and told so, which ignores the page's own declaration
     # (already honoured above) and XML encoding declarations that lxml refuses on str input.
     try:
@@ -415,6 +439,7 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
         raise PageError("unparseable", f"page could not be parsed: {exc}") from None
     if root is None:
         raise PageError("empty", "page has no elements")
+    root = _unswallow(root, text, warnings)
     if sum(1 for _ in islice(root.iter(), limits.max_nodes + 1)) > limits.max_nodes:
         raise PageError("too-many-nodes", f"page has over {limits.max_nodes} elements")
     if root.find(".//frameset") is not None:
