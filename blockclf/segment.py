@@ -2,7 +2,7 @@
 
 A block boundary is the start or end of a block-level element (or a ``<br>``); text inside
 inline elements joins the block of its innermost block-level ancestor. Text that a browser
-would not show (script, style, template, hidden elements, ``<head>``) never becomes a block,
+would not show (script, style, template, hidden elements, ``<title>``) never becomes a block,
 and every other text character lands in exactly one block, so the blocks reproduce the
 page's visible text.
 """
@@ -28,7 +28,7 @@ BLOCK_TAGS = frozenset(
     iframe textarea select option""".split()
 )
 SKIP_TAGS = frozenset(
-    "script style template head svg math object embed canvas audio video map datalist".split()
+    "script style template title svg math object embed canvas audio video map datalist".split()
 )
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LISTS = frozenset(("ul", "ol", "dl", "menu", "dir"))
@@ -266,10 +266,13 @@ class _Segmenter:
                 self.add(tail, parent_link)
 
 
-def segment(doc: Document, limits: Limits | None = None, include_noscript: bool = False) -> list[Block]:
+def segment(doc: Document, limits: Limits | None = None, include_noscript: bool = True) -> list[Block]:
     """Return the page's blocks in document order.
 
-    ``include_noscript`` also reads ``<noscript>`` content, for pages whose only text is
-    there (a browser with scripts off shows it).
+    ``<noscript>`` content is read by default: many pages (forums, old portals) carry their
+    main text there for crawlers, and the ``in_noscript`` feature lets the model weigh it.
+    ``include_noscript=False`` reads the page as a browser with scripts on shows it.
+    Text that the parser put in ``<head>`` (pages whose markup pushes body content there) is
+    read like any other; only ``<title>`` is metadata.
     """
     return _Segmenter(doc, limits or Limits(), include_noscript).run()

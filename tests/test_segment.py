@@ -16,7 +16,7 @@ WORD = re.compile(r"\w+")
 # -- an independent reference of a page's visible text --------------------------------------
 # Elements whose content a browser does not show, and the hidden markers, as HTML defines
 # them; written out here rather than taken from blockclf.segment.
-NOT_SHOWN = {"script", "style", "template", "noscript", "head"}
+NOT_SHOWN = {"script", "style", "template", "noscript", "title"}
 #: elements that start a new run of text (a new block) in the tag soup generated below
 BREAKING = {"div", "p", "section", "article", "nav", "footer", "li", "ul", "ol", "table", "tr", "td",
             "th", "h1", "h2", "h3", "pre", "blockquote", "body", "html", "br"}
@@ -44,7 +44,7 @@ def visible_runs(el: etree._Element, runs: list[str], not_shown: frozenset[str] 
         runs.append("")
 
 
-def reference_tokens(root: etree._Element, noscript: bool = False) -> Counter[str]:
+def reference_tokens(root: etree._Element, noscript: bool = True) -> Counter[str]:
     runs = [""]
     visible_runs(root, runs, frozenset(NOT_SHOWN - {"noscript"} if noscript else NOT_SHOWN))
     return Counter(w for run in runs for w in WORD.findall(run))
@@ -100,9 +100,9 @@ def test_every_visible_token_lands_in_exactly_one_block(html):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_PAGE)
-def test_with_noscript_its_tokens_land_in_blocks_too(html):
+def test_without_noscript_its_tokens_stay_out_and_the_rest_land_in_blocks(html):
     doc = parse(html)
-    assert block_tokens(segment(doc, include_noscript=True)) == reference_tokens(doc.root, noscript=True)
+    assert block_tokens(segment(doc, include_noscript=False)) == reference_tokens(doc.root, noscript=False)
 
 
 def test_reference_sees_what_it_should():
@@ -193,16 +193,24 @@ def test_invisible_content_never_becomes_text():
             "<script>var secret = 1;</script><style>p { color: red }</style><template><p>tpl</p></template>"
             "<!-- a comment --><p>shown</p><div hidden>hid1</div><p style='display:none'>hid2</p>"
             "<p style='visibility: hidden'>hid3</p><span aria-hidden='true'>hid4</span>"
-            "<input type='hidden' value='v'><noscript>enable js</noscript></body></html>")
+            "<input type='hidden' value='v'></body></html>")
     blocks = blocks_of(html)
     assert [b.text for b in blocks] == ["shown"]
 
 
-def test_noscript_excluded_by_default_and_included_on_request():
+def test_noscript_read_by_default_and_left_out_on_request():
     html = "<body><noscript><p>Please enable JavaScript</p></noscript><p>body text</p></body>"
-    assert [b.text for b in blocks_of(html)] == ["body text"]
-    with_ns = [b.text for b in blocks_of(html, include_noscript=True)]
-    assert with_ns == ["Please enable JavaScript", "body text"]
+    assert [b.text for b in blocks_of(html)] == ["Please enable JavaScript", "body text"]
+    assert "noscript" in blocks_of(html)[0].ancestors
+    assert [b.text for b in blocks_of(html, include_noscript=False)] == ["body text"]
+
+
+def test_text_the_parser_put_in_head_is_read_title_is_not():
+    # a stray block element before <body> makes the parser keep following text in <head>
+    doc = parse("<html><head><title>Title words</title><meta name=x>stray head text</head><body><p>b</p></body>")
+    texts = [b.text for b in segment(doc)]
+    assert "Title words" not in " ".join(texts)
+    assert doc.title == "Title words"
 
 
 def test_whitespace_is_folded_and_entities_decoded():
@@ -242,6 +250,7 @@ PINNED_BLOCKS = [
     ('Key', 'th', '/html/body/main/article/table/tr/th', ('Big title', 'Sub'), 0, 1, 0, 0, 36, ('page', 'home', 'post'), True),
     ('Value 1', 'td', '/html/body/main/article/table/tr/td', ('Big title', 'Sub'), 0, 1, 0, 0, 16, ('page', 'home', 'post'), True),
     ('Other', 'h2', '/html/body/main/article/h2[2]', ('Big title',), 0, 0, 0, 0, 5, ('page', 'home', 'post'), True),
+    ('ns', 'noscript', '/html/body/main/article/noscript', ('Big title', 'Other'), 0, 0, 0, 0, 23, ('page', 'home', 'post'), True),
     ('Term', 'dt', '/html/body/main/article/dl/dt', ('Big title', 'Other'), 1, 0, 0, 0, 13, ('page', 'home', 'post'), True),
     ('Def', 'dd', '/html/body/main/article/dl/dd', ('Big title', 'Other'), 1, 0, 0, 0, 12, ('page', 'home', 'post'), True),
     ('© 2024', 'p', '/html/body/footer/p', ('Big title', 'Other'), 0, 0, 0, 0, 30, ('page', 'home'), True),
