@@ -144,7 +144,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             n_done += 1
             out, records, *flags = o.result
             if flags and flags[0]:
-                print(f"blockclf: warning: {o.name}: read in part ({', '.join(flags[0])})", file=sys.stderr)
+                print(f"blockclf: warning: {o.name}: flagged {', '.join(flags[0])}", file=sys.stderr)
             if log_fh is not None:
                 for rec in records:
                     log_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")

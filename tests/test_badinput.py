@@ -325,3 +325,14 @@ def test_bad_model_file_one_line_at_the_process_level(tmp_path):
                           check=False, capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "LightGBM model string is malformed" in proc.stderr
+
+
+def test_flagged_page_is_processed_and_named_on_stderr(capsys, tmp_path, tiny_model_file, synthetic_page):
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "cut.html.gz").write_bytes(gzip.compress(synthetic_page(20, 0).html.encode())[:-30])
+    code = main(["extract", str(src), "-o", str(tmp_path / "OUT"), "--model", str(tiny_model_file)])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert f"blockclf: warning: {src / 'cut.html.gz'}: flagged truncated-gzip" in err.splitlines()
+    assert (tmp_path / "OUT" / "cut.txt").exists()
