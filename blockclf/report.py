@@ -212,18 +212,25 @@ def _plots(curve: pd.DataFrame, model: Model, imp: pd.DataFrame, worst: pd.DataF
 
 
 def _diff(res: Result, gold: str) -> tuple[list[str], list[str]]:
-    """Largest removed blocks that are mostly gold text, and kept blocks mostly absent from it."""
+    """The largest blocks that cost recall (missed) and precision (extra) on this page.
+
+    A removed block is "missed" when most of its tokens are gold tokens the kept text lacks;
+    a kept block is "extra" when most of its tokens are in excess of the gold's counts.
+    """
     ref = Counter(tokens(gold))
+    kept = Counter(t for b, k in zip(res.blocks, res.kept) if k for t in tokens(b.text))
+    lacking, excess = ref - kept, kept - ref
     missed, extra = [], []
     for b, k in zip(res.blocks, res.kept):
         toks = tokens(b.text)
-        if not toks:
-            continue
-        share = sum(1 for t in toks if ref[t]) / len(toks)
-        if not k and share >= 0.8:
-            missed.append(b.text)
-        elif k and share <= 0.2:
-            extra.append(b.text)
+        pool = excess if k else lacking
+        hits = 0
+        for t in toks:
+            if pool[t] > 0:
+                pool[t] -= 1
+                hits += 1
+        if toks and hits >= 0.8 * len(toks):
+            (extra if k else missed).append(b.text)
     return sorted(missed, key=len, reverse=True)[:3], sorted(extra, key=len, reverse=True)[:3]
 
 
@@ -289,7 +296,8 @@ img{{max-width:100%}}</style></head><body>
 <h2>Precision-recall over thresholds</h2>{img("pr_curve.png", "PR curve")}
 <h2>Feature importance</h2>{img("importance.png", "feature importance")}{_table(imp)}
 <h2>Worst pages</h2>{img("worst_pages.png", "worst pages")}
-<p>"Missed": removed blocks whose words are mostly in the gold; "extra": kept blocks whose words mostly are not.
+<p>"Missed": removed blocks whose tokens are mostly gold tokens the kept text lacks (they cost recall);
+"extra": kept blocks whose tokens are mostly in excess of the gold (they cost precision).
 Each view shows every block with its score and reasons on hover.</p>
 <table class="w"><tr><th>page</th><th>P</th><th>R</th><th>F1</th><th>verdict</th><th></th>
 <th>missed</th><th>extra</th></tr>

@@ -106,3 +106,12 @@ def test_report_views_of_worst_pages_show_reasons(tiny):
                                                "--report", str(root / "report")]) == 0
     views = list((root / "report" / "worst").glob("*.html"))
     assert views and all("pushed towards" in v.read_text() for v in views)
+
+
+def test_missed_and_extra_blocks_are_the_ones_that_cost_recall_and_precision():
+    from blockclf.report import _diff
+
+    res = _res("a", ["alpha beta gamma", "menu home login", "delta epsilon", "alpha beta gamma"], [0.9, 0.8, 0.1, 0.1])
+    missed, extra = _diff(res, "alpha beta gamma delta epsilon")
+    assert missed == ["delta epsilon"]  # the repeated removed block adds nothing the kept text lacks
+    assert extra == ["menu home login"]
