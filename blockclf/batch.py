@@ -21,12 +21,9 @@ from __future__ import annotations
 import copyreg
 import dataclasses
 import logging
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
@@ -81,10 +78,8 @@ class Outcome:
 class BatchOptions:
     """How to extract a batch. ``model`` may be a path, so worker processes load it once each.
 
-    ``time_budget`` (seconds) bounds reading, parsing and segmenting one page; it needs
-    ``SIGALRM`` and the main thread (always true in worker processes), and is ignored
-    elsewhere. ``chunk_size`` pages are scored per LightGBM call; ``cache_blocks`` bounds
-    the blocks kept from pass 1 for pass 2.
+    ``limits`` holds the per-page size, node and time budgets. ``chunk_size`` pages are
+    scored per LightGBM call; ``cache_blocks`` bounds the blocks kept from pass 1 for pass 2.
     """
 
     model: Model | str | Path | None = None
@@ -95,7 +90,6 @@ class BatchOptions:
     explain: bool = False
     encoding: str | None = None
     limits: Limits = dataclasses.field(default_factory=Limits)
-    time_budget: float | None = None
     chunk_size: int = 128
     cache_blocks: int = 200_000
     transform: Callable[[Result], Any] | None = None
@@ -114,32 +108,11 @@ def _resolve_model(model: Model | str | Path | None) -> Model:
     return _MODELS[key]
 
 
-@contextmanager
-def _time_budget(seconds: float | None) -> Iterator[None]:
-    usable = (seconds and seconds > 0 and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
-    if not usable:
-        yield
-        return
-
-    def _expired(signum: int, frame: Any) -> None:
-        raise PageError("timeout", f"over the time budget of {seconds:g}s")
-
-    previous = signal.signal(signal.SIGALRM, _expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _prepare(item: Item, opts: BatchOptions) -> Page | PageError:
     """Parse and segment one page, turning every failure into a `PageError`."""
     try:
-        with _time_budget(opts.time_budget):
-            return prepare(item.source, name=item.name, url=item.url, site=item.site,
-                           encoding=item.encoding or opts.encoding, limits=opts.limits)
+        return prepare(item.source, name=item.name, url=item.url, site=item.site,
+                       encoding=item.encoding or opts.encoding, limits=opts.limits)
     except PageError as exc:
         return exc
     except OSError as exc:

@@ -125,7 +125,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
                         encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes,
                                                               max_depth=args.max_depth,
                                                               max_seconds=args.time_budget or None),
-                        time_budget=args.time_budget or None,
                         transform=partial(_render_page, fmt=args.format, with_log=with_log))
     progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     skipped: Counter[str] = Counter()

@@ -7,6 +7,7 @@ import pytest
 
 from blockclf.batch import BatchOptions, Item, run_batch
 from blockclf.cli import main
+from blockclf.html import Limits
 from blockclf.predict import extract_batch, prepare
 
 
@@ -48,7 +49,7 @@ def test_failures_are_skipped_in_place(synthetic_page, tiny_model):
 
 def test_time_budget_skips_a_slow_page(synthetic_page, tiny_model):
     items = _items(synthetic_page, sites=(8,), per_site=1)
-    out = list(run_batch(items, BatchOptions(model=tiny_model, time_budget=1e-6)))
+    out = list(run_batch(items, BatchOptions(model=tiny_model, limits=Limits(max_seconds=1e-6))))
     assert out[0].error is not None and out[0].error.reason == "timeout"
 
 
