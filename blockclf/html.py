@@ -64,6 +64,10 @@ _UTF8_MULTI = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\x
 _DTD_SUBSET = re.compile(r"<!DOCTYPE[^\[>]*\[.*?\]\s*>", re.IGNORECASE | re.DOTALL)
 _PROLOG = re.compile(r"\s*(?:<\?[^>]*\?>\s*|<!--.*?-->\s*|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>\s*)*", re.IGNORECASE | re.DOTALL)
 _DOCTYPE_NAME = re.compile(r"<!DOCTYPE\s+([\w:.\-]+)", re.IGNORECASE)
+_HTML_TAG = re.compile(
+    r"<(?:html|head|body|p|div|span|a|br|table|ul|ol|li|h[1-6]|img|script|style|meta|form|pre|b|i|em|strong|"
+    r"font|center|section|article|nav|header|footer|main|iframe|frameset|noscript|blockquote|td|tr)[\s/>]",
+    re.IGNORECASE)
 _FIRST_TAG = re.compile(r"<([A-Za-z][\w:.\-]*)")
 _TAG = re.compile(r"<(/?)([A-Za-z][\w:.\-]*)[^<>]*>")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr frame keygen".split())
@@ -285,11 +289,12 @@ def _check_kind(text: str, warnings: list[str]) -> str:
     prolog = _PROLOG.match(text[:100_000])
     start = prolog.end() if prolog else 0
     doctype = _DOCTYPE_NAME.search(text, 0, start)
-    if head[:5].lower() == "<?xml" or (doctype and doctype.group(1).lower() != "html"):
-        first = _FIRST_TAG.match(text, start)
-        if first is None or first.group(1).lower().split(":")[-1] != "html":
-            name = first.group(1) if first else "none"
-            raise PageError("not-html", f"input is an XML document (root element <{name}>), not HTML")
+    xml_like = head[:5].lower() == "<?xml" or (doctype and not doctype.group(1).lower().startswith("htm"))
+    # damaged prologs are common on real pages: only a document with no HTML element at all is refused
+    if xml_like and not _HTML_TAG.search(text[:200_000]):
+        first = _FIRST_TAG.search(text, start)
+        name = first.group(1) if first else "none"
+        raise PageError("not-html", f"input is an XML document (root element <{name}>), not HTML")
     if _DTD_SUBSET.search(text[:100_000]):
         warnings.append("dtd-subset")
         text = _DTD_SUBSET.sub("", text[:100_000], count=1) + text[100_000:]
