@@ -206,8 +206,12 @@ def prepare_many(sources: Iterable[tuple[str, Source]], **kwargs: Any) -> Iterab
     """Prepare named sources, yielding a `PageError` in place of each unusable page."""
     for name, src in sources:
         try:
-            yield name, prepare(src, name=name, **kwargs)
+            page: Page | PageError = prepare(src, name=name, **kwargs)
         except PageError as exc:
-            yield name, exc
+            page = exc
         except OSError as exc:
-            yield name, PageError("unreadable", f"cannot read: {exc.strerror or exc}")
+            page = PageError("unreadable", f"cannot read: {exc.strerror or exc}")
+        except Exception as exc:  # a library failure on one page must not end the batch (as in batch.py)
+            log.debug("%s: unexpected failure", name, exc_info=True)
+            page = PageError("error", f"{type(exc).__name__}: {exc}")
+        yield name, page

@@ -338,3 +338,21 @@ def test_flagged_page_is_processed_and_named_on_stderr(capsys, tmp_path, tiny_mo
     assert code == 0
     assert f"blockclf: warning: {src / 'cut.html.gz'}: flagged truncated-gzip" in err.splitlines()
     assert (tmp_path / "OUT" / "cut.txt").exists()
+
+
+def test_prepare_many_turns_every_failure_into_a_page_error(tmp_path, monkeypatch):
+    from blockclf import predict
+
+    sources = [("good", PAGE.encode()), ("empty", b""), ("missing", tmp_path / "nope.html"), ("bug", b"<p>x</p>")]
+    real = predict.prepare
+
+    def flaky(src, **kw):
+        if kw.get("name") == "bug":
+            raise RuntimeError("a library failure")
+        return real(src, **kw)
+
+    monkeypatch.setattr(predict, "prepare", flaky)
+    out = dict(predict.prepare_many(sources))
+    assert out["good"].blocks
+    assert {k: v.reason for k, v in out.items() if isinstance(v, PageError)} == {
+        "empty": "empty", "missing": "unreadable", "bug": "error"}
