@@ -1,9 +1,7 @@
 """Bytes, text or a path in; a decoded, parsed lxml tree out, with resource guards.
 
-Decoding follows a fixed order so that the chosen encoding is explainable: byte-order mark,
-the caller's encoding, the page's own ``<meta charset>`` declaration, strict UTF-8, UTF-8
-with single stray bytes read as Windows-1252 (pages that mix the two), then
-charset-normalizer's detection. The chosen encoding is recorded on the document.
+Decoding (`blockclf.encoding.decode`, re-exported here) follows a fixed order so that the
+chosen encoding is explainable; the chosen encoding is recorded on the document.
 
 Every way a page can be unusable ends in a `PageError` whose ``reason`` is a short code
 (``empty``, ``binary``, ``bad-gzip``, ``not-html``, ``too-large``, ``too-many-nodes``,
@@ -14,7 +12,6 @@ page that can be read only in part is returned with a warning code in
 
 from __future__ import annotations
 
-import codecs
 import json
 import logging
 import re
@@ -27,22 +24,14 @@ from typing import Union
 
 from lxml import etree
 
+from .encoding import _BOMS, _looks_utf16, decode
+
 __all__ = ["FLAG_WARNINGS", "Document", "Limits", "PageError", "check_deadline", "decode", "parse", "read_source"]
 
 log = logging.getLogger("blockclf")
 
 Source = Union[bytes, str, Path]
 
-_BOMS = (
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
-_META_CHARSET = re.compile(
-    rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE
-)
 _MAGIC = (
     (b"%PDF", "a PDF document"),
     (b"\x89PNG", "a PNG image"),
@@ -57,12 +46,11 @@ _MAGIC = (
     (b"\x80\x05\x95", "a Python pickle"),
 )
 _GZIP_MAGIC = b"\x1f\x8b"
-_LATIN1_NAMES = {"iso-8859-1", "latin-1", "latin1", "windows-1252", "cp1252", "us-ascii", "ascii"}
 # control bytes other than tab, newline, form feed, carriage return and escape
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
-_UTF8_MULTI = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 _DTD_SUBSET = re.compile(r"<!DOCTYPE[^\[>]*\[.*?\]\s*>", re.IGNORECASE | re.DOTALL)
-_PROLOG = re.compile(r"\s*(?:<\?[^>]*\?>\s*|<!--.*?-->\s*|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>\s*)*", re.IGNORECASE | re.DOTALL)
+_PROLOG = re.compile(r"\s*(?:<\?[^>]*\?>\s*|<!--.*?-->\s*|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>\s*)*",
+                     re.IGNORECASE | re.DOTALL)
 _DOCTYPE_NAME = re.compile(r"<!DOCTYPE\s+([\w:.\-]+)", re.IGNORECASE)
 _HTML_TAG = re.compile(
     r"<(?:html|head|body|p|div|span|a|br|table|ul|ol|li|h[1-6]|img|script|style|meta|form|pre|b|i|em|strong|"
@@ -169,97 +157,6 @@ def read_source(path: str | Path, max_bytes: int | None = None) -> bytes:
     gzip file gives the bytes before the cut, a ``.gz`` file that is not gzip its raw bytes.
     """
     return _read(Path(path), max_bytes or Limits().max_bytes, [])
-
-
-def _lookup(name: str | None) -> str | None:
-    if not name:
-        return None
-    try:
-        return codecs.lookup(name).name
-    except LookupError:
-        return None
-
-
-def _looks_utf16(data: bytes) -> str | None:
-    """UTF-16 without a BOM shows as ASCII interleaved with NULs."""
-    head = data[:512]
-    if len(head) < 8:
-        return None
-    even, odd = head[0::2], head[1::2]
-    if odd.count(0) > 0.8 * len(odd) and even.count(0) < 0.2 * len(even):
-        return "utf-16-le"
-    if even.count(0) > 0.8 * len(even) and odd.count(0) < 0.2 * len(odd):
-        return "utf-16-be"
-    return None
-
-
-def _utf8_cp1252(exc: UnicodeError) -> tuple[str, int]:
-    """Decoding error handler: read a byte that is not UTF-8 as Windows-1252 (Latin-1 if unmapped)."""
-    assert isinstance(exc, UnicodeDecodeError)
-    b = exc.object[exc.start:exc.start + 1]
-    try:
-        return b.decode("cp1252"), exc.start + 1
-    except UnicodeDecodeError:
-        return b.decode("latin-1"), exc.start + 1
-
-
-codecs.register_error("blockclf-cp1252", _utf8_cp1252)
-
-
-def _mixed_utf8(data: bytes, declared_utf8: bool) -> bool:
-    """UTF-8 with a few stray single-byte characters (a template in one encoding, text in another)."""
-    valid = len(_UTF8_MULTI.findall(data[:1_000_000]))
-    if not valid:
-        return False
-    invalid = data.decode("utf-8", errors="replace").count("\ufffd")
-    return declared_utf8 or valid > invalid
-
-
-def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
-    """Decode page bytes to text; return ``(text, encoding_used)``.
-
-    A page that declares Latin-1 (or Windows-1252) but is valid UTF-8 with multi-byte
-    characters is read as UTF-8: that mislabelling is common and the reverse is vanishingly
-    rare, because Latin-1 text is almost never valid multi-byte UTF-8 by accident. A page
-    that is mostly UTF-8 with stray Latin-1 bytes is read as ``utf-8+cp1252``.
-    """
-    for bom, name in _BOMS:
-        if data.startswith(bom):
-            return data[len(bom):].decode(name, errors="replace"), name
-    utf16 = _looks_utf16(data)
-    if utf16:
-        return data.decode(utf16, errors="replace"), utf16
-    candidates: list[str] = []
-    caller = _lookup(encoding)
-    if caller:
-        candidates.append(caller)
-    match = _META_CHARSET.search(data[:4096])
-    declared = _lookup(match.group(1).decode("ascii", "ignore")) if match else None
-    if declared and declared not in ("utf-16", "utf-16-le", "utf-16-be", "utf-32"):
-        if not caller and declared in {_lookup(n) for n in _LATIN1_NAMES}:
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                pass
-            else:
-                if any(b > 0x7F for b in data):
-                    return text, "utf-8"
-        candidates.append(declared)
-    candidates.append("utf-8")
-    for name in candidates:
-        try:
-            return data.decode(name), name
-        except (UnicodeDecodeError, LookupError):
-            continue
-    if _mixed_utf8(data, "utf-8" in (caller, declared)):
-        return data.decode("utf-8", errors="blockclf-cp1252"), "utf-8+cp1252"
-    from charset_normalizer import from_bytes
-
-    best = from_bytes(data[:200_000]).best()
-    if best is not None and best.encoding:
-        name = _lookup(best.encoding) or "utf-8"
-        return data.decode(name, errors="replace"), name
-    return data.decode("utf-8", errors="replace"), "utf-8"
 
 
 def _check_binary(data: bytes) -> None:
