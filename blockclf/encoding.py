@@ -97,7 +97,7 @@ def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
             except UnicodeDecodeError:
                 pass
             else:
-                if any(b > 0x7F for b in data):
+                if not data.isascii():
                     return text, "utf-8"
         candidates.append(declared)
     candidates.append("utf-8")

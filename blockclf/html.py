@@ -303,7 +303,7 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
             data = _gunzip(data, "page", limits.max_bytes, warnings)
         if len(data) > limits.max_bytes:
             raise PageError("too-large", f"page has {len(data)} bytes, over the limit of {limits.max_bytes}")
-        if not data.strip():
+        if not data or data.isspace():
             raise PageError("empty", "page is empty" if not data else "page has only whitespace")
         _check_binary(data)
         text, used = decode(data, encoding)
@@ -342,7 +342,9 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
     if root is None:
         raise PageError("empty", "page has no elements")
     root = _unswallow(root, text, warnings)
-    if sum(1 for _ in islice(root.iter(), limits.max_nodes + 1)) > limits.max_nodes:
+    # every element but the few the parser implies (html, head, body, p) starts with a '<'
+    if text.count("<") + 16 > limits.max_nodes and sum(
+            1 for _ in islice(root.iter(), limits.max_nodes + 1)) > limits.max_nodes:
         raise PageError("too-many-nodes", f"page has over {limits.max_nodes} elements")
     if root.find(".//frameset") is not None:
         _open_noframes(root)
