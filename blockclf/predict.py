@@ -113,15 +113,13 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
             name: str | None = None, limits: Limits | None = None) -> Page:
     """Parse and segment one page. Raises `PageError` for unusable input.
 
-    A page with no text outside ``<noscript>`` is read again with ``<noscript>`` included.
+    ``<noscript>`` text is read like any other (the model weighs it); a page with no text
+    outside ``<noscript>`` is flagged ``noscript-only``.
     """
     doc = parse(source, encoding=encoding, limits=limits)
     blocks = segment(doc, limits)
-    if not blocks:
-        noscript = segment(doc, limits, include_noscript=True)
-        if noscript:
-            doc.warnings.append("noscript-only")
-            blocks = noscript
+    if blocks and all("noscript" in b.ancestors for b in blocks):
+        doc.warnings.append("noscript-only")
     if not blocks and doc.root.find(".//frameset") is not None:
         frames = [f.get("src") for f in doc.root.iter("frame", "iframe") if f.get("src")]
         raise PageError("frameset", "page is a frameset with no text of its own; its content is in "
