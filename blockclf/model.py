@@ -102,7 +102,8 @@ class BlockClassifier(ClassifierMixin, BaseEstimator):
         clf.classes_ = np.array([0, 1])
         clf.feature_names_in_ = np.asarray(booster.feature_name(), dtype=object)
         clf.n_features_in_ = booster.num_feature()
-        clf.best_iteration_ = booster.best_iteration or booster.current_iteration()
+        # a booster read from text reports best_iteration -1: every stored tree is used
+        clf.best_iteration_ = booster.best_iteration if booster.best_iteration > 0 else booster.current_iteration()
         return clf
 
     def _matrix(self, X: pd.DataFrame | np.ndarray) -> np.ndarray:
