@@ -90,8 +90,8 @@ class BatchOptions:
     explain: bool = False
     encoding: str | None = None
     limits: Limits = dataclasses.field(default_factory=Limits)
-    chunk_size: int = 128
-    cache_blocks: int = 200_000
+    chunk_size: int = 64
+    cache_blocks: int = 30_000
     transform: Callable[[Result], Any] | None = None
 
 
