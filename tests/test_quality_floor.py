@@ -1,0 +1,36 @@
+"""F1 floor: the shipped model must not regress on a fixed sample of dev pages.
+
+The sample is the first pages (sorted by id) of each dataset's dev split, so it never
+touches the test split and does not change between runs. The floor sits a small margin
+under the figure the shipped model scores; retraining that scores below it fails CI.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from blockclf.data import read_index
+from blockclf.evaluate import evaluate_records
+
+BENCH = Path(os.environ.get("BLOCKCLF_BENCH", Path(__file__).resolve().parents[2] / "shared" / "benchmark"))
+PER_DATASET = 5
+#: mean F1 of models/default.json on this sample (0.973 when shipped), less a 0.02 margin
+FLOOR = float(os.environ.get("BLOCKCLF_F1_FLOOR", "0.952"))
+
+
+def _sample():
+    by_set: dict[str, list] = {}
+    for r in sorted(read_index(BENCH, ["dev"]), key=lambda r: (r.dataset, r.id)):
+        by_set.setdefault(r.dataset, [])
+        if len(by_set[r.dataset]) < PER_DATASET:
+            by_set[r.dataset].append(r)
+    return [r for rs in by_set.values() for r in rs]
+
+
+@pytest.mark.skipif(not (BENCH / "index.jsonl").exists(), reason=f"benchmark not found at {BENCH}")
+def test_shipped_model_f1_on_dev_sample_stays_above_floor():
+    records = _sample()
+    assert len(records) >= 40
+    df = evaluate_records(records)
+    assert df["f1"].mean() >= FLOOR, f"mean F1 {df['f1'].mean():.3f} fell below the floor {FLOOR:.3f}"
