@@ -24,7 +24,7 @@ from .html import Document, Limits, PageError, parse
 from .model import Model, load_model
 from .segment import segment
 from .site import SiteProfile, batch_repetition, block_keys, cap_label_repetition, keep_labels, label_value_pairs
-from .validate import page_checks
+from .validate import page_checks, site_checks
 
 __all__ = ["Page", "Result", "extract", "extract_batch", "prepare"]
 
@@ -182,6 +182,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         page_checks(res)
         results.append(res)
         start += n
+    site_checks(results)
     return results
 
 

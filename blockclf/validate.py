@@ -28,6 +28,7 @@ __all__ = [
     "page_record",
     "quantiles",
     "read_stats",
+    "site_checks",
     "site_drift",
     "site_stats",
 ]
@@ -82,6 +83,35 @@ def page_checks(res: Result) -> None:
                 kept_words.update(_WORD.findall(b.text.lower()))
         if len(title & kept_words) < 0.5 * len(title):
             res.warnings.append("title-missing")
+
+
+#: a page keeping under this share of its site's median kept ratio is flagged
+SITE_RATIO_FACTOR = 0.3
+#: pages of a site (in the same batch) needed before a site median means anything
+SITE_MIN_PAGES = 5
+
+
+def site_checks(results: Sequence[Result]) -> None:
+    """Flag pages that kept far less than their site usually does (``below-site-kept-ratio``).
+
+    Within one batch, the median ``kept_ratio`` of each site's ``document`` pages is the
+    site's usual; a page of at least `SUBSTANTIAL_PAGE` characters whose ratio is under
+    `SITE_RATIO_FACTOR` times that median is flagged, and every page of such a site carries
+    the median as ``stats["site_median_kept_ratio"]``.
+    """
+    by_site: dict[str, list[Result]] = {}
+    for res in results:
+        if res.site:
+            by_site.setdefault(res.site, []).append(res)
+    for group in by_site.values():
+        ratios = [r.stats["kept_ratio"] for r in group if r.verdict == "document"]
+        if len(ratios) < SITE_MIN_PAGES:
+            continue
+        median = float(np.median(ratios))
+        for r in group:
+            r.stats["site_median_kept_ratio"] = round(median, 4)
+            if r.stats["page_chars"] >= SUBSTANTIAL_PAGE and r.stats["kept_ratio"] < SITE_RATIO_FACTOR * median:
+                r.warnings.append("below-site-kept-ratio")
 
 
 # --- per-site drift ---------------------------------------------------------------------

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from test_site import site_page
 
+from blockclf.block import Block
 from blockclf.cli import main
 from blockclf.predict import Result, extract_batch, prepare
 from blockclf.validate import (
@@ -109,3 +110,26 @@ def test_site_stats_and_drift_commands(tmp_path, capsys):
     assert main(["site", "drift", *series, "--json"]) == 0
     steps = json.loads(capsys.readouterr().out)
     assert [step["sites"][0]["alarm"] for step in steps] == [False, True, False]
+
+
+def test_page_keeping_far_less_than_its_site_usually_does_is_flagged():
+    from blockclf.validate import site_checks
+
+    def result(kept_share: float, name: str):
+        blocks = [Block(index=i, text="word " * 60, tag="p", xpath=f"/html/body/p[{i + 1}]", depth=2) for i in range(10)]
+        kept = np.arange(10) < round(kept_share * 10)
+        res = Result(blocks=blocks, scores=kept.astype(float), kept=kept, threshold=0.5, favor="balanced",
+                     site="example.org", name=name)
+        page_checks(res)
+        return res
+
+    usual = [result(0.6, f"p{i}") for i in range(6)]
+    odd = result(0.1, "odd")
+    site_checks(usual + [odd])
+    assert "below-site-kept-ratio" in odd.warnings
+    assert odd.stats["site_median_kept_ratio"] == 0.6
+    assert all("below-site-kept-ratio" not in r.warnings for r in usual)
+    # too few pages of the site: no median, no flag
+    few = [result(0.6, "a"), result(0.1, "b")]
+    site_checks(few)
+    assert "site_median_kept_ratio" not in few[1].stats and "below-site-kept-ratio" not in few[1].warnings
