@@ -204,11 +204,14 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
 
 
 class _Progress:
-    """A tqdm bar on an interactive stderr; silent otherwise (or when tqdm is not installed)."""
+    """A tqdm bar on stderr when enabled; silent otherwise, or when tqdm is not installed.
+
+    The caller decides whether stderr is worth drawing on (the command line: only a terminal).
+    """
 
     def __init__(self, enabled: bool, total: int | None, desc: str) -> None:
         self.bar = None
-        if enabled and sys.stderr.isatty():
+        if enabled:
             try:
                 from tqdm import tqdm
             except ImportError:

@@ -95,3 +95,12 @@ def test_cli_jobs_give_the_same_files(tmp_path, synthetic_page, tiny_model_file,
         assert "extracting" not in err  # no progress bar when stderr is not a terminal
         outs[jobs] = {p.relative_to(out): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*.json"))}
     assert len(outs[1]) == 6 and outs[1] == outs[2]
+
+
+def test_progress_bar_when_asked(synthetic_page, tiny_model, capsys):
+    pytest.importorskip("tqdm", reason="the progress bar needs the 'progress' extra (tqdm)")
+    items = _items(synthetic_page, sites=(8,), per_site=2)
+    out = list(run_batch(items, BatchOptions(model=tiny_model), progress=True))
+    assert len(out) == 2
+    err = capsys.readouterr().err
+    assert "reading sites" in err and "extracting" in err
