@@ -9,6 +9,7 @@ evidence from the others, and all pages go through one LightGBM call.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,7 +158,10 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     if repetition is not None:
         reps = list(repetition)
     elif use_site:
-        keys = [block_keys(p.blocks) for p in pages]
+        # hashing every block costs a page ~1 ms: only pages that can get evidence are hashed
+        per_site = Counter(p.site for p in pages if p.site)
+        keys = [block_keys(p.blocks) if site_profile is not None or per_site[p.site] > 1 else None
+                for p in pages]
         reps = batch_repetition(keys, [p.site for p in pages], site_profile)
     # form labels repeat by design: a label counts as no more repeated than its value
     pairs = [label_value_pairs(p.blocks) for p in pages]
@@ -166,7 +170,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             reps[i] = (cap_label_repetition(rep[0], pairs[i]), rep[1], rep[2])
     tables = [featurize(p.blocks, p.doc.title, reps[i]) for i, p in enumerate(pages)]
     X = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=FEATURES)
-    scores = mdl.classifier.predict_proba(X[FEATURES])[:, 1] if len(X) else np.zeros(0)
+    scores = mdl.classifier.predict_proba(X)[:, 1] if len(X) else np.zeros(0)
     reasons = _reasons(mdl, X, top_reasons) if explain and len(X) else None
     results = []
     start = 0
