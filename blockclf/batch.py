@@ -138,7 +138,7 @@ def page_keys(items: Sequence[Item], opts: BatchOptions, keep_blocks: int = 0) -
         if isinstance(page, PageError):
             out.append((page,))
             continue
-        keep = len(page.blocks) <= keep_blocks
+        keep = 0 < keep_blocks and len(page.blocks) <= keep_blocks  # never sent between processes
         if keep:
             keep_blocks -= len(page.blocks)
         out.append((page.site, block_keys(page.blocks), _light(page) if keep else None))

@@ -84,6 +84,7 @@ def test_cli_jobs_give_the_same_files(tmp_path, synthetic_page, tiny_model_file,
             (pages / f"site{s}").mkdir(parents=True, exist_ok=True)
             (pages / f"site{s}" / f"{p}.html").write_text(synthetic_page(s, p).html, encoding="utf-8")
     (pages / "bad.html").write_bytes(b"")
+    (pages / "blank.html").write_text("<html><body><div> </div></body></html>", encoding="utf-8")  # no blocks
     outs = {}
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}"
@@ -91,10 +92,10 @@ def test_cli_jobs_give_the_same_files(tmp_path, synthetic_page, tiny_model_file,
                      "--format", "json"])
         assert code == 1  # the empty page is skipped and named
         err = capsys.readouterr().err
-        assert "skipped" in err and "bad.html" in err and "6 processed, 1 skipped" in err
+        assert "skipped" in err and "bad.html" in err and "7 processed, 1 skipped" in err
         assert "extracting" not in err  # no progress bar when stderr is not a terminal
         outs[jobs] = {p.relative_to(out): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*.json"))}
-    assert len(outs[1]) == 6 and outs[1] == outs[2]
+    assert len(outs[1]) == 7 and outs[1] == outs[2]
 
 
 def test_progress_bar_when_asked(synthetic_page, tiny_model, capsys):
