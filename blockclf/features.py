@@ -90,8 +90,9 @@ def _container(xpath: str, levels: int) -> str:
 
 def _aggregate(keys: list[str], words: np.ndarray, links: np.ndarray, chars: np.ndarray,
                fw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    codes, uniq = pd.factorize(pd.Series(keys, dtype=object))
-    m = len(uniq)
+    first: dict[str, int] = {}
+    codes = np.fromiter((first.setdefault(k, len(first)) for k in keys), np.intp, len(keys))
+    m = len(first)
     w = np.bincount(codes, weights=words, minlength=m)
     lk = np.bincount(codes, weights=links, minlength=m)
     ch = np.bincount(codes, weights=chars, minlength=m)
