@@ -105,7 +105,8 @@ class _Segmenter:
     """
 
     def __init__(self, doc: Document, limits: Limits, include_noscript: bool) -> None:
-        self.tree = doc.root.getroottree()
+        self.paths: dict[etree._Element, str] = {}
+        self.siblings: dict[etree._Element, tuple[dict[etree._Element, int], dict[str, int]]] = {}
         self.doc = doc
         self.limits = limits
         self.skip_tags = SKIP_TAGS if include_noscript else SKIP_TAGS | {"noscript"}
@@ -152,7 +153,7 @@ class _Segmenter:
         else:
             xpath = owner.xpath
             if xpath is None:
-                xpath = owner.xpath = self.tree.getpath(owner.el)
+                xpath = owner.xpath = self._path(owner.el)
             tag, depth, tokens, ancestors = owner.tag, len(owner.ancestors) - 1, owner.tokens, owner.ancestors
             heading, lists, tables = owner.heading, owner.lists, owner.tables
         if heading:
@@ -185,6 +186,33 @@ class _Segmenter:
         if heading:
             self.headings.append((heading, text[:200]))
             self.heading_path = self.heading_path + (text[:200],)
+
+    def _path(self, el: etree._Element) -> str:
+        """The element path lxml's ``getpath`` writes, built from the parent's path.
+
+        ``getpath`` scans all earlier siblings on every call, which is quadratic on pages with
+        tens of thousands of sibling elements; here each parent's children are counted once.
+        """
+        path = self.paths.get(el)
+        if path is not None:
+            return path
+        parent = el.getparent()
+        if parent is None:
+            path = f"/{el.tag}"
+        else:
+            counted = self.siblings.get(parent)
+            if counted is None:
+                position: dict[etree._Element, int] = {}
+                per_tag: dict[str, int] = {}
+                for child in parent:
+                    if isinstance(child.tag, str):
+                        position[child] = per_tag[child.tag] = per_tag.get(child.tag, 0) + 1
+                counted = self.siblings[parent] = (position, per_tag)
+            position, per_tag = counted
+            base = self._path(parent)
+            path = f"{base}/{el.tag}[{position[el]}]" if per_tag[el.tag] > 1 else f"{base}/{el.tag}"
+        self.paths[el] = path
+        return path
 
     def run(self) -> list[Block]:
         root = self.doc.root
