@@ -35,6 +35,8 @@ _LISTS = frozenset(("ul", "ol", "dl", "menu", "dir"))
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _MAX_TOKENS = 48
+#: parents with more children than this get paths from a one-pass sibling count
+_WIDE = 64
 
 
 def _is_hidden(el: etree._Element, attrib) -> bool:
@@ -47,13 +49,24 @@ def _is_hidden(el: etree._Element, attrib) -> bool:
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
 
 
+_TOKEN_CACHE: dict[tuple[str | None, str | None], tuple[str, ...]] = {}
+_TOKEN_CACHE_SIZE = 50_000
+
+
 def _tokens(attrib) -> tuple[str, ...]:
     cls = attrib.get("class")
     ident = attrib.get("id")
     if not cls and not ident:
         return ()
-    raw = f"{cls or ''} {ident or ''}".lower()
-    return tuple(t for t in _TOKEN_SPLIT.split(raw) if t)
+    key = (cls, ident)
+    hit = _TOKEN_CACHE.get(key)  # class strings repeat across elements and pages
+    if hit is None:
+        raw = f"{cls or ''} {ident or ''}".lower()
+        hit = tuple(t for t in _TOKEN_SPLIT.split(raw) if t)
+        if len(_TOKEN_CACHE) >= _TOKEN_CACHE_SIZE:
+            _TOKEN_CACHE.clear()
+        _TOKEN_CACHE[key] = hit
+    return hit
 
 
 def _flat_text(el: etree._Element, skip_tags: frozenset[str]) -> str:
@@ -105,6 +118,7 @@ class _Segmenter:
     """
 
     def __init__(self, doc: Document, limits: Limits, include_noscript: bool) -> None:
+        self.tree = doc.root.getroottree()
         self.paths: dict[etree._Element, str] = {}
         self.siblings: dict[etree._Element, tuple[dict[etree._Element, int], dict[str, int]]] = {}
         self.doc = doc
@@ -188,19 +202,20 @@ class _Segmenter:
             self.heading_path = self.heading_path + (text[:200],)
 
     def _path(self, el: etree._Element) -> str:
-        """The element path lxml's ``getpath`` writes, built from the parent's path.
+        """The element path lxml's ``getpath`` writes.
 
         ``getpath`` scans all earlier siblings on every call, which is quadratic on pages with
-        tens of thousands of sibling elements; here each parent's children are counted once.
+        tens of thousands of sibling elements; under a wide parent the path is built from the
+        parent's path and a count of its children made once.
         """
         path = self.paths.get(el)
         if path is not None:
             return path
         parent = el.getparent()
-        if parent is None:
-            path = f"/{el.tag}"
+        counted = self.siblings.get(parent) if parent is not None else None
+        if counted is None and (parent is None or len(parent) <= _WIDE):
+            path = self.tree.getpath(el)  # C, and cheap while siblings are few
         else:
-            counted = self.siblings.get(parent)
             if counted is None:
                 position: dict[etree._Element, int] = {}
                 per_tag: dict[str, int] = {}
