@@ -309,24 +309,21 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from .data import read_index
-    from .evaluate import evaluate_records, summary
+    from .evaluate import score_records, summary
 
     model = load_model(args.model)
     records = read_index(args.bench, [args.split], args.dataset or None)
     if not records:
         raise UsageError(f"no pages with split '{args.split}' in {args.bench}")
-    if args.report:
-        from .report import evaluate_pages, write_report
-
-        df, results, golds = evaluate_pages(records, model, favor=args.favor, threshold=args.threshold,
-                                            use_site=not args.no_site)
-    else:
-        df = evaluate_records(records, model, favor=args.favor, threshold=args.threshold, use_site=not args.no_site)
+    df, results, golds = score_records(records, model, favor=args.favor, threshold=args.threshold,
+                                       use_site=not args.no_site)
     table = summary(df)
     with pd.option_context("display.width", 120, "display.max_rows", 200):
         print(f"split {args.split}, favor {args.favor if args.threshold is None else f'threshold {args.threshold}'}")
         print(table.round(3).to_string())
     if args.report:
+        from .report import write_report
+
         page = write_report(args.report, df, results, golds, model,
                             {"split": args.split, "favor": args.favor, "threshold": args.threshold,
                              "model": args.model or "default"},

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-__all__ = ["Score", "score_text", "tokens"]
+__all__ = ["Score", "evaluate_records", "score_records", "score_text", "summary", "tokens"]
 
 _WORD = re.compile(r"\w+")
 
@@ -50,13 +50,14 @@ def score_text(predicted: str, gold: str) -> Score:
     return Score(p, r, f)
 
 
-def evaluate_records(records, model=None, favor: str = "balanced", threshold: float | None = None,
-                     use_site: bool = True):
+def score_records(records, model=None, favor: str = "balanced", threshold: float | None = None,
+                  use_site: bool = True, explain: bool = False):
     """Extract every page of ``records`` as one batch and score it against its gold.
 
-    Returns a DataFrame with one row per page: dataset, id, site, precision, recall, f1,
-    plus the page type and language where the index gives them. Pages that cannot be read
-    score 0 (an extractor that fails has extracted nothing).
+    Returns ``(pages, results, golds)``: a DataFrame with one row per page (dataset, id, site,
+    lang, page type, precision, recall, f1, verdict, kept ratio, warnings), the `Result` of
+    each page that could be read, and the gold texts by page key. Pages that cannot be read
+    score 0 (an extractor that fails has extracted nothing) with verdict ``failed``.
     """
     import pandas as pd
 
@@ -67,18 +68,25 @@ def evaluate_records(records, model=None, favor: str = "balanced", threshold: fl
     for r in records:
         try:
             pages.append(prepare(r.html_path, url=r.url, site=r.site, name=r.key))
-        except Exception as exc:  # noqa: BLE001 - a failing page is scored, not fatal
-            failed.append((r, str(exc)))
+        except Exception:  # noqa: BLE001 - a failing page is scored, not fatal
+            failed.append(r)
     by_key = {r.key: r for r in records}
-    results = extract_batch(pages, model=model, favor=favor, threshold=threshold, use_site=use_site)
+    golds = {r.key: r.read_gold() for r in records}
+    results = extract_batch(pages, model=model, favor=favor, threshold=threshold, use_site=use_site,
+                            explain=explain)
     rows = []
     for res in results:
-        r = by_key[res.name]
-        s = score_text(res.text, r.read_gold())
-        rows.append(_row(r, s))
-    for r, _err in failed:
-        rows.append(_row(r, score_text("", r.read_gold())))
-    return pd.DataFrame(rows)
+        row = _row(by_key[res.name], score_text(res.text, golds[res.name]))
+        row.update(verdict=res.verdict, kept_ratio=res.stats.get("kept_ratio"), warnings=";".join(res.warnings))
+        rows.append(row)
+    rows += [{**_row(r, score_text("", golds[r.key])), "verdict": "failed"} for r in failed]
+    return pd.DataFrame(rows), results, golds
+
+
+def evaluate_records(records, model=None, favor: str = "balanced", threshold: float | None = None,
+                     use_site: bool = True):
+    """The per-page score table of `score_records` (one row per page)."""
+    return score_records(records, model, favor, threshold, use_site)[0]
 
 
 def _row(r, s: Score) -> dict:

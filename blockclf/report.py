@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .data import PageRecord
-from .evaluate import _row, score_text, summary, tokens
+from .evaluate import score_records, summary, tokens
 from .explain import explain_html, feature_words
 from .model import Model
 
@@ -52,25 +52,8 @@ GRID = np.round(np.arange(0.0, 1.0001, 0.02), 2)
 def evaluate_pages(records: Sequence[PageRecord], model: Model, favor: str = "balanced",
                    threshold: float | None = None, use_site: bool = True,
                    explain: bool = False) -> tuple[pd.DataFrame, list[Result], dict[str, str]]:
-    """Like `evaluate.evaluate_records`, also returning the results and gold texts for the report."""
-    from .predict import extract_batch, prepare
-
-    pages, failed = [], []
-    for r in records:
-        try:
-            pages.append(prepare(r.html_path, url=r.url, site=r.site, name=r.key))
-        except Exception:  # noqa: BLE001 - a failing page scores 0, as in evaluate_records
-            failed.append(r)
-    by_key = {r.key: r for r in records}
-    golds = {r.key: r.read_gold() for r in records}
-    results = extract_batch(pages, model=model, favor=favor, threshold=threshold, use_site=use_site, explain=explain)
-    rows = []
-    for res in results:
-        row = _row(by_key[res.name], score_text(res.text, golds[res.name]))
-        row.update(verdict=res.verdict, kept_ratio=res.stats.get("kept_ratio"), warnings=";".join(res.warnings))
-        rows.append(row)
-    rows += [{**_row(r, score_text("", golds[r.key])), "verdict": "failed"} for r in failed]
-    return pd.DataFrame(rows), results, golds
+    """`evaluate.score_records`: the per-page table, the results and gold texts for the report."""
+    return score_records(records, model, favor, threshold, use_site, explain)
 
 
 def explain_pages(records: Sequence[PageRecord], keys: Sequence[str], model: Model, favor: str = "balanced",
