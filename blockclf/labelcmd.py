@@ -39,13 +39,14 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from .batch import Item
 from .block import Block
 from .data import registered_domain
 from .html import Document, PageError, parse
 from .labels import from_gold
 from .segment import segment
 
-__all__ = ["BLOCKS_FORMAT", "LabelReport", "RawPage", "assign_split", "compile_selector", "label_blocks", "label_site",
+__all__ = ["BLOCKS_FORMAT", "LabelReport", "assign_split", "compile_selector", "label_blocks", "label_site",
            "read_edits", "warc_pages"]
 
 log = logging.getLogger("blockclf")
@@ -56,21 +57,11 @@ _ID_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _XPATH_START = ("/", "(", "./")
 
 
-@dataclass(frozen=True)
-class RawPage:
-    """A page that is not a file of its own, e.g. a WARC response record, named by its URL."""
-
-    name: str
-    data: bytes
-    url: str | None = None
-    encoding: str | None = None
-
-
-def warc_pages(path: str | Path) -> list[RawPage]:
-    """The HTML response records of a WARC file (needs the ``warc`` extra)."""
+def warc_pages(path: str | Path) -> list[Item]:
+    """The HTML response records of a WARC file (needs the ``warc`` extra), named by URL."""
     from .warc import read_warc
 
-    return [RawPage(it.name, bytes(it.source), it.url, it.encoding) for it in read_warc(path)]
+    return list(read_warc(path))
 
 
 @dataclass
@@ -222,11 +213,13 @@ def _merge_index(out: Path, dataset: str, rows: list[dict]) -> None:
     index.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
 
 
-def label_site(pages: Sequence[tuple[Path, str] | RawPage], out: str | Path, *, content: str | None = None,
+def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, content: str | None = None,
                exclude: Iterable[str] = (), dataset: str = "mysite", site: str | None = None,
                gold_suffix: str | None = ".txt", edits: dict[str, list[tuple[str, bool, int]]] | None = None,
                dev: float = 0.2, test: float = 0.2) -> LabelReport:
-    """Label ``pages`` (``(file, name)`` pairs or `RawPage`) and write them under ``out`` as ``dataset``.
+    """Label ``pages`` and write them under ``out`` as ``dataset``.
+
+    ``pages`` are ``(file, name)`` pairs, or batch `Item`s holding bytes (WARC records).
 
     Labels come, per page, from a gold file next to the page (when ``gold_suffix`` finds
     one), else from the ``content`` selector. Pages with neither, or whose selector matches
@@ -245,17 +238,17 @@ def label_site(pages: Sequence[tuple[Path, str] | RawPage], out: str | Path, *, 
     rows = []
     seen: set[str] = set()
     for item in pages:
-        path, name = (None, item.name) if isinstance(item, RawPage) else item
+        path, name = (None, item.name) if isinstance(item, Item) else item
         where = str(path) if path is not None else name
         page_id = _page_id(name)
         if page_id in seen:
             page_id = f"{page_id}-{hashlib.sha1(where.encode()).hexdigest()[:6]}"
         seen.add(page_id)
         try:
-            raw = item.data if isinstance(item, RawPage) else path.read_bytes()
+            raw = bytes(item.source) if isinstance(item, Item) else path.read_bytes()
             if raw[:2] == b"\x1f\x8b":
                 raw = gzip.decompress(raw)
-            doc = parse(raw, encoding=item.encoding if isinstance(item, RawPage) else None)
+            doc = parse(raw, encoding=item.encoding if isinstance(item, Item) else None)
             blocks = segment(doc)
         except (PageError, OSError, EOFError) as exc:
             report.failed.append((where, str(exc)))
@@ -288,7 +281,7 @@ def label_site(pages: Sequence[tuple[Path, str] | RawPage], out: str | Path, *, 
         gold = gold if gold.endswith("\n") or not gold else gold + "\n"
         _write_page(out, dataset, page_id, raw, blocks, flags, gold)
         split = assign_split(page_id, dev, test)
-        url = item.url if isinstance(item, RawPage) and item.url else doc.url
+        url = item.url if isinstance(item, Item) and item.url else doc.url
         rows.append({"dataset": dataset, "id": page_id, "url": url, "domain": registered_domain(url), "lang": doc.lang,
                      "split": split,
                      "source_file": where, "label_source": source})
