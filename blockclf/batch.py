@@ -165,17 +165,17 @@ def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[An
     mdl = _resolve_model(opts.model)
     kwargs: dict[str, Any] = dict(model=mdl, favor=opts.favor, threshold=opts.threshold,
                                   site_profile=opts.site_profile, use_site=opts.use_site, explain=opts.explain)
-    ready = [prepared[i] for i in ok]
+    ready = [p for p in prepared if not isinstance(p, PageError)]
     try:
         reps = [evidence[i] for i in ok] if evidence is not None else None
-        results = extract_batch(ready, repetition=reps, **kwargs) if ready else []
+        results: list[Result | PageError] = list(extract_batch(ready, repetition=reps, **kwargs)) if ready else []
     except Exception:  # find the page that breaks the chunk; score the others alone
         log.debug("chunk failed, scoring its pages one by one", exc_info=True)
         results = []
         for j, i in enumerate(ok):
             try:
                 rep = [evidence[i]] if evidence is not None else None
-                results.append(extract_batch([prepared[i]], repetition=rep, **kwargs)[0])
+                results.append(extract_batch([ready[j]], repetition=rep, **kwargs)[0])
             except Exception as exc:
                 results.append(PageError("error", f"scoring failed: {type(exc).__name__}: {exc}"))
     for i, res in zip(ok, results):

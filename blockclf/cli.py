@@ -13,11 +13,16 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .html import FLAG_WARNINGS, Limits, PageError
 from .model import FAVORS, ModelError, load_model
+
+if TYPE_CHECKING:
+    from .batch import Outcome
+    from .predict import Page
 
 __all__ = ["main"]
 
@@ -164,6 +169,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             raise _FailFast
         if inputs:
             items = [Item(str(path), path, site=args.site) for path, stem in inputs]
+            batch: Iterable[Outcome]
             if args.dask:
                 from dataclasses import replace
 
@@ -234,7 +240,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
     one_file = len(inputs) == 1 and not (args.output and Path(args.output).is_dir())
     if not one_file and not args.output:
         raise UsageError(f"{len(inputs)} pages found: give -o OUTDIR to write one view per page")
-    pages, stems, n_skipped = [], {}, 0
+    pages: list[Page] = []
+    stems: dict[str | None, str] = {}
+    n_skipped = 0
     for path, stem in inputs:
         try:
             pages.append(prepare(path, name=str(path), site=args.site))

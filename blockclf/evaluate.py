@@ -10,6 +10,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pandas is imported when a table is built, not when scoring text
+    import pandas as pd
 
 __all__ = ["Score", "evaluate_records", "score_records", "score_text", "summary", "tokens"]
 
@@ -94,7 +98,7 @@ def _row(r, s: Score) -> dict:
             "page_type": r.extra.get("page_type"), "precision": s.precision, "recall": s.recall, "f1": s.f1}
 
 
-def summary(df) -> "pd.DataFrame":
+def summary(df: pd.DataFrame) -> pd.DataFrame:
     """Mean P/R/F1 and page count per dataset, with an ``all`` row over every page."""
     import pandas as pd
 

@@ -245,7 +245,12 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
             page_id = f"{page_id}-{hashlib.sha1(where.encode()).hexdigest()[:6]}"
         seen.add(page_id)
         try:
-            raw = bytes(item.source) if isinstance(item, Item) else path.read_bytes()
+            if isinstance(item, Item):
+                src = item.source
+                raw = src if isinstance(src, bytes) else src.encode("utf-8") if isinstance(src, str) else src.read_bytes()
+            else:
+                assert path is not None
+                raw = path.read_bytes()
             if raw[:2] == b"\x1f\x8b":
                 raw = gzip.decompress(raw)
             doc = parse(raw, encoding=item.encoding if isinstance(item, Item) else None)

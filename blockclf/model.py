@@ -85,7 +85,7 @@ class BlockClassifier(ClassifierMixin, BaseEstimator):
         self.feature_names_in_ = np.asarray(list(X.columns), dtype=object)
         self.n_features_in_ = X.shape[1]
         train = lgb.Dataset(X, y, weight=sample_weight, free_raw_data=True)
-        callbacks = []
+        callbacks: list[Any] = []
         valid_sets = []
         if eval_set is not None:
             valid_sets = [lgb.Dataset(eval_set[0], np.asarray(eval_set[1]).astype(int),
@@ -120,8 +120,8 @@ class BlockClassifier(ClassifierMixin, BaseEstimator):
         """Two columns: P(boilerplate), P(content)."""
         if len(X) == 0:
             return np.zeros((0, 2))
-        p = self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_,
-                                  num_threads=self._threads(len(X)))
+        p = np.asarray(self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_,
+                                             num_threads=self._threads(len(X))))
         return np.column_stack([1 - p, p])
 
     def _threads(self, rows: int) -> int:
@@ -136,8 +136,8 @@ class BlockClassifier(ClassifierMixin, BaseEstimator):
         """Per-feature contributions to the raw score (LightGBM ``pred_contrib``); last column is the bias."""
         if len(X) == 0:
             return np.zeros((0, self.n_features_in_ + 1))
-        return self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_, pred_contrib=True,
-                                     num_threads=self._threads(len(X)))
+        return np.asarray(self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_,
+                                                pred_contrib=True, num_threads=self._threads(len(X))))
 
 
 @dataclass

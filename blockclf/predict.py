@@ -160,7 +160,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     elif use_site:
         # hashing every block costs a page ~1 ms: only pages that can get evidence are hashed
         per_site = Counter(p.site for p in pages if p.site)
-        keys = [block_keys(p.blocks) if site_profile is not None or per_site[p.site] > 1 else None
+        keys = [block_keys(p.blocks) if site_profile is not None or (p.site and per_site[p.site] > 1) else None
                 for p in pages]
         reps = batch_repetition(keys, [p.site for p in pages], site_profile)
     # form labels repeat by design: a label counts as no more repeated than its value

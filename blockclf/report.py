@@ -203,7 +203,8 @@ def _diff(res: Result, gold: str) -> tuple[list[str], list[str]]:
     ref = Counter(tokens(gold))
     kept = Counter(t for b, k in zip(res.blocks, res.kept) if k for t in tokens(b.text))
     lacking, excess = ref - kept, kept - ref
-    missed, extra = [], []
+    missed: list[str] = []
+    extra: list[str] = []
     for b, k in zip(res.blocks, res.kept):
         toks = tokens(b.text)
         pool = excess if k else lacking

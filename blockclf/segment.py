@@ -161,6 +161,9 @@ class _Segmenter:
         self.started = False
 
     def _emit(self, text: str, owner: _Owner | None) -> None:
+        xpath: str | None
+        tokens: tuple[str, ...]
+        ancestors: tuple[str, ...]
         if owner is None:
             tag, xpath, depth, tokens, ancestors = "html", "/html", 0, (), ("html",)
             heading, lists, tables = 0, 0, 0
@@ -168,6 +171,7 @@ class _Segmenter:
             xpath = owner.xpath
             if xpath is None:
                 xpath = owner.xpath = self._path(owner.el)
+            assert xpath is not None
             tag, depth, tokens, ancestors = owner.tag, len(owner.ancestors) - 1, owner.tokens, owner.ancestors
             heading, lists, tables = owner.heading, owner.lists, owner.tables
         if heading:

@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -302,11 +303,11 @@ def keep_labels(kept: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarra
 Repetition = tuple[np.ndarray, np.ndarray, int]
 
 
-def batch_repetition(keys: Sequence[tuple[np.ndarray, np.ndarray]], sites: Sequence[str | None],
+def batch_repetition(keys: Sequence[Any], sites: Sequence[str | None],
                      profile: SiteProfile | None = None) -> list[Repetition | None]:
     """Repetition evidence for each page of a batch from the other pages of its site.
 
-    ``keys`` are the pages' `block_keys`, ``sites`` their sites. Pages of one site profile
+    ``keys`` are the pages' `block_keys` (None for a page that can get no evidence), ``sites`` their sites. Pages of one site profile
     each other; ``profile`` (earlier pages) joins every group whose site it matches, and pages
     with no known site use it too. A page with neither site nor profile gets None (no evidence).
     """
@@ -326,7 +327,9 @@ def batch_repetition(keys: Sequence[tuple[np.ndarray, np.ndarray]], sites: Seque
             continue
         prof = base.copy() if base is not None else SiteProfile(site)
         for i in members:
-            prof.add_keys(*keys[i])
+            texts, paths = keys[i]
+            prof.add_keys(texts, paths)
         for i in members:
-            out[i] = prof.repetition_keys(*keys[i], counted=True)
+            texts, paths = keys[i]
+            out[i] = prof.repetition_keys(texts, paths, counted=True)
     return out

@@ -256,7 +256,7 @@ def site_drift(site: str, old: Sequence[Mapping[str, Any]], new: Sequence[Mappin
     before = {r.get("name"): r for r in old if r.get("name")}
     common = [(before[r["name"]], r) for r in new if r.get("name") in before]
     median = float(np.median([value(r) for r in old]))
-    pairs = common or [(None, r) for r in new]
+    pairs: list[tuple[Mapping[str, Any] | None, Mapping[str, Any]]] = list(common) or [(None, r) for r in new]
     moved = [{"name": n.get("name", ""), "metric": metric, "old": value(o) if o is not None else median,
               "old_is_site_median": o is None, "new": value(n)} for o, n in pairs]
     moved.sort(key=lambda d: -distance(d["old"], d["new"]))
