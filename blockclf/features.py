@@ -16,7 +16,7 @@ import pandas as pd
 
 from .block import Block
 
-__all__ = ["FEATURES", "Repetition", "featurize"]
+__all__ = ["FAMILIES", "FEATURES", "Repetition", "feature_matrix", "featurize"]
 
 OWN_TAGS = ("p", "li", "td", "th", "div", "dd", "dt", "pre", "blockquote", "figcaption",
             "caption", "option", "section", "article", "body", "span", "form", "header", "footer", "tr")
@@ -50,6 +50,20 @@ _WORD = re.compile(r"\w+")
 _NEIGHBOUR_BASE = ("log_chars", "link_density", "text_density", "ends_punct", "fw_share", "is_p",
                    "is_heading", "list_depth", "rel_container_words")
 
+_END_PUNCT = frozenset(".!?:;。！？\"”")
+_IS_FUNCTION_WORD = _FUNCTION_WORDS.__contains__
+
+
+def _text_stats(text: str) -> tuple:
+    """Tokens and the per-block text counts, in one pass over the block (featurize's hot loop)."""
+    low = text.lower()
+    toks = _WORD.findall(low)
+    return (toks, len(text), len(text.split()), len(toks), sum(map(_IS_FUNCTION_WORD, toks)),
+            len(_SENT_END.findall(text)), text.count(",") + text.count("，"), text[-1] in _END_PUNCT,
+            len(_DIGIT.findall(text)), len(_UPPER_WORD.findall(text)), len(_SEPARATORS.findall(text)),
+            "©" in text or "copyright" in low)
+
+
 Repetition = tuple[np.ndarray, np.ndarray, int]
 
 
@@ -78,6 +92,33 @@ def _columns() -> list[str]:
 
 #: every feature column, in model order
 FEATURES: list[str] = _columns()
+
+
+def _families() -> dict[str, list[str]]:
+    named = {
+        "length": ["n_chars", "log_chars", "n_words", "n_tokens", "avg_word_len", "n_sentences", "n_commas"],
+        "prose": ["ends_punct", "fw_share", "digit_share", "upper_word_share", "separator_count", "has_copyright"],
+        "links": ["link_chars", "link_density", "n_links", "links_per_word"],
+        "density": ["text_density", "log_markup"],
+        "structure": ["heading_level", "is_heading", "list_depth", "table_depth", "depth", "rel_depth",
+                      "starts_element"],
+        "title": ["title_overlap", "title_cover"],
+        "own tag": [f"tag_{t}" for t in OWN_TAGS],
+        "landmarks": [f"in_{t}" for t in ANCESTOR_TAGS],
+        "class/id": [f"cls_{t}" for t in CLASS_TOKENS] + ["n_class_tokens"],
+        "position": ["rel_index", "rel_char_pos", "page_blocks", "page_log_chars", "peak_distance",
+                     "abs_peak_distance", "after_first_heading"],
+        "site": ["rep_text", "rep_path", "site_pages"],
+    }
+    named["neighbours"] = [c for c in FEATURES if c[:3] in ("p1_", "n1_", "p2_", "n2_") or c.startswith("win3_")]
+    named["containers"] = [f"{lvl}_{f}" for lvl in ("parent", "grand", "great")
+                           for f in ("word_share", "link_density", "n_blocks", "fw_share")]
+    named["containers"] += ["rel_container_words", "same_shape_share", "same_shape_link_density"]
+    return named
+
+
+#: the feature families of docs/features.md: each column belongs to exactly one
+FAMILIES: dict[str, list[str]] = _families()
 
 _SHAPE = re.compile(r"\[\d+\]")
 
@@ -119,11 +160,6 @@ def _window(a: np.ndarray, half: int = 3) -> np.ndarray:
     return c[np.minimum(i + half + 1, len(a))] - c[np.maximum(i - half, 0)]
 
 
-_TAG_COLUMNS = [f"tag_{t}" for t in OWN_TAGS]
-_ANCESTOR_COLUMNS = [f"in_{t}" for t in ANCESTOR_TAGS]
-_CLASS_COLUMNS = [f"cls_{t}" for t in CLASS_TOKENS]
-
-
 _N_FLAGS = len(OWN_TAGS) + len(ANCESTOR_TAGS) + len(CLASS_TOKENS)
 _TAG_AT = {t: j for j, t in enumerate(OWN_TAGS)}
 _ANCESTOR_AT = {t: len(OWN_TAGS) + j for j, t in enumerate(ANCESTOR_TAGS)}
@@ -146,7 +182,7 @@ def _flag_row(b: Block) -> np.ndarray:
     return row
 
 
-def _flag_columns(blocks: Sequence[Block]) -> dict[str, np.ndarray]:
+def _flag_grid(blocks: Sequence[Block]) -> np.ndarray:
     """Own-tag, ancestor-tag and class/id-token flags, one row computed per distinct context.
 
     Blocks under the same element share their ancestor and token tuples, so a page has far
@@ -163,9 +199,11 @@ def _flag_columns(blocks: Sequence[Block]) -> dict[str, np.ndarray]:
             k = rows[key] = len(table)
             table.append(_flag_row(b))
         index[i] = k
-    grid = np.vstack(table)[index]
-    names = _TAG_COLUMNS + _ANCESTOR_COLUMNS + _CLASS_COLUMNS
-    return {name: grid[:, j] for j, name in enumerate(names)}
+    return np.vstack(table)[index]
+
+
+_COLUMN_AT = {c: j for j, c in enumerate(FEATURES)}
+_FLAGS_AT = _COLUMN_AT[f"tag_{OWN_TAGS[0]}"]  # the flag columns are contiguous, in _flag_row's order
 
 
 def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition | None = None) -> pd.DataFrame:
@@ -174,46 +212,54 @@ def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition |
     ``repetition`` is what `SiteProfile.repetition` returns for these blocks; without it the
     repetition columns are NaN, which the model reads as "no site evidence".
     """
+    return pd.DataFrame(feature_matrix(blocks, title, repetition), columns=FEATURES)
+
+
+def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetition | None = None) -> np.ndarray:
+    """`featurize` as a bare float64 array (one row per block, columns in `FEATURES` order).
+
+    Scoring reads this directly: a page is scored in a few milliseconds, and building a
+    DataFrame only to take the array back out of it was a noticeable share of that.
+    """
     n = len(blocks)
+    out = np.full((n, len(FEATURES)), np.nan)  # a column left unfilled shows as NaN, which tests catch
     if n == 0:
-        return pd.DataFrame(columns=FEATURES, dtype=float)
+        return out
     texts = [b.text for b in blocks]
-    toks = [_WORD.findall(t.lower()) for t in texts]
-    n_chars = np.fromiter((len(t) for t in texts), float, n)
-    n_words = np.fromiter((len(t.split()) for t in texts), float, n)
-    n_tokens = np.fromiter((len(t) for t in toks), float, n)
-    fw_count = np.fromiter((sum(1 for w in t if w in _FUNCTION_WORDS) for t in toks), float, n)
-    link_chars = np.fromiter((b.link_chars for b in blocks), float, n)
-    markup = np.fromiter((b.markup_bytes for b in blocks), float, n)
-    depth = np.fromiter((b.depth for b in blocks), float, n)
-    heading = np.fromiter((b.heading_level for b in blocks), float, n)
+    stats = [_text_stats(t) for t in texts]
+    toks = [st[0] for st in stats]
+    counts = np.array([st[1:] for st in stats], dtype=float)
+    n_chars, n_words, n_tokens, fw_count = counts[:, 0], counts[:, 1], counts[:, 2], counts[:, 3]
+    given = np.array([(b.link_chars, b.markup_bytes, b.depth, b.heading_level, b.n_links, b.list_depth,
+                       b.table_depth, b.starts_element, len(b.tokens)) for b in blocks], dtype=float)
+    link_chars, markup, depth, heading = given[:, 0], given[:, 1], given[:, 2], given[:, 3]
     f: dict[str, np.ndarray] = {}
     f["n_chars"] = n_chars
     f["log_chars"] = np.log1p(n_chars)
     f["n_words"] = n_words
     f["n_tokens"] = n_tokens
     f["avg_word_len"] = n_chars / np.maximum(n_words, 1)
-    f["n_sentences"] = np.fromiter((len(_SENT_END.findall(t)) for t in texts), float, n)
-    f["n_commas"] = np.fromiter((t.count(",") + t.count("，") for t in texts), float, n)
-    f["ends_punct"] = np.fromiter((t[-1] in ".!?:;。！？\"”" for t in texts), float, n)
-    f["digit_share"] = np.fromiter((len(_DIGIT.findall(t)) for t in texts), float, n) / np.maximum(n_chars, 1)
-    f["upper_word_share"] = np.fromiter((len(_UPPER_WORD.findall(t)) for t in texts), float, n) / np.maximum(n_words, 1)
-    f["separator_count"] = np.fromiter((len(_SEPARATORS.findall(t)) for t in texts), float, n)
+    f["n_sentences"] = counts[:, 4]
+    f["n_commas"] = counts[:, 5]
+    f["ends_punct"] = counts[:, 6]
+    f["digit_share"] = counts[:, 7] / np.maximum(n_chars, 1)
+    f["upper_word_share"] = counts[:, 8] / np.maximum(n_words, 1)
+    f["separator_count"] = counts[:, 9]
     f["fw_share"] = fw_count / np.maximum(n_tokens, 1)
-    f["has_copyright"] = np.fromiter((("©" in t) or ("copyright" in t.lower()) for t in texts), float, n)
+    f["has_copyright"] = counts[:, 10]
     f["link_chars"] = link_chars
     f["link_density"] = link_chars / np.maximum(n_chars, 1)
-    f["n_links"] = np.fromiter((b.n_links for b in blocks), float, n)
+    f["n_links"] = given[:, 4]
     f["links_per_word"] = f["n_links"] / np.maximum(n_words, 1)
     f["text_density"] = n_chars / np.maximum(markup, 1)
     f["log_markup"] = np.log1p(markup)
     f["heading_level"] = heading
     f["is_heading"] = (heading > 0).astype(float)
-    f["list_depth"] = np.fromiter((b.list_depth for b in blocks), float, n)
-    f["table_depth"] = np.fromiter((b.table_depth for b in blocks), float, n)
+    f["list_depth"] = given[:, 5]
+    f["table_depth"] = given[:, 6]
     f["depth"] = depth
     f["rel_depth"] = depth - np.median(depth)
-    f["starts_element"] = np.fromiter((b.starts_element for b in blocks), float, n)
+    f["starts_element"] = given[:, 7]
     title_toks = set(_WORD.findall(title.lower()))
     if title_toks:
         inter = np.fromiter((len(title_toks.intersection(t)) for t in toks), float, n)
@@ -222,9 +268,9 @@ def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition |
     else:
         f["title_overlap"] = np.full(n, np.nan)
         f["title_cover"] = np.full(n, np.nan)
-    for name, col in _flag_columns(blocks).items():
-        f[name] = col
-    f["n_class_tokens"] = np.fromiter((len(b.tokens) for b in blocks), float, n)
+    grid = _flag_grid(blocks)
+    out[:, _FLAGS_AT:_FLAGS_AT + _N_FLAGS] = grid
+    f["n_class_tokens"] = given[:, 8]
     idx = np.arange(n, dtype=float)
     f["rel_index"] = idx / max(n - 1, 1)
     total_chars = n_chars.sum()
@@ -253,7 +299,7 @@ def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition |
     _, s_ld, s_cnt, _ = _aggregate(shapes, n_words, link_chars, n_chars, fw_count)
     f["same_shape_share"] = s_cnt / n
     f["same_shape_link_density"] = s_ld
-    f["is_p"] = f["tag_p"]
+    f["is_p"] = grid[:, _TAG_AT["p"]]
     for off, k in (("p1", 1), ("n1", -1), ("p2", 2), ("n2", -2)):
         for name in _NEIGHBOUR_BASE:
             f[f"{off}_{name}"] = _shift(f[name], k)
@@ -267,5 +313,7 @@ def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition |
     else:
         f["rep_text"], f["rep_path"], n_other = repetition
         f["site_pages"] = np.full(n, float(n_other))
-    # one 2-D block is much faster to build a frame from than ~250 separate columns
-    return pd.DataFrame(np.column_stack([f[c] for c in FEATURES]), columns=FEATURES)
+    for name, col in f.items():
+        if name != "is_p":  # is_p is tag_p, already in the flag block; it only feeds the neighbours
+            out[:, _COLUMN_AT[name]] = col
+    return out

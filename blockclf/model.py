@@ -114,7 +114,11 @@ class BlockClassifier(ClassifierMixin, BaseEstimator):
             if list(X.columns) == names:  # already in model order: no reindexing copy
                 return X.to_numpy(dtype=np.float64)
             return X[names].to_numpy(dtype=np.float64)
-        return np.asarray(X, dtype=np.float64)
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim == 2 and X.shape[1] == len(FEATURES) != self.n_features_in_:
+            # a full feature matrix for a model fitted on some columns (an ablation, say)
+            X = X[:, [FEATURES.index(c) for c in self.feature_names_in_]]
+        return X
 
     def predict_proba(self, X: pd.DataFrame | np.ndarray) -> np.ndarray:
         """Two columns: P(boilerplate), P(content)."""

@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any, Union
 
 import numpy as np
-import pandas as pd
 
 from .block import Block
 from .data import registered_domain
-from .features import FEATURES, featurize
+from .features import FEATURES, feature_matrix
 from .html import Document, Limits, PageError, parse
 from .model import Model, load_model
 from .segment import segment
@@ -131,11 +130,10 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     return Page(doc, blocks, name=name, url=page_url, site=site or registered_domain(page_url))
 
 
-def _reasons(model: Model, X: pd.DataFrame, top: int) -> list[list[tuple[str, float, float]]]:
-    contrib = model.classifier.contributions(X[FEATURES])
-    values = X[FEATURES].to_numpy()
+def _reasons(model: Model, X: np.ndarray, top: int) -> list[list[tuple[str, float, float]]]:
+    contrib = model.classifier.contributions(X)
     out = []
-    for row, vals in zip(contrib[:, :-1], values):
+    for row, vals in zip(contrib[:, :-1], X):
         order = np.argsort(-np.abs(row))[:top]
         out.append([(FEATURES[j], float(vals[j]), float(row[j])) for j in order])
     return out
@@ -168,8 +166,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     for i, rep in enumerate(reps):
         if rep is not None and pairs[i]:
             reps[i] = (cap_label_repetition(rep[0], pairs[i]), rep[1], rep[2])
-    tables = [featurize(p.blocks, p.doc.title, reps[i]) for i, p in enumerate(pages)]
-    X = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=FEATURES)
+    tables = [feature_matrix(p.blocks, p.doc.title, reps[i]) for i, p in enumerate(pages)]
+    X = tables[0] if len(tables) == 1 else np.vstack(tables) if tables else np.empty((0, len(FEATURES)))
     scores = mdl.classifier.predict_proba(X)[:, 1] if len(X) else np.zeros(0)
     reasons = _reasons(mdl, X, top_reasons) if explain and len(X) else None
     results = []

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blockclf import Block, BlockClassifier, SiteProfile
-from blockclf.features import FEATURES, featurize
+from blockclf.features import FAMILIES, FEATURES, featurize
 
 #: columns that may be NaN, and when (see the featurize docstring and FEATURES families)
 SITE_COLUMNS = ("rep_text", "rep_path")
@@ -238,3 +238,10 @@ def test_any_blocks_give_finite_features(blocks, title):
     assert np.isfinite(values.to_numpy(dtype=float)).all()
     assert not np.isinf(df.to_numpy(dtype=float)).any()
     assert df["link_density"].between(0, 1).all()
+
+
+def test_families_partition_the_feature_columns():
+    # the ablation drops one family at a time: a column in no family, or in two, would skew it
+    listed = [c for cols in FAMILIES.values() for c in cols]
+    assert sorted(listed) == sorted(FEATURES)
+    assert len(listed) == len(set(listed))

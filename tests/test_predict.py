@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from blockclf import Model, PageError, Result, extract, extract_batch, prepare
@@ -110,7 +111,7 @@ class _Recorder:
         self.X = None
 
     def predict_proba(self, X):
-        self.X = X
+        self.X = pd.DataFrame(X, columns=FEATURES)  # scoring hands over the bare matrix, in FEATURES order
         return self.inner.predict_proba(X)
 
     def contributions(self, X):
