@@ -240,6 +240,11 @@ _MARKUP = re.compile(r"</?[a-zA-Z][^>]*>")
 _END_BODY = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
 
 
+def _first(root: etree._Element, tag: str) -> etree._Element | None:
+    """The first ``tag`` element under ``root`` (lxml's C iterator; ``find(".//tag")`` is slower)."""
+    return next(root.iter(tag), None)
+
+
 def _unswallow(root: etree._Element, text: str, warnings: list[str]) -> etree._Element:
     """Re-read a page whose unterminated ``<title>`` swallowed the rest of the document.
 
@@ -247,7 +252,7 @@ def _unswallow(root: etree._Element, text: str, warnings: list[str]) -> etree._E
     becomes title text and no block is left. The page is then parsed again with the title
     closed at its first markup.
     """
-    title = root.find(".//title")
+    title = _first(root, "title")
     if title is not None and len(title.text or "") > 1000 and _MARKUP.search(title.text or ""):
         alt, _ = _parse_tree(_OPEN_TITLE.sub(r"\1</title>", text, count=1).encode("utf-8", errors="replace"),
                              huge=False)
@@ -259,17 +264,17 @@ def _unswallow(root: etree._Element, text: str, warnings: list[str]) -> etree._E
 
 def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
     title = ""
-    t = root.find(".//title")
+    t = _first(root, "title")
     if t is not None:
         title = " ".join("".join(t.itertext()).split())
     url = None
-    for link in root.iterfind(".//link[@rel]"):
+    for link in root.iter("link"):
         if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
             url = link.get("href")
             break
     if url is None:
-        for meta in root.iterfind(".//meta[@property]"):
-            if meta.get("property", "").lower() == "og:url" and meta.get("content"):
+        for meta in root.iter("meta"):
+            if (meta.get("property") or "").lower() == "og:url" and meta.get("content"):
                 url = meta.get("content")
                 break
     lang = root.get("lang") if isinstance(root.tag, str) else None
@@ -343,7 +348,7 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
         raise PageError("empty", "page has no elements")
     root = _unswallow(root, text, warnings)
     # every element but the few the parser implies (html, head, body, p) starts with a '<'
-    if text.count("<") + 16 > limits.max_nodes and sum(
+    if len(text) + 16 > limits.max_nodes and text.count("<") + 16 > limits.max_nodes and sum(
             1 for _ in islice(root.iter(), limits.max_nodes + 1)) > limits.max_nodes:
         raise PageError("too-many-nodes", f"page has over {limits.max_nodes} elements")
     if root.find(".//frameset") is not None:
