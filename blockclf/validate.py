@@ -77,11 +77,13 @@ def page_checks(res: Result) -> None:
         res.warnings.append("low-kept-ratio")
     title = set(_WORD.findall(res.title.lower()))
     if len(title) >= 3 and kept_chars:
-        kept_words = set()
+        found: set[str] = set()
         for b, k in zip(res.blocks, res.kept):
             if k:
-                kept_words.update(_WORD.findall(b.text.lower()))
-        if len(title & kept_words) < 0.5 * len(title):
+                found.update(title.intersection(_WORD.findall(b.text.lower())))
+                if len(found) >= 0.5 * len(title):  # enough already: the rest of the page need not be read
+                    break
+        if len(found) < 0.5 * len(title):
             res.warnings.append("title-missing")
 
 
