@@ -23,6 +23,7 @@ import dataclasses
 import logging
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,9 +129,12 @@ def _light(page: Page) -> Page:
 
 
 def page_keys(items: Sequence[Item], opts: BatchOptions, keep_blocks: int = 0) -> list[tuple[Any, ...]]:
-    """Pass 1 over some items: per item ``(site, keys, page_or_None)`` or ``(PageError,)``.
+    """Pass 1 over some items: per item ``(site, keys_or_None, page_or_None)`` or ``(PageError,)``.
 
-    Up to ``keep_blocks`` blocks' worth of prepared pages are returned for reuse in pass 2.
+    Up to ``keep_blocks`` blocks' worth of prepared pages are returned for reuse in pass 2;
+    their keys are left for later (None), since hashing a page whose site turns out to have
+    no other page in the batch is wasted. A page that can never get evidence (no site, no
+    profile) is not hashed either.
     """
     out: list[tuple[Any, ...]] = []
     for item in items:
@@ -141,7 +145,8 @@ def page_keys(items: Sequence[Item], opts: BatchOptions, keep_blocks: int = 0) -
         keep = 0 < keep_blocks and len(page.blocks) <= keep_blocks  # never sent between processes
         if keep:
             keep_blocks -= len(page.blocks)
-        out.append((page.site, block_keys(page.blocks), _light(page) if keep else None))
+        hashed = not keep and (page.site is not None or opts.site_profile is not None)
+        out.append((page.site, block_keys(page.blocks) if hashed else None, _light(page) if keep else None))
     return out
 
 
@@ -279,6 +284,10 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
                 budget -= len(row[2].blocks)
         bar.update(len(rows))
     bar.close()
+    per_site = Counter(sites)
+    for i, page in cached.items():  # kept pages are hashed only if their site can give evidence
+        if keys[i] is None and (opts.site_profile is not None or (page.site and per_site[page.site] > 1)):
+            keys[i] = block_keys(page.blocks)
     ok = [i for i in range(len(sites)) if i not in failed]
     evidence: list[Any] = [None] * len(sites)
     for i, rep in zip(ok, site_evidence([sites[i] for i in ok], [keys[i] for i in ok], opts)):
