@@ -19,6 +19,16 @@ def _md_escape_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+_LIST_TAGS = frozenset(("ul", "ol", "dl", "menu", "dir"))
+
+
+def _list_item(ancestors: tuple[str, ...], text: str) -> str:
+    """``- text`` or ``1. text`` (Markdown numbers the items), indented under the enclosing items."""
+    lists = [t for t in ancestors if t in _LIST_TAGS]
+    indent = sum(3 if t == "ol" else 2 for t in lists[:-1])
+    return " " * indent + ("1. " if lists and lists[-1] == "ol" else "- ") + text
+
+
 def to_markdown(res: Result) -> str:
     """Kept blocks as Markdown: headings, list items (nested), table rows, code, quotes."""
     out: list[str] = []
@@ -54,7 +64,7 @@ def to_markdown(res: Result) -> str:
         if b.heading_level:
             out += ["", "#" * b.heading_level + " " + b.text, ""]
         elif b.tag == "li":
-            out.append("  " * max(b.list_depth - 1, 0) + "- " + b.text)
+            out.append(_list_item(b.ancestors, b.text))
         elif b.tag == "pre":
             out += ["", "```", b.text, "```", ""]
         elif "blockquote" in b.ancestors:

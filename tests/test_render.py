@@ -52,6 +52,12 @@ def test_markdown_restores_headings_lists_tables_code_and_quotes():
     assert md.endswith("\n") and "\n\n\n" not in md
 
 
+def test_markdown_numbers_ordered_lists_and_nests_under_them():
+    html = "<body><ol><li>first</li><li>second<ul><li>bullet<ol><li>deep</li></ol></li></ul></li></ol></body>"
+    md = result(html, drop=()).markdown
+    assert md == "1. first\n1. second\n   - bullet\n     1. deep\n"
+
+
 def test_markdown_of_nothing_kept():
     res = result(drop=tuple(b.text for b in segment(parse(ARTICLE))))
     assert res.text == ""
