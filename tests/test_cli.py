@@ -133,6 +133,22 @@ def test_removed_log(capsys, tiny_model_file, pages_dir, tmp_path):
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert records and all({"page", "xpath", "text", "score", "threshold"} <= set(r) for r in records)
     assert any("All rights reserved" in r["text"] for r in records)
+    assert not [f for f in tmp_path.iterdir() if ".tmp" in f.name]  # written under a temporary name, renamed
+
+
+def test_removed_log_not_left_half_written_on_interrupt(capsys, tiny_model_file, pages_dir, tmp_path, monkeypatch):
+    import blockclf.extractcmd as extractcmd
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(extractcmd, "_write_atomic", interrupted)
+    log = tmp_path / "log" / "removed.jsonl"
+    log.parent.mkdir()
+    code = main(["extract", str(pages_dir), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file),
+                 "--removed-log", str(log)])
+    assert code == 130 and "interrupted" in capsys.readouterr().err
+    assert list(log.parent.iterdir()) == []
 
 
 def test_python_m_blockclf(tiny_model_file, pages_dir):
