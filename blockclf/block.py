@@ -29,6 +29,10 @@ class Block:
         tokens: class and id tokens of the element and its ancestors, lower-cased.
         ancestors: tag names of the ancestors, root first (the block element included).
         starts_element: True when the block is the first text of its element (not a tail).
+        hidden: True for the text of an element the page hides (``hidden``, ``aria-hidden``,
+            ``display:none``, ``visibility:hidden``); scripts often reveal such content (tabs,
+            accordions, product details), so it is read as one block per hidden element
+            and left to the model, which sees the flag.
     """
 
     index: int
@@ -46,6 +50,7 @@ class Block:
     tokens: tuple[str, ...] = ()
     ancestors: tuple[str, ...] = ()
     starts_element: bool = True
+    hidden: bool = False
 
     @property
     def parent_xpath(self) -> str:

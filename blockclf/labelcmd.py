@@ -254,7 +254,7 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
             if raw[:2] == b"\x1f\x8b":
                 raw = gzip.decompress(raw)
             doc = parse(raw, encoding=item.encoding if isinstance(item, Item) else None)
-            blocks = segment(doc)
+            blocks = [b for b in segment(doc) if not b.hidden]  # as training and scoring see the page
         except (PageError, OSError, EOFError) as exc:
             report.failed.append((where, str(exc)))
             continue

@@ -24,7 +24,7 @@ from .html import Document, Limits, PageError, parse
 from .model import Model, load_model
 from .segment import segment
 from .site import SiteProfile, batch_repetition, block_keys, cap_label_repetition, keep_labels, label_value_pairs
-from .validate import page_checks, site_checks
+from .validate import MIN_KEPT_CHARS, page_checks, site_checks
 
 __all__ = ["Page", "Result", "extract", "extract_batch", "prepare"]
 
@@ -46,13 +46,19 @@ def _model(model: Model | str | Path | None) -> Model:
 
 @dataclass
 class Page:
-    """A parsed, segmented page waiting for scores."""
+    """A parsed, segmented page waiting for scores.
+
+    ``blocks`` are the visible blocks, which the model scores and site profiles count;
+    ``hidden`` the blocks of hidden elements, read only when the visible ones keep too
+    little (see `extract_batch`).
+    """
 
     doc: Document
     blocks: list[Block]
     name: str | None = None
     url: str | None = None
     site: str | None = None
+    hidden: list[Block] = field(default_factory=list)
 
 
 @dataclass
@@ -61,7 +67,9 @@ class Result:
 
     ``blocks`` holds every block of the page; ``kept[i]`` says whether block ``i`` is main
     content, ``scores[i]`` is the model's P(content). Kept and removed blocks together are
-    the page's whole visible text (`raw_text`).
+    the page's whole text (`raw_text`): its visible text, plus the text of hidden elements
+    as blocks flagged ``hidden`` (removed with score 0 unless the page was read with them,
+    warning ``read-hidden``).
     """
 
     blocks: list[Block]
@@ -114,12 +122,17 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     """Parse and segment one page. Raises `PageError` for unusable input.
 
     ``<noscript>`` text is read like any other (the model weighs it); a page with no text
-    outside ``<noscript>`` is flagged ``noscript-only``.
+    outside ``<noscript>`` is flagged ``noscript-only``, and one whose only text is hidden,
+    ``hidden-only``.
     """
     doc = parse(source, encoding=encoding, limits=limits)
     blocks = segment(doc, limits)
-    if blocks and all("noscript" in b.ancestors for b in blocks):
+    visible = [b for b in blocks if not b.hidden]
+    hidden = [b for b in blocks if b.hidden] if len(visible) < len(blocks) else []
+    if visible and all("noscript" in b.ancestors for b in visible):
         doc.warnings.append("noscript-only")
+    if blocks and not visible:  # the page shows nothing until its scripts run
+        doc.warnings.append("hidden-only")
     if not blocks and doc.root.find(".//frameset") is not None:
         frames = [f.get("src") for f in doc.root.iter("frame", "iframe") if f.get("src")]
         raise PageError("frameset", "page is a frameset with no text of its own; its content is in "
@@ -127,7 +140,7 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     if not blocks:
         doc.warnings.append("no-text")
     page_url = url or doc.url
-    return Page(doc, blocks, name=name, url=page_url, site=site or registered_domain(page_url))
+    return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden)
 
 
 def _reasons(model: Model, X: np.ndarray, top: int) -> list[list[tuple[str, float, float]]]:
@@ -137,6 +150,35 @@ def _reasons(model: Model, X: np.ndarray, top: int) -> list[list[tuple[str, floa
         order = np.argsort(-np.abs(row))[:top]
         out.append([(FEATURES[j], float(vals[j]), float(row[j])) for j in order])
     return out
+
+
+def _with_hidden(res: Result, page: Page, mdl: Model, explain: bool, top: int) -> None:
+    """Put the page's hidden blocks into ``res``, in document order.
+
+    Normally they are removed unscored (score 0): hidden text is mostly menus, dialogs and
+    templates. When the visible blocks keep under `MIN_KEPT_CHARS`, the page likely hides
+    its content until scripts run (tabs, product details, pages revealed by script), so the
+    whole page is scored again with its hidden blocks read like visible ones (without site
+    evidence) and flagged ``read-hidden``.
+    """
+    merged = sorted(page.blocks + page.hidden, key=lambda b: b.index)
+    kept_chars = sum(len(b.text) for b, k in zip(res.blocks, res.kept) if k)
+    if kept_chars < MIN_KEPT_CHARS:
+        X = feature_matrix(merged, page.doc.title)
+        scores = mdl.classifier.predict_proba(X)[:, 1]
+        kept = keep_labels(scores >= res.threshold, label_value_pairs(merged))
+        if any(b.hidden for b, k in zip(merged, kept) if k):  # else the visible reading stands
+            res.blocks, res.scores, res.kept = merged, scores, kept
+            res.reasons = _reasons(mdl, X, top) if explain else None
+            res.warnings.append("read-hidden")
+            return
+    at = {b.index: i for i, b in enumerate(res.blocks)}
+    pos = [at.get(b.index, -1) for b in merged]
+    res.scores = np.array([res.scores[i] if i >= 0 else 0.0 for i in pos])
+    res.kept = np.array([bool(res.kept[i]) if i >= 0 else False for i in pos])
+    if res.reasons is not None:
+        res.reasons = [res.reasons[i] if i >= 0 else [] for i in pos]
+    res.blocks = merged
 
 
 def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = None, favor: str = "balanced",
@@ -181,6 +223,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             name=p.name, encoding=p.doc.encoding, warnings=list(p.doc.warnings),
             reasons=reasons[start:start + n] if reasons is not None else None,
         )
+        if p.hidden:
+            _with_hidden(res, p, mdl, explain, top_reasons)
         page_checks(res)
         results.append(res)
         start += n

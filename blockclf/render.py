@@ -95,6 +95,7 @@ def _block_dict(res: Result, i: int) -> dict[str, Any]:
         "list_depth": b.list_depth,
         "table_depth": b.table_depth,
         "link_chars": b.link_chars,
+        "hidden": b.hidden,
     }
     if res.reasons is not None:
         d["reasons"] = [_reason_dict(name, value, c) for name, value, c in res.reasons[i]]
@@ -139,9 +140,11 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
             "score": round(float(res.scores[i]), 4),
             "threshold": res.threshold,
         }
+        if b.hidden:
+            rec["hidden"] = True
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]
-            ]
+            ] or (["hidden on the page; not read, as the visible text was enough"] if b.hidden else [])
         out.append(rec)
     return out

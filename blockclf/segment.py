@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 
 from lxml import etree
 
@@ -70,7 +71,8 @@ def _tokens(attrib) -> tuple[str, ...]:
 
 
 def _flat_text(el: etree._Element, skip_tags: frozenset[str]) -> str:
-    """Visible text of a subtree read without its structure, iteratively (for `Limits.max_depth`)."""
+    """Text of a subtree read without its structure, iteratively (past `Limits.max_depth`, and for
+    a hidden element, whose own hiding is ignored; hidden elements inside it are left out)."""
     out: list[str] = []
     todo: list[etree._Element | str] = [el]
     while todo:
@@ -81,12 +83,12 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str]) -> str:
         if item is not el and item.tail:
             todo.append(item.tail)
         tag = item.tag.lower() if isinstance(item.tag, str) else None
-        if tag is None or tag in skip_tags or (item.attrib and _is_hidden(item, item.attrib)):
+        if tag is None or tag in skip_tags or (item is not el and item.attrib and _is_hidden(item, item.attrib)):
             continue
         sep = " " if tag in BLOCK_TAGS or tag == "br" else ""
         todo.append(sep)
         todo.extend(reversed(item))
-        todo.append((item.text or "") + sep if sep else (item.text or ""))
+        todo.append(sep + (item.text or ""))  # a block-level element is set apart on both sides
     return "".join(out)
 
 
@@ -131,6 +133,7 @@ class _Segmenter:
         self.markup = 0
         self.n_nodes = 0
         self.owner: list[_Owner] = []  # stack of open block-level elements
+        self.hidden: list[Block] = []  # hidden blocks waiting for the visible block around them
         self.headings: list[tuple[int, str]] = []
         self.heading_path: tuple[str, ...] = ()
         self.started = True  # the pending text starts its owner element
@@ -144,6 +147,7 @@ class _Segmenter:
     def flush(self) -> None:
         if not self.pieces:
             self.started = False
+            self._emit_hidden()
             return
         raw = "".join(self.pieces)
         owner = self.owner[-1] if self.owner else None
@@ -159,6 +163,32 @@ class _Segmenter:
         self.n_links = 0
         self.markup = 0
         self.started = False
+        self._emit_hidden()
+
+    def _emit_hidden(self) -> None:
+        for b in self.hidden:
+            self.blocks.append(replace(b, index=len(self.blocks), heading_path=self.heading_path))
+        self.hidden.clear()
+
+    def _hide(self, el: etree._Element, tag: str, tokens: tuple[str, ...], ancestors: tuple[str, ...],
+              lists: int, tables: int, link: bool) -> None:
+        """One flagged block for a hidden element's text, placed after the visible block around it.
+
+        The visible text around the element reads exactly as if the element were absent.
+        """
+        text = " ".join(_flat_text(el, self.skip_tags).split())
+        if not text:
+            return
+        links = [a for a in el.iter("a") if a.get("href") is not None]
+        if link:
+            link_chars = len(text)
+        else:
+            link_chars = min(len(text), sum(len(" ".join("".join(a.itertext()).split())) for a in links))
+        nodes = sum(1 for _ in el.iter())
+        self.hidden.append(Block(
+            index=-1, text=text, tag=tag, xpath=self._path(el), depth=len(ancestors), list_depth=lists,
+            table_depth=tables, link_chars=link_chars, n_links=len(links), markup_bytes=len(text) + 20 * nodes,
+            tokens=tokens, ancestors=ancestors + (tag,), starts_element=True, hidden=True))
 
     def _emit(self, text: str, owner: _Owner | None) -> None:
         xpath: str | None
@@ -259,10 +289,15 @@ class _Segmenter:
             self.doc.warnings.append("too-deep")
         attrib = el.attrib
         n_attrib = len(attrib)
-        hidden = tag in self.skip_tags or (n_attrib and _is_hidden(el, attrib))
-        if too_deep and not hidden:  # nested past the limit: its text joins this block, unstructured
+        skipped = tag in self.skip_tags
+        hidden = not skipped and n_attrib and _is_hidden(el, attrib)
+        if too_deep and not (skipped or hidden):  # nested past the limit: its text joins this block, unstructured
             self.add(_flat_text(el, self.skip_tags), link)
-        if hidden or too_deep:
+        if hidden and not too_deep:
+            own = _tokens(attrib)
+            self._hide(el, tag, (tokens + own)[-_MAX_TOKENS:] if parent_link is not None else own, ancestors,
+                       lists + (tag in _LISTS), tables + (tag == "table"), link)
+        if skipped or hidden or too_deep:
             if parent_link is not None:
                 tail = el.tail
                 if tail:
@@ -289,6 +324,8 @@ class _Segmenter:
         if block or tag == "br":
             if self.pieces:
                 self.flush()
+            elif self.hidden:
+                self._emit_hidden()
             self.started = True
             if block:
                 self.owner.append(_Owner(el, tag, tokens, ancestors, heading, lists, tables, pre))

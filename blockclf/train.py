@@ -58,7 +58,7 @@ def _annotated_runs(record: PageRecord) -> list[tuple[str, bool]] | None:
 def _label_one(record: PageRecord) -> LabelledPage | None:
     try:
         doc = parse(record.html_path)
-        blocks = segment(doc)
+        blocks = [b for b in segment(doc) if not b.hidden]  # the model scores visible blocks
     except (PageError, OSError) as exc:
         log.warning("%s: skipped (%s)", record.key, exc)
         return None

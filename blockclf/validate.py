@@ -49,9 +49,11 @@ def page_checks(res: Result) -> None:
     and on the page), ``index`` (most page text is links and little is kept: a navigation or
     link-list page), otherwise ``document``.
     """
-    page_chars = sum(len(b.text) for b in res.blocks)
+    # hidden text counts as page text only where it was read as content
+    shown = [b for b, k in zip(res.blocks, res.kept) if k or not b.hidden]
+    page_chars = sum(len(b.text) for b in shown)
     kept_chars = sum(len(b.text) for b, k in zip(res.blocks, res.kept) if k)
-    link_chars = sum(b.link_chars for b in res.blocks)
+    link_chars = sum(b.link_chars for b in shown)
     ratio = kept_chars / page_chars if page_chars else 0.0
     link_density = link_chars / page_chars if page_chars else 0.0
     res.stats = {
@@ -60,7 +62,7 @@ def page_checks(res: Result) -> None:
         "kept_ratio": round(ratio, 4),
         "boilerplate_share": round(1 - ratio, 4) if page_chars else 0.0,
         "page_link_density": round(link_density, 4),
-        "n_blocks": len(res.blocks),
+        "n_blocks": len(shown),
         "n_kept": int(res.kept.sum()),
     }
     if page_chars == 0:

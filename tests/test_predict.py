@@ -156,3 +156,47 @@ def test_without_site_grouping_repetition_is_nan(tiny_model: Model, synthetic_pa
 
 def test_empty_batch(tiny_model: Model):
     assert extract_batch([], model=tiny_model) == []
+
+
+# -- hidden elements ---------------------------------------------------------------------------
+STORY = " ".join(["The survey of the river measured how far each bend had moved since the last flood,"
+                  " and the team found that the outer banks had retreated by several metres."] * 4)
+
+
+def test_hidden_menu_is_removed_unscored_and_logged():
+    html = (f"<html><head><title>River survey</title></head><body><h1>River survey</h1><p>{STORY}</p><p>{STORY}</p>"
+            "<div style='display:none' class='modal'><p>Sign up for our newsletter today</p></div></body></html>")
+    res = extract(html)
+    [hidden] = [(i, b) for i, b in enumerate(res.blocks) if b.hidden]
+    i, b = hidden
+    assert b.text == "Sign up for our newsletter today"
+    assert not res.kept[i] and res.scores[i] == 0.0
+    assert "newsletter" not in res.text and "newsletter" in res.raw_text
+    assert "read-hidden" not in res.warnings
+    assert [b.index for b in res.blocks] == list(range(len(res.blocks)))
+    from blockclf.render import removal_log
+
+    [rec] = [r for r in removal_log(res) if r.get("hidden")]
+    assert rec["text"] == b.text
+    assert res.to_dict()["blocks"][i]["hidden"] is True
+
+
+def test_page_that_hides_its_content_is_read_with_its_hidden_blocks():
+    html = (f"<html><head><title>River survey</title></head><body><div id='app' style='display: none'>"
+            f"<h1>River survey</h1><p>{STORY}</p><p>{STORY}</p></div><p>Loading</p></body></html>")
+    res = extract(html)
+    assert "read-hidden" in res.warnings
+    assert "outer banks had retreated" in res.text
+    assert res.stats["kept_chars"] > 200
+
+
+def test_training_labels_only_visible_blocks(tmp_path):
+    from blockclf.data import PageRecord
+    from blockclf.train import _label_one
+
+    page = tmp_path / "p.html"
+    page.write_text(f"<html><body><p>{STORY}</p><div hidden><p>Hidden menu</p></div><p>Footer</p></body></html>")
+    gold = tmp_path / "p.txt"
+    gold.write_text(STORY)
+    lp = _label_one(PageRecord("d", "p", "train", page, gold))
+    assert lp is not None and len(lp.X) == 2 and len(lp.labels.content) == 2

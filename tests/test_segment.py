@@ -50,8 +50,37 @@ def reference_tokens(root: etree._Element, noscript: bool = True) -> Counter[str
     return Counter(w for run in runs for w in WORD.findall(run))
 
 
-def block_tokens(blocks) -> Counter[str]:
-    return Counter(w for b in blocks for w in WORD.findall(b.text))
+def _shown_text(el: etree._Element, not_shown: frozenset[str]) -> str:
+    """Text under ``el`` leaving out not-shown and (nested) hidden elements, tails kept."""
+    out = el.text or ""
+    for child in el:
+        if isinstance(child.tag, str) and child.tag.lower() not in not_shown and not _hidden(child):
+            gap = " " if child.tag.lower() in BREAKING or child.tag.lower() == "noscript" else ""
+            out += gap + _shown_text(child, not_shown) + gap
+        out += child.tail or ""
+    return out
+
+
+def hidden_reference_tokens(root: etree._Element, noscript: bool = True) -> Counter[str]:
+    """Tokens of each outermost hidden element's own text (what the hidden blocks should hold)."""
+    not_shown = frozenset(NOT_SHOWN - {"noscript"} if noscript else NOT_SHOWN)
+    found: Counter[str] = Counter()
+
+    def walk(el: etree._Element) -> None:
+        if not isinstance(el.tag, str) or el.tag.lower() in not_shown:
+            return
+        if _hidden(el):
+            found.update(WORD.findall(_shown_text(el, not_shown)))
+            return
+        for child in el:
+            walk(child)
+
+    walk(root)
+    return found
+
+
+def block_tokens(blocks, hidden: bool = False) -> Counter[str]:
+    return Counter(w for b in blocks if b.hidden == hidden for w in WORD.findall(b.text))
 
 
 # -- tag soup ------------------------------------------------------------------------------
@@ -94,6 +123,8 @@ def test_every_visible_token_lands_in_exactly_one_block(html):
     doc = parse(html)
     blocks = segment(doc)
     assert block_tokens(blocks) == reference_tokens(doc.root)
+    # and hidden text lands in the flagged blocks, once
+    assert block_tokens(blocks, hidden=True) == hidden_reference_tokens(doc.root)
     assert [b.index for b in blocks] == list(range(len(blocks)))
     assert all(b.text and b.text == b.text.strip() for b in blocks)
 
@@ -102,7 +133,9 @@ def test_every_visible_token_lands_in_exactly_one_block(html):
 @given(_PAGE)
 def test_without_noscript_its_tokens_stay_out_and_the_rest_land_in_blocks(html):
     doc = parse(html)
-    assert block_tokens(segment(doc, include_noscript=False)) == reference_tokens(doc.root, noscript=False)
+    blocks = segment(doc, include_noscript=False)
+    assert block_tokens(blocks) == reference_tokens(doc.root, noscript=False)
+    assert block_tokens(blocks, hidden=True) == hidden_reference_tokens(doc.root, noscript=False)
 
 
 def test_reference_sees_what_it_should():
@@ -188,14 +221,27 @@ def test_tail_text_after_a_block_is_its_own_block():
     assert by_text(blocks, "after").tag == "div"
 
 
-def test_invisible_content_never_becomes_text():
+def test_invisible_content_never_becomes_text_hidden_content_is_flagged():
     html = ("<html><head><title>Title words</title><style>.css{}</style></head><body>"
             "<script>var secret = 1;</script><style>p { color: red }</style><template><p>tpl</p></template>"
             "<!-- a comment --><p>shown</p><div hidden>hid1</div><p style='display:none'>hid2</p>"
             "<p style='visibility: hidden'>hid3</p><span aria-hidden='true'>hid4</span>"
             "<input type='hidden' value='v'></body></html>")
     blocks = blocks_of(html)
-    assert [b.text for b in blocks] == ["shown"]
+    assert [(b.text, b.hidden) for b in blocks] == [
+        ("shown", False), ("hid1", True), ("hid2", True), ("hid3", True), ("hid4", True)]
+
+
+def test_hidden_element_is_one_block_after_the_text_around_it():
+    html = ("<body><p>before <span hidden>secret <a href='/x'>link</a></span> after</p>"
+            "<div style='display: none' class='modal'><p>Modal</p><p>text <b hidden>nested</b></p></div><p>last</p></body>")
+    blocks = blocks_of(html)
+    assert [(b.text, b.hidden) for b in blocks] == [
+        ("before after", False), ("secret link", True), ("Modal text", True), ("last", False)]
+    assert [b.index for b in blocks] == [0, 1, 2, 3]
+    secret, modal = blocks[1], blocks[2]
+    assert secret.tag == "span" and secret.xpath == "/html/body/p[1]/span" and secret.link_chars == 4
+    assert modal.tokens == ("modal",) and modal.ancestors[-1] == "div"
 
 
 def test_noscript_read_by_default_and_left_out_on_request():
@@ -250,6 +296,10 @@ PINNED_BLOCKS = [
     ('Key', 'th', '/html/body/main/article/table/tr/th', ('Big title', 'Sub'), 0, 1, 0, 0, 36, ('page', 'home', 'post'), True),
     ('Value 1', 'td', '/html/body/main/article/table/tr/td', ('Big title', 'Sub'), 0, 1, 0, 0, 16, ('page', 'home', 'post'), True),
     ('Other', 'h2', '/html/body/main/article/h2[2]', ('Big title',), 0, 0, 0, 0, 5, ('page', 'home', 'post'), True),
+    # the three hidden paragraphs: one flagged block each (see test_pinned_page_hidden_flags)
+    ('no', 'p', '/html/body/main/article/p[2]', ('Big title', 'Other'), 0, 0, 0, 0, 22, ('page', 'home', 'post'), True),
+    ('no', 'p', '/html/body/main/article/p[3]', ('Big title', 'Other'), 0, 0, 0, 0, 22, ('page', 'home', 'post'), True),
+    ('no', 'p', '/html/body/main/article/p[4]', ('Big title', 'Other'), 0, 0, 0, 0, 22, ('page', 'home', 'post'), True),
     ('ns', 'noscript', '/html/body/main/article/noscript', ('Big title', 'Other'), 0, 0, 0, 0, 23, ('page', 'home', 'post'), True),
     ('Term', 'dt', '/html/body/main/article/dl/dt', ('Big title', 'Other'), 1, 0, 0, 0, 13, ('page', 'home', 'post'), True),
     ('Def', 'dd', '/html/body/main/article/dl/dd', ('Big title', 'Other'), 1, 0, 0, 0, 12, ('page', 'home', 'post'), True),
@@ -257,6 +307,10 @@ PINNED_BLOCKS = [
 ]
 _PINNED_FIELDS = ("text", "tag", "xpath", "heading_path", "list_depth", "table_depth", "link_chars", "n_links",
                   "markup_bytes", "tokens", "starts_element")
+
+
+def test_pinned_page_hidden_flags():
+    assert [b.hidden for b in segment(parse(PINNED_HTML))] == [b[0] == "no" for b in PINNED_BLOCKS]
 
 
 def test_pinned_page_blocks_are_unchanged():
