@@ -36,6 +36,7 @@ _LISTS = frozenset(("ul", "ol", "dl", "menu", "dir"))
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _MAX_TOKENS = 48
+_COUNT_ELEMENTS = etree.XPath("count(descendant-or-self::*)")
 #: parents with more children than this get paths from a one-pass sibling count
 _WIDE = 64
 
@@ -147,7 +148,8 @@ class _Segmenter:
     def flush(self) -> None:
         if not self.pieces:
             self.started = False
-            self._emit_hidden()
+            if self.hidden:
+                self._emit_hidden()
             return
         raw = "".join(self.pieces)
         owner = self.owner[-1] if self.owner else None
@@ -163,7 +165,8 @@ class _Segmenter:
         self.n_links = 0
         self.markup = 0
         self.started = False
-        self._emit_hidden()
+        if self.hidden:
+            self._emit_hidden()
 
     def _emit_hidden(self) -> None:
         for b in self.hidden:
@@ -184,7 +187,7 @@ class _Segmenter:
             link_chars = len(text)
         else:
             link_chars = min(len(text), sum(len(" ".join("".join(a.itertext()).split())) for a in links))
-        nodes = sum(1 for _ in el.iter())
+        nodes = int(_COUNT_ELEMENTS(el))
         self.hidden.append(Block(
             index=-1, text=text, tag=tag, xpath=self._path(el), depth=len(ancestors), list_depth=lists,
             table_depth=tables, link_chars=link_chars, n_links=len(links), markup_bytes=len(text) + 20 * nodes,
