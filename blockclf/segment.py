@@ -37,8 +37,6 @@ _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _MAX_TOKENS = 48
 _COUNT_ELEMENTS = etree.XPath("count(descendant-or-self::*)")
-#: parents with more children than this get paths from a one-pass sibling count
-_WIDE = 64
 
 
 def _is_hidden(el: etree._Element, attrib) -> bool:
@@ -239,20 +237,20 @@ class _Segmenter:
             self.heading_path = self.heading_path + (text[:200],)
 
     def _path(self, el: etree._Element) -> str:
-        """The element path lxml's ``getpath`` writes.
+        """The element path lxml's ``getpath`` writes, built from the parent's path.
 
-        ``getpath`` scans all earlier siblings on every call, which is quadratic on pages with
-        tens of thousands of sibling elements; under a wide parent the path is built from the
-        parent's path and a count of its children made once.
+        ``getpath`` walks to the root and scans earlier siblings at every level on each call
+        (quadratic under a parent with tens of thousands of children); here each parent's
+        path is made once and its children are counted once.
         """
         path = self.paths.get(el)
         if path is not None:
             return path
         parent = el.getparent()
-        counted = self.siblings.get(parent) if parent is not None else None
-        if counted is None and (parent is None or len(parent) <= _WIDE):
-            path = self.tree.getpath(el)  # C, and cheap while siblings are few
+        if parent is None:
+            path = self.tree.getpath(el)
         else:
+            counted = self.siblings.get(parent)
             if counted is None:
                 position: dict[etree._Element, int] = {}
                 per_tag: dict[str, int] = {}
