@@ -123,12 +123,6 @@ FAMILIES: dict[str, list[str]] = _families()
 _SHAPE = re.compile(r"\[\d+\]")
 
 
-def _container(xpath: str, levels: int) -> str:
-    for _ in range(levels):
-        xpath = xpath.rsplit("/", 1)[0]
-    return xpath
-
-
 def _aggregate(keys: list[str], words: np.ndarray, links: np.ndarray, chars: np.ndarray,
                fw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     first: dict[str, int] = {}
@@ -287,8 +281,9 @@ def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetit
     f["after_first_heading"] = (idx >= first_h[0]).astype(float) if len(first_h) else np.zeros(n)
     total_words = max(n_words.sum(), 1)
     xpaths = [b.xpath for b in blocks]
-    for lvl, k in (("parent", 1), ("grand", 2), ("great", 3)):
-        keys = [_container(x, k) for x in xpaths]
+    keys = xpaths
+    for lvl in ("parent", "grand", "great"):
+        keys = [x.rsplit("/", 1)[0] for x in keys]  # the element one level further up
         w, ld, cnt, fw = _aggregate(keys, n_words, link_chars, n_chars, fw_count)
         f[f"{lvl}_word_share"] = w / total_words
         f[f"{lvl}_link_density"] = ld
