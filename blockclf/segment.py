@@ -36,7 +36,6 @@ _LISTS = frozenset(("ul", "ol", "dl", "menu", "dir"))
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _MAX_TOKENS = 48
-_COUNT_ELEMENTS = etree.XPath("count(descendant-or-self::*)")
 
 
 def _is_hidden(el: etree._Element, attrib) -> bool:
@@ -69,25 +68,37 @@ def _tokens(attrib) -> tuple[str, ...]:
     return hit
 
 
-def _flat_text(el: etree._Element, skip_tags: frozenset[str]) -> str:
+def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] | None = None) -> str:
     """Text of a subtree read without its structure, iteratively (past `Limits.max_depth`, and for
-    a hidden element, whose own hiding is ignored; hidden elements inside it are left out)."""
+    a hidden element, whose own hiding is ignored; hidden elements inside it are left out).
+
+    ``counts``, if given, receives ``[elements read, links, characters of link text]``.
+    """
     out: list[str] = []
-    todo: list[etree._Element | str] = [el]
+    todo: list[tuple[etree._Element | str, bool]] = [(el, False)]
     while todo:
-        item = todo.pop()
+        item, in_link = todo.pop()
         if isinstance(item, str):
             out.append(item)
+            if in_link and counts is not None:
+                counts[2] += len(" ".join(item.split()))
             continue
         if item is not el and item.tail:
-            todo.append(item.tail)
+            todo.append((item.tail, in_link))
         tag = item.tag.lower() if isinstance(item.tag, str) else None
         if tag is None or tag in skip_tags or (item is not el and item.attrib and _is_hidden(item, item.attrib)):
             continue
+        link = in_link
+        if tag == "a" and item.get("href") is not None:
+            link = True
+            if counts is not None:
+                counts[1] += 1
+        if counts is not None:
+            counts[0] += 1
         sep = " " if tag in BLOCK_TAGS or tag == "br" else ""
-        todo.append(sep)
-        todo.extend(reversed(item))
-        todo.append(sep + (item.text or ""))  # a block-level element is set apart on both sides
+        todo.append((sep, False))
+        todo.extend((child, link) for child in reversed(item))
+        todo.append((sep + (item.text or ""), link))  # a block-level element is set apart on both sides
     return "".join(out)
 
 
@@ -177,18 +188,14 @@ class _Segmenter:
 
         The visible text around the element reads exactly as if the element were absent.
         """
-        text = " ".join(_flat_text(el, self.skip_tags).split())
+        counts = [0, 0, 0]
+        text = " ".join(_flat_text(el, self.skip_tags, counts).split())
         if not text:
             return
-        links = [a for a in el.iter("a") if a.get("href") is not None]
-        if link:
-            link_chars = len(text)
-        else:
-            link_chars = min(len(text), sum(len(" ".join("".join(a.itertext()).split())) for a in links))
-        nodes = int(_COUNT_ELEMENTS(el))
+        link_chars = len(text) if link else min(len(text), counts[2])
         self.hidden.append(Block(
             index=-1, text=text, tag=tag, xpath=self._path(el), depth=len(ancestors), list_depth=lists,
-            table_depth=tables, link_chars=link_chars, n_links=len(links), markup_bytes=len(text) + 20 * nodes,
+            table_depth=tables, link_chars=link_chars, n_links=counts[1], markup_bytes=len(text) + 20 * counts[0],
             tokens=tokens, ancestors=ancestors + (tag,), starts_element=True, hidden=True))
 
     def _emit(self, text: str, owner: _Owner | None) -> None:
