@@ -44,8 +44,8 @@ class BlockClassifier(ClassifierMixin, BaseEstimator):
     Early stopping watches ``eval_set`` (pass held-out *sites*, never the training pages).
     """
 
-    def __init__(self, n_estimators: int = 3000, learning_rate: float = 0.1, num_leaves: int = 63,
-                 min_child_samples: int = 50, colsample_bytree: float = 0.5, subsample: float = 0.8,
+    def __init__(self, n_estimators: int = 3000, learning_rate: float = 0.1, num_leaves: int = 127,
+                 min_child_samples: int = 100, colsample_bytree: float = 0.5, subsample: float = 0.8,
                  reg_lambda: float = 1.0, early_stopping_rounds: int = 100, random_state: int = 0,
                  n_jobs: int = 2) -> None:
         self.n_estimators = n_estimators
