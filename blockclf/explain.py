@@ -125,6 +125,7 @@ header.summary{border-bottom:2px solid #888;margin-bottom:1em}
 .score{float:right;font:11px monospace;color:#555;text-decoration:none}
 .h1{font-size:1.6em;font-weight:bold}.h2{font-size:1.35em;font-weight:bold}.h3{font-size:1.15em;font-weight:bold}
 .h4,.h5,.h6{font-weight:bold}.pre{font-family:monospace;font-size:.9em}.li::before{content:"\\2022  "}
+.hidden{border-left-style:dotted;font-style:italic}
 """
 
 
@@ -160,8 +161,10 @@ def explain_html(res: Result, title: str | None = None) -> str:
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
         tip = _block_title(float(res.scores[i]), kept, res.threshold, reasons)
+        if b.hidden:
+            tip += "\nhidden on the page" + ("" if kept or reasons else "; not read, as the visible text was enough")
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
-        cls = f"blk {'kept' if kept else 'removed'} {shape}".strip()
+        cls = f"blk {'kept' if kept else 'removed'} {shape}{' hidden' if b.hidden else ''}".strip()
         parts.append(f'<div class="{cls}" title="{esc(tip)}" data-xpath="{esc(b.xpath)}">'
                      f'<span class="score">{float(res.scores[i]):.2f}</span>{esc(b.text)}</div>')
     parts.append("</main></body></html>")

@@ -59,6 +59,15 @@ def test_view_marks_kept_and_removed_blocks_with_reasons_on_hover():
     assert "score 0.900" in explain_html(_result(reasons=False))
 
 
+def test_view_marks_hidden_blocks():
+    res = _result()
+    res.blocks.append(Block(2, "Sign up now", "div", "/html/body/div", 2, hidden=True))
+    res.scores, res.kept = np.append(res.scores, 0.0), np.append(res.kept, False)
+    res.reasons.append([])
+    view = explain_html(res)
+    assert view.count(" hidden\"") == 1 and "not read, as the visible text was enough" in view
+
+
 def test_cli_extract_explain_and_explain_view(tmp_path, capsys):
     page = tmp_path / "page.html"
     page.write_text(PAGE, encoding="utf-8")
