@@ -34,7 +34,7 @@ from lxml import etree
 from .html import Limits, PageError
 from .model import Model, load_model
 from .predict import Page, Result, extract_batch, prepare
-from .site import SiteProfile, batch_repetition, block_keys
+from .site import SiteProfile, batch_repetition, block_keys, may_get_evidence
 
 __all__ = ["BatchOptions", "Item", "Outcome", "page_keys", "run_batch", "score_chunk", "site_evidence"]
 
@@ -286,7 +286,7 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
     bar.close()
     per_site = Counter(sites)
     for i, page in cached.items():  # kept pages are hashed only if their site can give evidence
-        if keys[i] is None and (opts.site_profile is not None or (page.site and per_site[page.site] > 1)):
+        if keys[i] is None and may_get_evidence(page.site, per_site, opts.site_profile):
             keys[i] = block_keys(page.blocks)
     ok = [i for i in range(len(sites)) if i not in failed]
     evidence: list[Any] = [None] * len(sites)

@@ -23,7 +23,15 @@ from .features import FEATURES, feature_matrix
 from .html import Document, Limits, PageError, parse
 from .model import Model, load_model
 from .segment import segment
-from .site import SiteProfile, batch_repetition, block_keys, cap_label_repetition, keep_labels, label_value_pairs
+from .site import (
+    SiteProfile,
+    batch_repetition,
+    block_keys,
+    cap_label_repetition,
+    keep_labels,
+    label_value_pairs,
+    may_get_evidence,
+)
 from .validate import MIN_KEPT_CHARS, page_checks, site_checks
 
 __all__ = ["Page", "Result", "extract", "extract_batch", "prepare"]
@@ -172,13 +180,14 @@ def _with_hidden(res: Result, page: Page, mdl: Model, explain: bool, top: int) -
             res.reasons = _reasons(mdl, X, top) if explain else None
             res.warnings.append("read-hidden")
             return
-    at = {b.index: i for i, b in enumerate(res.blocks)}
-    pos = [at.get(b.index, -1) for b in merged]
-    res.scores = np.array([res.scores[i] if i >= 0 else 0.0 for i in pos])
-    res.kept = np.array([bool(res.kept[i]) if i >= 0 else False for i in pos])
+    # the visible blocks keep their order among the merged ones: their results drop into place
+    shown = np.array([not b.hidden for b in merged])
+    scores, kept = np.zeros(len(merged)), np.zeros(len(merged), dtype=bool)
+    scores[shown], kept[shown] = res.scores, res.kept
     if res.reasons is not None:
-        res.reasons = [res.reasons[i] if i >= 0 else [] for i in pos]
-    res.blocks = merged
+        given = iter(res.reasons)
+        res.reasons = [next(given) if s else [] for s in shown]
+    res.blocks, res.scores, res.kept = merged, scores, kept
 
 
 def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = None, favor: str = "balanced",
@@ -199,9 +208,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         reps = list(repetition)
     elif use_site:
         # hashing every block costs a page ~1 ms: only pages that can get evidence are hashed
-        per_site = Counter(p.site for p in pages if p.site)
-        keys = [block_keys(p.blocks) if site_profile is not None or (p.site and per_site[p.site] > 1) else None
-                for p in pages]
+        per_site = Counter(p.site for p in pages)
+        keys = [block_keys(p.blocks) if may_get_evidence(p.site, per_site, site_profile) else None for p in pages]
         reps = batch_repetition(keys, [p.site for p in pages], site_profile)
     # form labels repeat by design: a label counts as no more repeated than its value
     pairs = [label_value_pairs(p.blocks) for p in pages]

@@ -19,7 +19,7 @@ import json
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -301,6 +301,16 @@ def keep_labels(kept: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarra
 # --- a batch of pages -------------------------------------------------------------------
 
 Repetition = tuple[np.ndarray, np.ndarray, int]
+
+
+def may_get_evidence(site: str | None, pages_per_site: Mapping[str | None, int],
+                     profile: SiteProfile | None = None) -> bool:
+    """Whether `batch_repetition` can give a page any evidence (else hashing its blocks is wasted).
+
+    A page gets evidence from a profile (which serves pages of any or no site), or from
+    other pages of its own site in the batch.
+    """
+    return profile is not None or (site is not None and pages_per_site.get(site, 0) > 1)
 
 
 def batch_repetition(keys: Sequence[Any], sites: Sequence[str | None],
