@@ -18,6 +18,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .render import HIDDEN_UNREAD
+
 if TYPE_CHECKING:
     from .predict import Result
 
@@ -162,7 +164,7 @@ def explain_html(res: Result, title: str | None = None) -> str:
         reasons = res.reasons[i] if res.reasons is not None else None
         tip = _block_title(float(res.scores[i]), kept, res.threshold, reasons)
         if b.hidden:
-            tip += "\nhidden on the page" + ("" if kept or reasons else "; not read, as the visible text was enough")
+            tip += "\n" + ("hidden on the page" if kept or reasons else HIDDEN_UNREAD)
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
         cls = f"blk {'kept' if kept else 'removed'} {shape}{' hidden' if b.hidden else ''}".strip()
         parts.append(f'<div class="{cls}" title="{esc(tip)}" data-xpath="{esc(b.xpath)}">'

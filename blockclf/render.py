@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .segment import LIST_TAGS
+
 if TYPE_CHECKING:
     from .predict import Result
 
-__all__ = ["removal_log", "to_dict", "to_markdown", "to_text"]
+__all__ = ["HIDDEN_UNREAD", "removal_log", "to_dict", "to_markdown", "to_text"]
+
+#: why a hidden block was removed without a score
+HIDDEN_UNREAD = "hidden on the page; not read, as the visible text was enough"
 
 
 def to_text(res: Result) -> str:
@@ -19,12 +24,9 @@ def _md_escape_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-_LIST_TAGS = frozenset(("ul", "ol", "dl", "menu", "dir"))
-
-
 def _list_item(ancestors: tuple[str, ...], text: str) -> str:
     """``- text`` or ``1. text`` (Markdown numbers the items), indented under the enclosing items."""
-    lists = [t for t in ancestors if t in _LIST_TAGS]
+    lists = [t for t in ancestors if t in LIST_TAGS]
     indent = sum(3 if t == "ol" else 2 for t in lists[:-1])
     return " " * indent + ("1. " if lists and lists[-1] == "ol" else "- ") + text
 
@@ -145,6 +147,6 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]
-            ] or (["hidden on the page; not read, as the visible text was enough"] if b.hidden else [])
+            ] or ([HIDDEN_UNREAD] if b.hidden else [])
         out.append(rec)
     return out

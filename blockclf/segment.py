@@ -18,7 +18,7 @@ from lxml import etree
 from .block import Block
 from .html import Document, Limits, PageError, check_deadline
 
-__all__ = ["BLOCK_TAGS", "SKIP_TAGS", "segment"]
+__all__ = ["BLOCK_TAGS", "LIST_TAGS", "SKIP_TAGS", "segment"]
 
 log = logging.getLogger("blockclf")
 
@@ -32,7 +32,8 @@ SKIP_TAGS = frozenset(
     "script style template title svg math object embed canvas audio video map datalist".split()
 )
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
-_LISTS = frozenset(("ul", "ol", "dl", "menu", "dir"))
+#: elements that open a list level (``Block.list_depth``)
+LIST_TAGS = frozenset(("ul", "ol", "dl", "menu", "dir"))
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _MAX_TOKENS = 48
@@ -304,7 +305,7 @@ class _Segmenter:
         if hidden and not too_deep:
             own = _tokens(attrib)
             self._hide(el, tag, (tokens + own)[-_MAX_TOKENS:] if parent_link is not None else own, ancestors,
-                       lists + (tag in _LISTS), tables + (tag == "table"), link)
+                       lists + (tag in LIST_TAGS), tables + (tag == "table"), link)
         if skipped or hidden or too_deep:
             if parent_link is not None:
                 tail = el.tail
@@ -318,7 +319,7 @@ class _Segmenter:
         ancestors = ancestors + (tag,)
         if tag in _HEADINGS:
             heading = _HEADINGS[tag]
-        elif tag in _LISTS:
+        elif tag in LIST_TAGS:
             lists += 1
         elif tag == "table":
             tables += 1
