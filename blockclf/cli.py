@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .html import Limits, PageError
-from .model import FAVORS, ModelError, load_model
+from .model import FAVORS, Model, ModelError, load_model
 
 if TYPE_CHECKING:
     from .predict import Page
@@ -158,7 +158,7 @@ def _cmd_finetune(args: argparse.Namespace) -> int:
           f" + {info['public_train_pages']} public pages (your share of weight {info['user_weight']:.2f}), "
           f"{model.classifier.best_iteration_} trees ({info['base_trees']} from the base), "
           f"{info['train_pages_excluded']} pages excluded for poor label alignment, in {time.perf_counter() - t0:.0f}s")
-    print("thresholds: " + ", ".join(f"{k} {v:.2f}" for k, v in model.thresholds.items()))
+    _print_thresholds(model)
     print(f"model written to {args.output}")
     held = [r for d in args.data for r in read_index(d, ["test"])]
     if not held:
@@ -168,6 +168,20 @@ def _cmd_finetune(args: argparse.Namespace) -> int:
     print(f"on your {len(held)} held-out pages (split test, favor balanced):")
     print(table.round(3).to_string())
     return 0
+
+
+def _print_thresholds(model: Model) -> None:
+    """Each favor threshold with its dev figures and whether its aim was met."""
+    scores = model.info.get("dev_scores", {})
+    for favor, t in model.thresholds.items():
+        d = scores.get(favor)
+        line = f"{favor:9s} threshold {t:.2f}"
+        if d:
+            line += f"  dev P {d['precision']:.3f} R {d['recall']:.3f} F1 {d['f1']:.3f}"
+            if "target" in d:
+                line += (f"  (aim {favor} >= {d['target']:.2f} with a margin: "
+                         f"{'met' if d['target_met'] else 'not met'}, lower bound {d[favor + '_low']:.3f})")
+        print(line)
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -189,7 +203,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     secs = time.perf_counter() - t0
     print(f"trained on {model.info['train_pages']} pages ({model.info['train_pages_excluded']} excluded for poor "
           f"label alignment), {model.classifier.best_iteration_} trees, in {secs:.0f}s")
-    print("thresholds: " + ", ".join(f"{k} {v:.2f}" for k, v in model.thresholds.items()))
+    _print_thresholds(model)
     print(f"model written to {args.output}")
     return 0
 

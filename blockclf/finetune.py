@@ -28,7 +28,8 @@ import pandas as pd
 from .data import PageRecord, read_index
 from .features import FEATURES
 from .model import BlockClassifier, Model, load_model
-from .train import FAVOR_BETA, MIN_QUALITY, LabelledPage, _digest, _stack, choose_thresholds, label_pages, page_scores
+from .thresholds import for_classifier
+from .train import MIN_QUALITY, LabelledPage, _digest, _stack, label_pages
 
 __all__ = ["FinetuneConfig", "compare", "finetune", "read_user_data"]
 
@@ -94,24 +95,6 @@ def _mixed(user: Sequence[LabelledPage], public: Sequence[LabelledPage],
     return pd.concat([Xu, Xp], ignore_index=True), np.concatenate([yu, yp]), np.concatenate([wu, wp])
 
 
-def _plateau_thresholds(pages: Sequence[LabelledPage],
-                        probas: Sequence[np.ndarray]) -> tuple[dict[str, float], dict[str, float]]:
-    """`train.choose_thresholds`, but from a run of equally good thresholds take the middle one.
-
-    One site's dev pages are often separated perfectly over a wide range of thresholds; the
-    lowest of them (what a plain argmax picks) sits right at the edge where other pages of the
-    same site start to keep boilerplate, the middle leaves a margin on both sides.
-    """
-    thresholds, best = choose_thresholds(pages, probas)
-    for favor, t in thresholds.items():
-        beta = FAVOR_BETA[favor]
-        grid = np.round(np.arange(t, 0.951, 0.01), 2)
-        run = [g for g in grid if page_scores(pages, probas, g, beta).mean() >= best[favor] - 1e-9]
-        tied = [run[i] for i in range(len(run)) if np.isclose(run[i], t + 0.01 * i)]  # contiguous from t
-        thresholds[favor] = float(tied[len(tied) // 2])
-    return thresholds, best
-
-
 def _continue(base: Model, cfg: FinetuneConfig, X: pd.DataFrame, y: np.ndarray, w: np.ndarray,
               Xdv: pd.DataFrame, ydv: np.ndarray, wdv: np.ndarray) -> BlockClassifier:
     """Add trees to ``base``'s booster, early-stopping on the dev pages."""
@@ -166,8 +149,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         base_trees = 0
     log.info("fitted %d trees (%d from the base model) in %.0fs", clf.best_iteration_, base_trees,
              time.perf_counter() - t1)
-    probas = [clf.predict_proba(p.X[FEATURES])[:, 1] for p in dv]
-    thresholds, dev_scores = _plateau_thresholds(dv, probas)
+    thresholds, dev_scores = for_classifier(clf, user_dev, cfg.seed)
     info: dict[str, Any] = {
         "trained_on": sorted({r.dataset for r in user_train} | {r.dataset for r in public}),
         "base": (base.info.get("data_digest") if base is not None else None),
@@ -181,7 +163,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         "train_blocks": int(len(y)),
         "data_digest": _digest(list(user_train) + list(user_dev) + list(public)),
         "seed": cfg.seed,
-        "dev_estimated_f_beta": dev_scores,
+        "dev_scores": dev_scores,
         "min_label_quality": MIN_QUALITY,
         "seconds": round(time.perf_counter() - t0, 1),
     }

@@ -1,7 +1,8 @@
 """From a page (or a batch of pages) to a `Result`: per-block scores, decisions, warnings.
 
-The favor mode picks the threshold stored in the model (``precision`` maximised F0.5 on
-held-out sites, ``balanced`` F1, ``recall`` F2); a raw ``threshold`` overrides it. In a batch,
+The favor mode picks the threshold stored in the model (``balanced``: best F1 on held-out
+sites; ``precision`` and ``recall``: aimed at mean page precision 0.95 and recall 0.97, see
+`blockclf.thresholds`); a raw ``threshold`` overrides it. In a batch,
 pages of the same site are profiled together so that each page gets cross-page repetition
 evidence from the others, and all pages go through one LightGBM call.
 """

@@ -38,6 +38,7 @@ from .data import PageRecord
 from .evaluate import score_records, summary, tokens
 from .explain import explain_html, feature_words
 from .model import Model
+from .thresholds import page_curve
 
 if TYPE_CHECKING:
     from .predict import Result
@@ -94,37 +95,13 @@ def explain_pages(records: Sequence[PageRecord], keys: Sequence[str], model: Mod
     return out
 
 
-def _page_curve(res: Result, gold: str, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    ref = Counter(tokens(gold))
-    n_ref = sum(ref.values())
-    prec = np.zeros(len(grid))
-    rec = np.zeros(len(grid))
-    order = np.argsort(-np.asarray(res.scores), kind="stable")
-    pred: Counter[str] = Counter()
-    n_pred = overlap = 0
-    j = 0
-    for g in range(len(grid) - 1, -1, -1):  # thresholds from high to low: blocks only get added
-        while j < len(order) and res.scores[order[j]] >= grid[g]:
-            for t in tokens(res.blocks[order[j]].text):
-                if pred[t] < ref[t]:
-                    overlap += 1
-                pred[t] += 1
-                n_pred += 1
-            j += 1
-        if n_ref == 0:
-            prec[g], rec[g] = (1.0, 1.0) if n_pred == 0 else (0.0, 1.0)
-        elif n_pred:
-            prec[g], rec[g] = overlap / n_pred, overlap / n_ref
-    return prec, rec
-
-
 def pr_curve(results: Sequence[Result], golds: dict[str, str], grid: np.ndarray = GRID) -> pd.DataFrame:
     """Mean page precision, recall and F1 at each threshold of ``grid``."""
     P = np.zeros(len(grid))
     R = np.zeros(len(grid))
     F = np.zeros(len(grid))
     for res in results:
-        p, r = _page_curve(res, golds[res.name or ""], grid)
+        p, r = page_curve(res, golds[res.name or ""], grid)
         P += p
         R += r
         F += np.where(p + r > 0, 2 * p * r / np.maximum(p + r, 1e-12), 0.0)

@@ -2,8 +2,8 @@
 
 Pages are featurised in parallel; cross-page repetition is computed among the pages of the
 same site *within one split*, exactly as batch extraction does it at prediction time.
-Early stopping and the favor thresholds use the dev split, whose sites are disjoint from
-the training sites.
+Early stopping and the favor thresholds (`blockclf.thresholds`) use the dev split, whose
+sites are disjoint from the training sites.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .labels import Labels, from_annotations, from_gold
 from .model import FAVORS, BlockClassifier, Model
 from .segment import segment
 from .site import SiteProfile, block_keys
+from .thresholds import for_classifier
 
 __all__ = ["LabelledPage", "choose_thresholds", "fit_model", "label_pages", "page_scores"]
 
@@ -126,7 +127,11 @@ def page_scores(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray], thr
 
 
 def choose_thresholds(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray]) -> tuple[dict[str, float], dict[str, float]]:
-    """For each favor mode, the threshold maximising mean page F-beta on ``pages``."""
+    """For each favor mode, the threshold maximising mean page F-beta (estimated) on ``pages``.
+
+    A quick stand-in for tuning studies, which fit many models: it reads only the labels.
+    Shipped models take their thresholds from `blockclf.thresholds` (real extraction, targets).
+    """
     grid = np.round(np.arange(0.05, 0.951, 0.01), 2)
     thresholds: dict[str, float] = {}
     best_scores: dict[str, float] = {}
@@ -164,8 +169,9 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
     t1 = time.perf_counter()
     clf.fit(Xtr[FEATURES], ytr, sample_weight=wtr, eval_set=(Xdv[FEATURES], ydv), eval_sample_weight=wdv)
     log.info("fitted %d trees on %d blocks in %.0fs", clf.best_iteration_, len(ytr), time.perf_counter() - t1)
-    probas = [clf.predict_proba(p.X[FEATURES])[:, 1] for p in dv]
-    thresholds, dev_scores = choose_thresholds(dv, probas)
+    t2 = time.perf_counter()
+    thresholds, dev_scores = for_classifier(clf, dev, seed)
+    log.info("chose the favor thresholds on %d dev pages in %.0fs", len(dev), time.perf_counter() - t2)
     info = {
         "trained_on": sorted({r.dataset for r in train}),
         "train_pages": len(tr_good),
@@ -174,7 +180,7 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
         "train_blocks": int(len(ytr)),
         "data_digest": _digest(list(train) + list(dev)),
         "seed": seed,
-        "dev_estimated_f_beta": dev_scores,
+        "dev_scores": dev_scores,
         "min_label_quality": MIN_QUALITY,
         "seconds": round(time.perf_counter() - t0, 1),
     }

@@ -163,7 +163,7 @@ def test_train_and_evaluate_on_a_tiny_dataset(capsys, tiny_dataset, tmp_path):
     model_path = tmp_path / "trained.json"
     code, out, err = run(capsys, "train", str(tiny_dataset), "-o", str(model_path), "--jobs", "1", "--seed", "3")
     assert code == 0, err
-    assert "trained on 20 pages" in out and "thresholds:" in out
+    assert "trained on 20 pages" in out and "balanced  threshold" in out and "dev P" in out
     model = load_model(model_path)
     assert model.info["seed"] == 3 and model.info["dev_pages"] == 8
 

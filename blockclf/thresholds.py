@@ -1,0 +1,172 @@
+"""Favor thresholds: what each mode promises, and how that is chosen on held-out dev pages.
+
+- ``balanced``: the threshold with the best mean page F1.
+- ``precision``: the best mean F1 among thresholds whose mean precision reaches
+  `TARGETS` ``["precision"]`` (0.95) *with a margin*: one standard error below the dev mean
+  must still reach it. New sites vary, and a promise met only by the dev sites' average is
+  broken on about half the site samples a user will meet. When no threshold gets there, the
+  threshold with the best such lower bound whose mean F1 stays at or above `F1_FLOOR`.
+- ``recall``: the same with recall and `TARGETS` ``["recall"]`` (0.97).
+
+The precision threshold is never below the balanced one and the recall threshold never
+above it, so the modes order precision and recall as their names say. Standard errors come
+from resampling whole dev sites (pages of one site succeed or fail together). The scores are
+those of DESIGN section 4 on the pages' own extraction: at each threshold, the tokens of the
+blocks scored at or above it against the page's gold text.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .evaluate import tokens
+
+if TYPE_CHECKING:
+    from .data import PageRecord
+    from .model import BlockClassifier, Model
+    from .predict import Result
+
+__all__ = ["F1_FLOOR", "GRID", "TARGETS", "Curves", "choose", "dev_curves", "for_classifier", "page_curve"]
+
+log = logging.getLogger("blockclf")
+
+GRID = np.round(np.arange(0.02, 0.981, 0.01), 2)
+TARGETS = {"precision": 0.95, "recall": 0.97}
+F1_FLOOR = 0.90
+#: site resamples behind each standard error
+RESAMPLES = 200
+
+
+@dataclass(frozen=True)
+class Curves:
+    """Per page (rows) and threshold (columns of ``grid``): precision, recall and F1."""
+
+    grid: np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
+    f1: np.ndarray
+    sites: np.ndarray
+
+
+def page_curve(res: Result, gold: str, grid: np.ndarray = GRID) -> tuple[np.ndarray, np.ndarray]:
+    """Precision and recall of one extracted page at every threshold of ``grid``.
+
+    Blocks are taken in order of score, so each threshold adds to the previous one's tokens
+    and the whole curve costs one pass over the page's text.
+    """
+    ref = Counter(tokens(gold))
+    n_ref = sum(ref.values())
+    prec = np.zeros(len(grid))
+    rec = np.zeros(len(grid))
+    order = np.argsort(-np.asarray(res.scores), kind="stable")
+    pred: Counter[str] = Counter()
+    n_pred = overlap = 0
+    j = 0
+    for g in range(len(grid) - 1, -1, -1):  # thresholds from high to low: blocks only get added
+        while j < len(order) and res.scores[order[j]] >= grid[g]:
+            for t in tokens(res.blocks[order[j]].text):
+                if pred[t] < ref[t]:
+                    overlap += 1
+                pred[t] += 1
+                n_pred += 1
+            j += 1
+        if n_ref == 0:
+            prec[g], rec[g] = (1.0, 1.0) if n_pred == 0 else (0.0, 1.0)
+        elif n_pred:
+            prec[g], rec[g] = overlap / n_pred, overlap / n_ref
+    return prec, rec
+
+
+def dev_curves(model: Model, records: Sequence[PageRecord], grid: np.ndarray = GRID) -> Curves:
+    """Extract ``records`` with ``model`` as one batch (site evidence on) and score every threshold.
+
+    A page that cannot be read scores as an empty extraction at every threshold. Pages that
+    keep too little are read again with their hidden text as they would be at threshold 0.5.
+    """
+    from .evaluate import score_records, score_text
+
+    _, results, golds = score_records(records, model, threshold=0.5)
+    done = {res.name for res in results}
+    rows = [page_curve(res, golds[res.name or ""], grid) for res in results]
+    site_of = {r.key: r.site for r in records}
+    sites = [site_of[res.name or ""] for res in results]
+    for r in records:
+        if r.key not in done:
+            s = score_text("", golds[r.key])
+            rows.append((np.full(len(grid), s.precision), np.full(len(grid), s.recall)))
+            sites.append(r.site)
+    P = np.array([p for p, _ in rows]).reshape(len(rows), len(grid))
+    R = np.array([r for _, r in rows]).reshape(len(rows), len(grid))
+    F = np.where(P + R > 0, 2 * P * R / np.maximum(P + R, 1e-12), 0.0)
+    return Curves(grid, P, R, F, np.asarray(sites, dtype=object))
+
+
+def _standard_error(values: np.ndarray, sites: np.ndarray, seed: int) -> np.ndarray:
+    """Standard error of the mean page value at each threshold, resampling whole sites."""
+    names, site_of = np.unique(sites.astype(str), return_inverse=True)
+    sums = np.zeros((len(names), values.shape[1]))
+    np.add.at(sums, site_of, values)
+    counts = np.bincount(site_of, minlength=len(names)).astype(float)
+    rng = np.random.default_rng(seed)
+    draws = np.stack([np.bincount(rng.integers(0, len(names), len(names)), minlength=len(names))
+                      for _ in range(RESAMPLES)]).astype(float)
+    means = (draws @ sums) / np.maximum(draws @ counts, 1.0)[:, None]
+    return means.std(axis=0)
+
+
+def _middle_best(values: np.ndarray, allowed: np.ndarray) -> int:
+    """Index of the best allowed value; of a run of equal best values, the middle one.
+
+    One site's pages are often separated equally well over a wide range of thresholds; the
+    edge of that range is where other pages of the site start to go wrong.
+    """
+    masked = np.where(allowed, values, -np.inf)
+    best = masked.max()
+    j = int(np.argmax(masked))
+    end = j
+    while end + 1 < len(values) and allowed[end + 1] and masked[end + 1] >= best - 1e-12:
+        end += 1
+    return (j + end) // 2
+
+
+def choose(curves: Curves, seed: int = 0) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    """The threshold of each favor mode, and its dev figures (mean P/R/F1, margin, target met)."""
+    grid = curves.grid
+    mean = {k: getattr(curves, k).mean(axis=0) for k in ("precision", "recall", "f1")}
+    b = _middle_best(mean["f1"], np.ones(len(grid), dtype=bool))
+    picks = {"balanced": b}
+    met: dict[str, bool | None] = {"balanced": None}
+    low: dict[str, np.ndarray] = {}
+    for favor, side in (("precision", grid >= grid[b]), ("recall", grid <= grid[b])):
+        low[favor] = mean[favor] - _standard_error(getattr(curves, favor), curves.sites, seed)
+        reach = side & (low[favor] >= TARGETS[favor])
+        met[favor] = bool(reach.any())
+        if reach.any():
+            picks[favor] = _middle_best(mean["f1"], reach)
+        else:
+            floor = side & (mean["f1"] >= F1_FLOOR)
+            picks[favor] = _middle_best(low[favor], floor) if floor.any() else b
+    thresholds = {f: float(grid[picks[f]]) for f in ("precision", "balanced", "recall")}
+    report: dict[str, dict[str, Any]] = {}
+    for favor, j in picks.items():
+        report[favor] = {"threshold": float(grid[j]), **{k: round(float(v[j]), 4) for k, v in mean.items()}}
+        if favor in low:
+            report[favor].update({f"{favor}_low": round(float(low[favor][j]), 4), "target": TARGETS[favor],
+                                  "target_met": met[favor]})
+        log.info("%s: threshold %.2f, dev %s", favor, grid[j], report[favor])
+    return thresholds, report
+
+
+def for_classifier(classifier: BlockClassifier, dev: Sequence[PageRecord],
+                   seed: int = 0) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    """`choose` on the ``dev`` pages as ``classifier`` extracts them (what training calls)."""
+    from .features import FEATURES
+    from .model import FAVORS, Model
+
+    return choose(dev_curves(Model(classifier, dict.fromkeys(FAVORS, 0.5), list(FEATURES), {}), dev), seed)
