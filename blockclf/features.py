@@ -36,11 +36,26 @@ CLASS_TOKENS = (
     "price", "review", "faq", "toc", "footnote", "note", "doc", "document", "highlight", "code",
     "hidden", "visually", "sr", "only", "screen", "reader", "print", "message", "alert", "notice",
 )
+# Prose is dense in function words, menus and lists are not. Besides English, the most
+# frequent ones of the languages most common on the web that separate words with spaces, so
+# that prose in them does not read as a list.
 _FUNCTION_WORDS = frozenset(
     """the of and to a in is that for it was on with as by be at this are from or an not have
     has but which were their they been he she his her its we you our will would can there
     all also more one when who than into about said after some these other had what so if
-    no up out only them then could may new like how over such""".split()
+    no up out only them then could may new like how over such"""
+    # es, pt, fr, it, de, nl
+    """ de la que el en y los las del se por un una con para es al lo como más pero sus le ya
+    não uma com os em do da dos das no na ao ou mas foi ser são pelo pela
+    les des et du est une pas dans sur qui ce il elle au aux ont sont mais avec par pour nous
+    il di che della delle con per non sono una gli dei nel alla anche come più
+    der die und das ist nicht mit sich auf ein eine zu den dem von des im für auch wird sind
+    het een van en op te dat zijn voor niet met ook door maar bij"""
+    # id, ru, pl, sv
+    """ yang dan di ini itu dengan untuk dari dalam tidak akan pada juga adalah
+    и в не на что с по как это к из за от у же он она они был было но
+    się nie na że jest do od jak ale po tak są
+    och att det som är för med inte på av till har""".split()
 )
 _SENT_END = re.compile(r"[.!?。！？](?:\s|$)")
 _DIGIT = re.compile(r"\d")
