@@ -110,3 +110,14 @@ def test_a_plateau_of_equal_f1_takes_its_middle():
     flat = [0.5, 0.9, 0.9, 0.9, 0.9, 0.9, 0.5, 0.5, 0.5]
     thresholds, _ = choose(_uniform_pages(flat, flat))
     assert thresholds["balanced"] == pytest.approx(0.4)
+
+
+def test_trained_model_records_each_modes_dev_figures(tiny_model):
+    scores = tiny_model.info["dev_scores"]
+    assert set(scores) == {"precision", "balanced", "recall"}
+    for favor, d in scores.items():
+        assert d["threshold"] == tiny_model.thresholds[favor]
+        assert 0 <= d["precision"] <= 1 and 0 <= d["recall"] <= 1
+    assert set(scores["precision"]) >= {"precision_low", "target", "target_met"}
+    t = tiny_model.thresholds
+    assert t["recall"] <= t["balanced"] <= t["precision"]
