@@ -83,28 +83,55 @@ def page_curve(res: Result, gold: str, grid: np.ndarray = GRID) -> tuple[np.ndar
     return prec, rec
 
 
-def dev_curves(model: Model, records: Sequence[PageRecord], grid: np.ndarray = GRID) -> Curves:
-    """Extract ``records`` with ``model`` as one batch (site evidence on) and score every threshold.
+def _site_chunks(records: Sequence[PageRecord], size: int) -> list[list[PageRecord]]:
+    """``records`` cut into batches of about ``size`` pages, never splitting a site.
 
-    A page that cannot be read scores as an empty extraction at every threshold. Pages that
-    keep too little are read again with their hidden text as they would be at threshold 0.5.
+    Pages lend each other repetition evidence only within their site and batch, so whole
+    sites per batch score exactly as one batch would, without holding every page at once.
+    """
+    by_site: dict[str, list[PageRecord]] = {}
+    for r in records:
+        by_site.setdefault(r.site, []).append(r)
+    chunks: list[list[PageRecord]] = [[]]
+    for group in by_site.values():
+        if chunks[-1] and len(chunks[-1]) + len(group) > size:
+            chunks.append([])
+        chunks[-1].extend(group)
+    return [c for c in chunks if c]
+
+
+def dev_curves(model: Model, records: Sequence[PageRecord], grid: np.ndarray = GRID,
+               batch_pages: int = 500) -> Curves:
+    """Extract ``records`` with ``model`` (site evidence on) and score every threshold.
+
+    Pages go through in batches of whole sites (about ``batch_pages`` pages each). A page that
+    cannot be read scores as an empty extraction at every threshold. Pages that keep too
+    little are read again with their hidden text as they would be at threshold 0.5.
     """
     from .evaluate import score_records, score_text
 
-    _, results, golds = score_records(records, model, threshold=0.5)
-    done = {res.name for res in results}
-    rows = [page_curve(res, golds[res.name or ""], grid) for res in results]
-    site_of = {r.key: r.site for r in records}
-    sites = [site_of[res.name or ""] for res in results]
-    for r in records:
-        if r.key not in done:
-            s = score_text("", golds[r.key])
-            rows.append((np.full(len(grid), s.precision), np.full(len(grid), s.recall)))
-            sites.append(r.site)
-    P = np.array([p for p, _ in rows]).reshape(len(rows), len(grid))
-    R = np.array([r for _, r in rows]).reshape(len(rows), len(grid))
-    F = np.where(P + R > 0, 2 * P * R / np.maximum(P + R, 1e-12), 0.0)
-    return Curves(grid, P, R, F, np.asarray(sites, dtype=object))
+    P: list[np.ndarray] = []
+    R: list[np.ndarray] = []
+    sites: list[str] = []
+    for chunk in _site_chunks(records, batch_pages):
+        _, results, golds = score_records(chunk, model, threshold=0.5)
+        site_of = {r.key: r.site for r in chunk}
+        for res in results:
+            p, r = page_curve(res, golds[res.name or ""], grid)
+            P.append(p)
+            R.append(r)
+            sites.append(site_of[res.name or ""])
+        done = {res.name for res in results}
+        for rec in chunk:
+            if rec.key not in done:
+                s = score_text("", golds[rec.key])
+                P.append(np.full(len(grid), s.precision))
+                R.append(np.full(len(grid), s.recall))
+                sites.append(rec.site)
+    Pm = np.array(P).reshape(len(P), len(grid))
+    Rm = np.array(R).reshape(len(R), len(grid))
+    F = np.where(Pm + Rm > 0, 2 * Pm * Rm / np.maximum(Pm + Rm, 1e-12), 0.0)
+    return Curves(grid, Pm, Rm, F, np.asarray(sites, dtype=object))
 
 
 def _standard_error(values: np.ndarray, sites: np.ndarray, seed: int) -> np.ndarray:
