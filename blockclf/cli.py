@@ -149,7 +149,7 @@ def _cmd_finetune(args: argparse.Namespace) -> int:
 
     t0 = time.perf_counter()
     cfg = FinetuneConfig(weight=args.weight, extra_pages=args.extra_pages or None, rounds=args.rounds,
-                         seed=args.seed, n_jobs=args.jobs)
+                         seed=args.seed, n_jobs=args.jobs, targets=_targets(args))
     base = load_model(args.base) if args.base else None
     model = finetune(args.data, base=base, extra=args.extra_data, config=cfg)
     model.save(args.output)
@@ -168,6 +168,14 @@ def _cmd_finetune(args: argparse.Namespace) -> int:
     print(f"on your {len(held)} held-out pages (split test, favor balanced):")
     print(table.round(3).to_string())
     return 0
+
+
+def _targets(args: argparse.Namespace) -> dict[str, float]:
+    targets = {"precision": args.precision_target, "recall": args.recall_target}
+    for favor, value in targets.items():
+        if value is not None and not 0 < value < 1:
+            raise UsageError(f"--{favor}-target must be between 0 and 1, got {value}")
+    return {k: v for k, v in targets.items() if v is not None}
 
 
 def _print_thresholds(model: Model) -> None:
@@ -198,7 +206,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UsageError(f"no pages with split '{args.split}' in {args.data}/index.jsonl")
     if not dev:
         raise UsageError(f"no pages with split '{args.dev_split}' in {args.data}/index.jsonl (needed for early stopping and thresholds)")
-    model = fit_model(train, dev, seed=args.seed, n_jobs=args.jobs)
+    model = fit_model(train, dev, seed=args.seed, n_jobs=args.jobs, targets=_targets(args))
     model.save(args.output)
     secs = time.perf_counter() - t0
     print(f"trained on {model.info['train_pages']} pages ({model.info['train_pages_excluded']} excluded for poor "
@@ -297,6 +305,10 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--rounds", type=int, default=400, help="at most this many new trees (default 400)")
     tr.add_argument("--compare", action="store_true", help="train as for your own pages (as with --base) and print "
                     "a before/after table on the test split; implied by --base and --extra-data")
+    tr.add_argument("--precision-target", type=float, metavar="P",
+                    help="mean page precision the precision mode aims at on the dev pages (default 0.95)")
+    tr.add_argument("--recall-target", type=float, metavar="R",
+                    help="mean page recall the recall mode aims at on the dev pages (default 0.97)")
     tr.set_defaults(func=cmd_train)
 
     lb = sub.add_parser("label", help="label one site's pages by the selector of their main content",

@@ -162,8 +162,26 @@ def _middle_best(values: np.ndarray, allowed: np.ndarray) -> int:
     return (j + end) // 2
 
 
-def choose(curves: Curves, seed: int = 0) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
-    """The threshold of each favor mode, and its dev figures (mean P/R/F1, margin, target met)."""
+def _targets(targets: dict[str, float] | None) -> dict[str, float]:
+    aims = dict(TARGETS)
+    for favor, value in (targets or {}).items():
+        if favor not in aims:
+            raise ValueError(f"no target for favor {favor!r}: only {', '.join(aims)} have one")
+        if value is None:
+            continue
+        if not 0 < float(value) < 1:
+            raise ValueError(f"the {favor} target must be between 0 and 1, got {value}")
+        aims[favor] = float(value)
+    return aims
+
+
+def choose(curves: Curves, seed: int = 0,
+           targets: dict[str, float] | None = None) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    """The threshold of each favor mode, and its dev figures (mean P/R/F1, margin, target met).
+
+    ``targets`` replaces any of `TARGETS` (keys ``precision``, ``recall``; values in (0, 1)).
+    """
+    aims = _targets(targets)
     grid = curves.grid
     mean = {k: getattr(curves, k).mean(axis=0) for k in ("precision", "recall", "f1")}
     b = _middle_best(mean["f1"], np.ones(len(grid), dtype=bool))
@@ -172,7 +190,7 @@ def choose(curves: Curves, seed: int = 0) -> tuple[dict[str, float], dict[str, d
     low: dict[str, np.ndarray] = {}
     for favor, side in (("precision", grid >= grid[b]), ("recall", grid <= grid[b])):
         low[favor] = mean[favor] - _standard_error(getattr(curves, favor), curves.sites, seed)
-        reach = side & (low[favor] >= TARGETS[favor])
+        reach = side & (low[favor] >= aims[favor])
         met[favor] = bool(reach.any())
         if reach.any():
             picks[favor] = _middle_best(mean["f1"], reach)
@@ -184,16 +202,17 @@ def choose(curves: Curves, seed: int = 0) -> tuple[dict[str, float], dict[str, d
     for favor, j in picks.items():
         report[favor] = {"threshold": float(grid[j]), **{k: round(float(v[j]), 4) for k, v in mean.items()}}
         if favor in low:
-            report[favor].update({f"{favor}_low": round(float(low[favor][j]), 4), "target": TARGETS[favor],
+            report[favor].update({f"{favor}_low": round(float(low[favor][j]), 4), "target": aims[favor],
                                   "target_met": met[favor]})
         log.info("%s: threshold %.2f, dev %s", favor, grid[j], report[favor])
     return thresholds, report
 
 
-def for_classifier(classifier: BlockClassifier, dev: Sequence[PageRecord],
-                   seed: int = 0) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+def for_classifier(classifier: BlockClassifier, dev: Sequence[PageRecord], seed: int = 0,
+                   targets: dict[str, float] | None = None) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """`choose` on the ``dev`` pages as ``classifier`` extracts them (what training calls)."""
+    _targets(targets)  # a bad target fails before the dev pass, not after it
     from .features import FEATURES
     from .model import FAVORS, Model
 
-    return choose(dev_curves(Model(classifier, dict.fromkeys(FAVORS, 0.5), list(FEATURES), {}), dev), seed)
+    return choose(dev_curves(Model(classifier, dict.fromkeys(FAVORS, 0.5), list(FEATURES), {}), dev), seed, targets)

@@ -153,8 +153,11 @@ def _digest(records: Sequence[PageRecord]) -> str:
 
 
 def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int = 0, n_jobs: int = 2,
-              classifier: BlockClassifier | None = None) -> Model:
-    """Train a model on ``train`` pages, early-stopping and choosing thresholds on ``dev``."""
+              classifier: BlockClassifier | None = None, targets: dict[str, float] | None = None) -> Model:
+    """Train a model on ``train`` pages, early-stopping and choosing thresholds on ``dev``.
+
+    ``targets`` sets the precision and recall the favor modes aim at (`blockclf.thresholds`).
+    """
     t0 = time.perf_counter()
     tr = label_pages(train, n_jobs)
     dv = label_pages(dev, n_jobs)
@@ -170,7 +173,7 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
     clf.fit(Xtr[FEATURES], ytr, sample_weight=wtr, eval_set=(Xdv[FEATURES], ydv), eval_sample_weight=wdv)
     log.info("fitted %d trees on %d blocks in %.0fs", clf.best_iteration_, len(ytr), time.perf_counter() - t1)
     t2 = time.perf_counter()
-    thresholds, dev_scores = for_classifier(clf, dev, seed)
+    thresholds, dev_scores = for_classifier(clf, dev, seed, targets)
     log.info("chose the favor thresholds on %d dev pages in %.0fs", len(dev), time.perf_counter() - t2)
     info = {
         "trained_on": sorted({r.dataset for r in train}),

@@ -196,3 +196,15 @@ def test_single_bad_file_exits_1_and_is_named(capsys, tiny_model_file, tmp_path)
     code, out, err = run(capsys, "extract", str(bad), "--model", str(tiny_model_file))
     assert code == 1 and out == ""
     assert "blank.html" in err and "empty" in err
+
+
+def test_train_takes_the_favor_targets(capsys, tiny_dataset, tmp_path):
+    model_path = tmp_path / "targets.json"
+    code, out, err = run(capsys, "train", str(tiny_dataset), "-o", str(model_path), "--jobs", "1",
+                         "--precision-target", "0.6", "--recall-target", "0.99")
+    assert code == 0, err
+    scores = load_model(model_path).info["dev_scores"]
+    assert scores["precision"]["target"] == 0.6 and scores["recall"]["target"] == 0.99
+    assert "aim precision >= 0.60" in out and "aim recall >= 0.99" in out
+    code, _, err = run(capsys, "train", str(tiny_dataset), "-o", str(model_path), "--recall-target", "97")
+    assert code == 2 and "--recall-target must be between 0 and 1" in err

@@ -141,3 +141,16 @@ def test_dev_curves_in_batches_equal_one_batch(tiny_dataset, tiny_model):
     small = dev_curves(tiny_model, records, GRID, batch_pages=1)
     key = lambda c: sorted(zip(map(str, c.sites), map(tuple, c.precision), map(tuple, c.recall)))  # noqa: E731
     assert len(small.sites) == len(records) and key(small) == key(whole)
+
+
+def test_targets_can_be_set_and_are_checked():
+    thresholds, report = choose(_uniform_pages(PRECISION, RECALL), targets={"precision": 0.93, "recall": 0.945})
+    # precision >= 0.93 holds from 0.4 up, but the mode never goes under balanced (0.5)
+    assert thresholds["precision"] == pytest.approx(0.5)
+    assert report["precision"]["target"] == 0.93 and report["precision"]["target_met"]
+    # recall >= 0.945 up to 0.5 = balanced, the best F1 of them
+    assert thresholds["recall"] == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="only precision, recall"):
+        choose(_uniform_pages(PRECISION, RECALL), targets={"f1": 0.9})
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        choose(_uniform_pages(PRECISION, RECALL), targets={"recall": 1.5})
