@@ -8,6 +8,8 @@
   threshold with the best such lower bound whose mean F1 stays at or above `F1_FLOOR`.
 - ``recall``: the same with recall and `TARGETS` ``["recall"]`` (0.97).
 
+Users may aim elsewhere (``targets``; ``blockclf train --precision-target/--recall-target``).
+
 The precision threshold is never below the balanced one and the recall threshold never
 above it, so the modes order precision and recall as their names say. Standard errors come
 from resampling whole dev sites (pages of one site succeed or fail together). The scores are
