@@ -171,11 +171,15 @@ def _cmd_finetune(args: argparse.Namespace) -> int:
 
 
 def _targets(args: argparse.Namespace) -> dict[str, float]:
-    targets = {"precision": args.precision_target, "recall": args.recall_target}
+    from .thresholds import check_targets
+
+    targets = {k: v for k, v in (("precision", args.precision_target), ("recall", args.recall_target)) if v is not None}
     for favor, value in targets.items():
-        if value is not None and not 0 < value < 1:
-            raise UsageError(f"--{favor}-target must be between 0 and 1, got {value}")
-    return {k: v for k, v in targets.items() if v is not None}
+        try:
+            check_targets({favor: value})
+        except ValueError:  # the only way a flag's value can be wrong: out of range
+            raise UsageError(f"--{favor}-target must be between 0 and 1, got {value}") from None
+    return targets
 
 
 def _print_thresholds(model: Model) -> None:

@@ -28,7 +28,7 @@ import pandas as pd
 from .data import PageRecord, read_index
 from .features import FEATURES
 from .model import BlockClassifier, Model, load_model
-from .thresholds import for_classifier
+from .thresholds import check_targets, for_classifier
 from .train import MIN_QUALITY, LabelledPage, _digest, _stack, label_pages
 
 __all__ = ["FinetuneConfig", "compare", "finetune", "read_user_data"]
@@ -121,6 +121,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
     cfg = config or FinetuneConfig()
     if not 0 < cfg.weight <= 1:
         raise ValueError("weight (the user pages' share of training weight) must be in (0, 1]")
+    check_targets(cfg.targets)
     t0 = time.perf_counter()
     user_train = read_user_data(user_dirs, "train")
     user_dev = read_user_data(user_dirs, "dev")

@@ -38,7 +38,7 @@ from .data import PageRecord
 from .evaluate import score_records, summary, tokens
 from .explain import explain_html, feature_words
 from .model import Model
-from .thresholds import page_curve
+from .thresholds import f1, page_curve
 
 if TYPE_CHECKING:
     from .predict import Result
@@ -104,7 +104,7 @@ def pr_curve(results: Sequence[Result], golds: dict[str, str], grid: np.ndarray 
         p, r = page_curve(res, golds[res.name or ""], grid)
         P += p
         R += r
-        F += np.where(p + r > 0, 2 * p * r / np.maximum(p + r, 1e-12), 0.0)
+        F += f1(p, r)
     n = max(len(results), 1)
     return pd.DataFrame({"threshold": grid, "precision": P / n, "recall": R / n, "f1": F / n})
 

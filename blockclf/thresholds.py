@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from .model import BlockClassifier, Model
     from .predict import Result
 
-__all__ = ["F1_FLOOR", "GRID", "TARGETS", "Curves", "choose", "dev_curves", "for_classifier", "page_curve"]
+__all__ = ["F1_FLOOR", "GRID", "TARGETS", "Curves", "check_targets", "choose", "dev_curves", "f1", "for_classifier",
+           "page_curve"]
 
 log = logging.getLogger("blockclf")
 
@@ -85,55 +86,39 @@ def page_curve(res: Result, gold: str, grid: np.ndarray = GRID) -> tuple[np.ndar
     return prec, rec
 
 
-def _site_chunks(records: Sequence[PageRecord], size: int) -> list[list[PageRecord]]:
-    """``records`` cut into batches of about ``size`` pages, never splitting a site.
-
-    Pages lend each other repetition evidence only within their site and batch, so whole
-    sites per batch score exactly as one batch would, without holding every page at once.
-    """
-    by_site: dict[str, list[PageRecord]] = {}
-    for r in records:
-        by_site.setdefault(r.site, []).append(r)
-    chunks: list[list[PageRecord]] = [[]]
-    for group in by_site.values():
-        if chunks[-1] and len(chunks[-1]) + len(group) > size:
-            chunks.append([])
-        chunks[-1].extend(group)
-    return [c for c in chunks if c]
-
-
 def dev_curves(model: Model, records: Sequence[PageRecord], grid: np.ndarray = GRID,
-               batch_pages: int = 500) -> Curves:
+               batch_pages: int = 64) -> Curves:
     """Extract ``records`` with ``model`` (site evidence on) and score every threshold.
 
-    Pages go through in batches of whole sites (about ``batch_pages`` pages each). A page that
-    cannot be read scores as an empty extraction at every threshold. Pages that keep too
-    little are read again with their hidden text as they would be at threshold 0.5.
+    Pages stream through `blockclf.batch.run_batch` (``batch_pages`` per LightGBM call), so
+    memory does not grow with the dev set and every page gets the site evidence of the whole
+    set. A page that cannot be read scores as an empty extraction at every threshold. Pages
+    that keep too little are read again with their hidden text as they would be at 0.5.
     """
-    from .evaluate import score_records, score_text
+    from .batch import BatchOptions, Item, run_batch
+    from .evaluate import score_text
 
+    items = [Item(r.key, r.html_path, url=r.url, site=r.site) for r in records]
+    opts = BatchOptions(model=model, threshold=0.5, chunk_size=batch_pages)
     P: list[np.ndarray] = []
     R: list[np.ndarray] = []
-    sites: list[str] = []
-    for chunk in _site_chunks(records, batch_pages):
-        _, results, golds = score_records(chunk, model, threshold=0.5)
-        site_of = {r.key: r.site for r in chunk}
-        for res in results:
-            p, r = page_curve(res, golds[res.name or ""], grid)
-            P.append(p)
-            R.append(r)
-            sites.append(site_of[res.name or ""])
-        done = {res.name for res in results}
-        for rec in chunk:
-            if rec.key not in done:
-                s = score_text("", golds[rec.key])
-                P.append(np.full(len(grid), s.precision))
-                R.append(np.full(len(grid), s.recall))
-                sites.append(rec.site)
+    for rec, out in zip(records, run_batch(items, opts)):
+        gold = rec.read_gold()
+        if out.result is not None:
+            p, r = page_curve(out.result, gold, grid)
+        else:
+            s = score_text("", gold)
+            p, r = np.full(len(grid), s.precision), np.full(len(grid), s.recall)
+        P.append(p)
+        R.append(r)
     Pm = np.array(P).reshape(len(P), len(grid))
     Rm = np.array(R).reshape(len(R), len(grid))
-    F = np.where(Pm + Rm > 0, 2 * Pm * Rm / np.maximum(Pm + Rm, 1e-12), 0.0)
-    return Curves(grid, Pm, Rm, F, np.asarray(sites, dtype=object))
+    return Curves(grid, Pm, Rm, f1(Pm, Rm), np.asarray([r.site for r in records], dtype=object))
+
+
+def f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+    """Elementwise F1 of precision and recall arrays (0 where both are 0)."""
+    return np.where(precision + recall > 0, 2 * precision * recall / np.maximum(precision + recall, 1e-12), 0.0)
 
 
 def _standard_error(values: np.ndarray, sites: np.ndarray, seed: int) -> np.ndarray:
@@ -164,13 +149,13 @@ def _middle_best(values: np.ndarray, allowed: np.ndarray) -> int:
     return (j + end) // 2
 
 
-def _targets(targets: dict[str, float] | None) -> dict[str, float]:
+def check_targets(targets: dict[str, float] | None) -> dict[str, float]:
+    """`TARGETS` with ``targets`` put in; a key other than precision/recall or a value
+    outside (0, 1) is a ValueError (training checks before it starts, not after)."""
     aims = dict(TARGETS)
     for favor, value in (targets or {}).items():
         if favor not in aims:
             raise ValueError(f"no target for favor {favor!r}: only {', '.join(aims)} have one")
-        if value is None:
-            continue
         if not 0 < float(value) < 1:
             raise ValueError(f"the {favor} target must be between 0 and 1, got {value}")
         aims[favor] = float(value)
@@ -183,7 +168,7 @@ def choose(curves: Curves, seed: int = 0,
 
     ``targets`` replaces any of `TARGETS` (keys ``precision``, ``recall``; values in (0, 1)).
     """
-    aims = _targets(targets)
+    aims = check_targets(targets)
     grid = curves.grid
     mean = {k: getattr(curves, k).mean(axis=0) for k in ("precision", "recall", "f1")}
     b = _middle_best(mean["f1"], np.ones(len(grid), dtype=bool))
@@ -213,7 +198,6 @@ def choose(curves: Curves, seed: int = 0,
 def for_classifier(classifier: BlockClassifier, dev: Sequence[PageRecord], seed: int = 0,
                    targets: dict[str, float] | None = None) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """`choose` on the ``dev`` pages as ``classifier`` extracts them (what training calls)."""
-    _targets(targets)  # a bad target fails before the dev pass, not after it
     from .features import FEATURES
     from .model import FAVORS, Model
 

@@ -27,7 +27,7 @@ from .labels import Labels, from_annotations, from_gold
 from .model import FAVORS, BlockClassifier, Model
 from .segment import segment
 from .site import SiteProfile, block_keys
-from .thresholds import for_classifier
+from .thresholds import check_targets, for_classifier
 
 __all__ = ["LabelledPage", "choose_thresholds", "fit_model", "label_pages", "page_scores"]
 
@@ -158,6 +158,7 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
 
     ``targets`` sets the precision and recall the favor modes aim at (`blockclf.thresholds`).
     """
+    check_targets(targets)
     t0 = time.perf_counter()
     tr = label_pages(train, n_jobs)
     dv = label_pages(dev, n_jobs)

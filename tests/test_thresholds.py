@@ -9,7 +9,7 @@ import pytest
 
 from blockclf.data import read_index
 from blockclf.evaluate import evaluate_records
-from blockclf.thresholds import F1_FLOOR, TARGETS, Curves, _site_chunks, choose, dev_curves, page_curve
+from blockclf.thresholds import F1_FLOOR, TARGETS, Curves, choose, dev_curves, page_curve
 
 GRID = np.round(np.arange(0.1, 0.91, 0.1), 2)
 
@@ -121,18 +121,6 @@ def test_trained_model_records_each_modes_dev_figures(tiny_model):
     assert set(scores["precision"]) >= {"precision_low", "target", "target_met"}
     t = tiny_model.thresholds
     assert t["recall"] <= t["balanced"] <= t["precision"]
-
-
-def test_site_chunks_keep_every_site_whole():
-    recs = [SimpleNamespace(key=f"{site}/{i}", site=site) for site, n in (("a", 3), ("b", 1), ("c", 4), ("d", 2))
-            for i in range(n)]
-    chunks = _site_chunks(recs, 4)
-    assert [len(c) for c in chunks] == [4, 4, 2]  # a+b, c, d: c alone would overflow a+b
-    assert sorted(r.key for c in chunks for r in c) == sorted(r.key for r in recs)
-    for c in chunks:
-        for site in {r.site for r in c}:
-            assert sum(r.site == site for r in c) == sum(r.site == site for r in recs)
-    assert [len(c) for c in _site_chunks(recs, 1)] == [3, 1, 4, 2]  # a site larger than a batch stays whole
 
 
 def test_dev_curves_in_batches_equal_one_batch(tiny_dataset, tiny_model):
