@@ -3,7 +3,8 @@
 `FEATURES` is the one documented list of columns, in the order the model reads them. The
 families are: text and link density, lengths, punctuation and function words, tag context
 (own tag, landmark ancestors, class/id vocabulary), position, container aggregates,
-neighbour context, and cross-page repetition (NaN without site evidence).
+neighbour context, cross-page repetition (NaN without site evidence), and where a block
+sits against the page's main region (`region`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from . import region
 from .block import Block
 
 __all__ = ["FAMILIES", "FEATURES", "Repetition", "feature_matrix", "featurize"]
@@ -102,6 +104,7 @@ def _columns() -> list[str]:
         cols += [f"{off}_{f}" for f in _NEIGHBOUR_BASE]
     cols += ["win3_words_share", "win3_link_density", "win3_fw_share"]
     cols += ["rep_text", "rep_path", "site_pages"]
+    cols += region.COLUMNS
     return cols
 
 
@@ -124,6 +127,7 @@ def _families() -> dict[str, list[str]]:
         "position": ["rel_index", "rel_char_pos", "page_blocks", "page_log_chars", "peak_distance",
                      "abs_peak_distance", "after_first_heading"],
         "site": ["rep_text", "rep_path", "site_pages"],
+        "region": list(region.COLUMNS),
     }
     named["neighbours"] = [c for c in FEATURES if c[:3] in ("p1_", "n1_", "p2_", "n2_") or c.startswith("win3_")]
     named["containers"] = [f"{lvl}_{f}" for lvl in ("parent", "grand", "great")
@@ -316,6 +320,8 @@ def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetit
     f["win3_words_share"] = _window(n_words) / total_words
     f["win3_link_density"] = _window(link_chars) / np.maximum(_window(n_chars), 1)
     f["win3_fw_share"] = _window(fw_count) / np.maximum(_window(n_tokens), 1)
+    f.update(region.region_columns(xpaths, [b.tag for b in blocks], n_chars, link_chars, n_words,
+                                   counts[:, 5], depth))
     if repetition is None:
         f["rep_text"] = np.full(n, np.nan)
         f["rep_path"] = np.full(n, np.nan)

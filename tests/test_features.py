@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from blockclf import Block, BlockClassifier, SiteProfile
 from blockclf.features import FAMILIES, FEATURES, featurize
+from blockclf.region import COLUMNS as REGION_COLUMNS
 
 #: columns that may be NaN, and when (see the featurize docstring and FEATURES families)
 SITE_COLUMNS = ("rep_text", "rep_path")
@@ -145,6 +146,53 @@ def test_position_features():
     assert df["after_first_heading"].tolist() == [0, 0, 1, 1, 1, 1]
 
 
+def _article_page() -> list[Block]:
+    nav = [blk(i, f"Section {i}", "li", f"/html/body/nav/ul/li[{i + 1}]", link_chars=9, n_links=1)
+           for i in range(4)]
+    article = [blk(4 + i, PROSE, "p", f"/html/body/div[2]/article/p[{i + 1}]") for i in range(4)]
+    aside = [blk(8 + i, "A related story about another river, with more words.", "p",
+                 f"/html/body/div[2]/aside/p[{i + 1}]", link_chars=50, n_links=1) for i in range(3)]
+    return nav + article + aside
+
+
+def test_main_region_is_the_element_holding_the_prose():
+    df = featurize(_article_page())
+    assert df["region_in_top"].tolist() == [0] * 4 + [1] * 4 + [0] * 3
+    assert df["region_best"].iloc[4:8].tolist() == [1.0] * 4
+    # the link-heavy rail scores only through the element it shares with the article
+    assert (df["region_best"].iloc[8:] < 0.7).all()
+    assert (df["region_best"].iloc[:4] < 0.2).all()  # the menu, further off still
+    assert df["region_in_top_parent"].tolist() == [0] * 4 + [1] * 7  # the rail shares the region's parent
+    assert df["region_sibling"].sum() == 0  # ... but is not strong enough to count with it
+    assert df["region_top_share"].iloc[0] == pytest.approx(
+        df["n_words"].iloc[4:8].sum() / df["n_words"].sum())
+    assert df["region_depth_gap"].iloc[4] == 1  # one level below the region element
+
+
+def test_a_strong_sibling_counts_with_the_region():
+    page = _article_page()[:8]  # menu and article
+    short = "The bend had moved again, by several metres."
+    page += [blk(8 + i, short, "p", f"/html/body/div[2]/section/p[{i + 1}]") for i in range(5)]
+    df = featurize(page)
+    assert df["region_in_top"].tolist() == [0] * 4 + [1] * 4 + [0] * 5
+    assert df["region_sibling"].tolist() == [0] * 8 + [1] * 5
+    assert df["region_second"].iloc[0] == pytest.approx(10 / 12)  # five short paragraphs against four long
+
+
+def test_two_strong_children_make_their_parent_the_region():
+    page = _article_page()
+    page += [blk(11 + i, PROSE, "p", f"/html/body/div[2]/section/p[{i + 1}]") for i in range(4)]
+    df = featurize(page)
+    assert df["region_in_top"].tolist() == [0] * 4 + [1] * 11
+    assert df["region_depth_gap"].iloc[4] == 2
+
+
+def test_no_region_without_prose():
+    menu = [blk(i, f"Link {i}", "li", f"/html/body/ul/li[{i + 1}]", link_chars=6, n_links=1) for i in range(5)]
+    df = featurize(menu)
+    assert df[list(REGION_COLUMNS)].isna().all().all()
+
+
 def test_empty_page_gives_empty_table():
     df = featurize([])
     assert list(df.columns) == FEATURES and len(df) == 0
@@ -233,8 +281,10 @@ def test_any_blocks_give_finite_features(blocks, title):
     blocks = [dataclasses.replace(b, index=i) for i, b in enumerate(blocks)]
     df = featurize(blocks, title=title)
     assert list(df.columns) == FEATURES and len(df) == len(blocks)
-    values = df.drop(columns=[c for c in FEATURES if c in SITE_COLUMNS + TITLE_COLUMNS
+    values = df.drop(columns=[c for c in FEATURES if c in SITE_COLUMNS + TITLE_COLUMNS + REGION_COLUMNS
                               or c.startswith(NEIGHBOUR_PREFIXES)])
+    region = df[list(REGION_COLUMNS)]
+    assert region.isna().all().all() or region.notna().all().all()  # a page has a region or has none
     assert np.isfinite(values.to_numpy(dtype=float)).all()
     assert not np.isinf(df.to_numpy(dtype=float)).any()
     assert df["link_density"].between(0, 1).all()
