@@ -72,7 +72,8 @@ def _source_digest() -> str:
     """Labels and features depend on these modules: a change invalidates the cache."""
     h = hashlib.sha256()
     pkg = Path(blockclf.__file__).parent
-    for name in ("html.py", "encoding.py", "segment.py", "features.py", "labels.py", "site.py", "train.py"):
+    for name in ("html.py", "encoding.py", "segment.py", "features.py", "region.py", "labels.py", "site.py",
+                 "train.py"):
         h.update((pkg / name).read_bytes())
     return h.hexdigest()[:12]
 
