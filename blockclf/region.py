@@ -20,8 +20,9 @@ COLUMNS = ("region_in_top", "region_in_top_parent", "region_best", "region_top_s
 
 # a block's vote for the element 1, 2, ... 5 levels above it
 _LEVEL_WEIGHTS = (1.0, 0.5, 1 / 6, 1 / 9, 1 / 12)
-# blocks that can be paragraphs of an article; list items, options and cells of headers do not vote
-_VOTING_TAGS = frozenset(("p", "pre", "td", "div", "section", "article", "blockquote", "dd", "span", "body",
+# blocks that can hold an article's text: paragraphs, and list items (on listing pages the list
+# is the content); options, header cells, captions and h1 do not vote
+_VOTING_TAGS = frozenset(("p", "li", "pre", "td", "div", "section", "article", "blockquote", "dd", "span", "body",
                           "h2", "h3", "h4", "h5", "h6"))
 _MIN_CHARS = 25
 # a sibling of the region that holds this share of its votes (and at least this many) is kept with it
@@ -32,9 +33,9 @@ def region_columns(xpaths: list[str], tags: list[str], n_chars: np.ndarray, link
                    n_words: np.ndarray, commas: np.ndarray, depth: np.ndarray) -> dict[str, np.ndarray]:
     """Columns of `COLUMNS` for one page's blocks (arrays indexed like the blocks).
 
-    A block votes when it is a paragraph-like element of at least 25 characters: one point,
-    one per comma, one per hundred characters (at most three). All NaN when nothing votes
-    (a page of menus and short lines has no region to speak of).
+    A block votes when it is a paragraph-like element or a list item of at least 25
+    characters: one point, one per comma, one per hundred characters (at most three). All NaN
+    when nothing votes (a page of menus and short lines has no region to speak of).
     """
     n = len(xpaths)
     if n == 0:
