@@ -187,6 +187,15 @@ def test_two_strong_children_make_their_parent_the_region():
     assert df["region_depth_gap"].iloc[4] == 2
 
 
+def test_list_items_vote_so_a_listing_has_a_region():
+    nav = [blk(i, f"Section {i}", "li", f"/html/body/nav/ul/li[{i + 1}]", link_chars=9, n_links=1)
+           for i in range(4)]
+    jobs = [blk(4 + i, f"Senior river engineer, valley office number {i}", "li", f"/html/body/main/ul/li[{i + 1}]",
+                link_chars=20, n_links=1) for i in range(6)]
+    df = featurize(nav + jobs)
+    assert df["region_in_top"].tolist() == [0] * 4 + [1] * 6
+
+
 def test_no_region_without_prose():
     menu = [blk(i, f"Link {i}", "li", f"/html/body/ul/li[{i + 1}]", link_chars=6, n_links=1) for i in range(5)]
     df = featurize(menu)
