@@ -142,11 +142,15 @@ FAMILIES: dict[str, list[str]] = _families()
 _SHAPE = re.compile(r"\[\d+\]")
 
 
-def _aggregate(keys: list[str], words: np.ndarray, links: np.ndarray, chars: np.ndarray,
-               fw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _codes(keys: list[str]) -> np.ndarray:
     first: dict[str, int] = {}
-    codes = np.fromiter((first.setdefault(k, len(first)) for k in keys), np.intp, len(keys))
-    m = len(first)
+    return np.fromiter((first.setdefault(k, len(first)) for k in keys), np.intp, len(keys))
+
+
+def _aggregate(codes: np.ndarray, words: np.ndarray, links: np.ndarray, chars: np.ndarray,
+               fw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per block, the sums over all blocks sharing its code: words, link density, blocks, function-word share."""
+    m = int(codes.max()) + 1
     w = np.bincount(codes, weights=words, minlength=m)
     lk = np.bincount(codes, weights=links, minlength=m)
     ch = np.bincount(codes, weights=chars, minlength=m)
@@ -300,17 +304,16 @@ def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetit
     f["after_first_heading"] = (idx >= first_h[0]).astype(float) if len(first_h) else np.zeros(n)
     total_words = max(n_words.sum(), 1)
     xpaths = [b.xpath for b in blocks]
-    keys = xpaths
-    for lvl in ("parent", "grand", "great"):
-        keys = [x.rsplit("/", 1)[0] for x in keys]  # the element one level further up
-        w, ld, cnt, fw = _aggregate(keys, n_words, link_chars, n_chars, fw_count)
+    ancestors = region.ancestor_codes(xpaths, region.LEVELS)  # shared with the region vote below
+    for lvl, codes in zip(("parent", "grand", "great"), ancestors[0]):
+        w, ld, cnt, fw = _aggregate(codes, n_words, link_chars, n_chars, fw_count)
         f[f"{lvl}_word_share"] = w / total_words
         f[f"{lvl}_link_density"] = ld
         f[f"{lvl}_n_blocks"] = cnt
         f[f"{lvl}_fw_share"] = fw
     f["rel_container_words"] = f["grand_word_share"] / max(f["grand_word_share"].max(), 1e-9)
     shapes = [_SHAPE.sub("", x) for x in xpaths]
-    _, s_ld, s_cnt, _ = _aggregate(shapes, n_words, link_chars, n_chars, fw_count)
+    _, s_ld, s_cnt, _ = _aggregate(_codes(shapes), n_words, link_chars, n_chars, fw_count)
     f["same_shape_share"] = s_cnt / n
     f["same_shape_link_density"] = s_ld
     f["is_p"] = grid[:, _TAG_AT["p"]]
@@ -321,7 +324,7 @@ def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetit
     f["win3_link_density"] = _window(link_chars) / np.maximum(_window(n_chars), 1)
     f["win3_fw_share"] = _window(fw_count) / np.maximum(_window(n_tokens), 1)
     f.update(region.region_columns(xpaths, [b.tag for b in blocks], n_chars, link_chars, n_words,
-                                   counts[:, 5], depth))
+                                   counts[:, 5], depth, ancestors))
     if repetition is None:
         f["rep_text"] = np.full(n, np.nan)
         f["rep_path"] = np.full(n, np.nan)

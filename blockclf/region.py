@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["COLUMNS", "region_columns"]
+__all__ = ["COLUMNS", "LEVELS", "ancestor_codes", "region_columns"]
 
 #: the feature columns this module fills, in model order
 COLUMNS = ("region_in_top", "region_in_top_parent", "region_best", "region_top_share", "region_depth_gap",
@@ -20,6 +20,8 @@ COLUMNS = ("region_in_top", "region_in_top_parent", "region_best", "region_top_s
 
 # a block's vote for the element 1, 2, ... 5 levels above it
 _LEVEL_WEIGHTS = (1.0, 0.5, 1 / 6, 1 / 9, 1 / 12)
+#: how many levels up the vote reaches
+LEVELS = len(_LEVEL_WEIGHTS)
 # blocks that can hold an article's text: paragraphs, and list items (on listing pages the list
 # is the content); options, header cells, captions and h1 do not vote
 _VOTING_TAGS = frozenset(("p", "li", "pre", "td", "div", "section", "article", "blockquote", "dd", "span", "body",
@@ -29,9 +31,34 @@ _MIN_CHARS = 25
 _SIBLING_SHARE, _SIBLING_MIN = 0.2, 10.0
 
 
+def ancestor_codes(xpaths: list[str], levels: int) -> tuple[list[np.ndarray], list[str]]:
+    """The elements 1..``levels`` levels above each block, as integer codes.
+
+    ``codes[k][i]`` is the code of the element k+1 levels above block i and ``paths[code]``
+    its element path. Codes are shared across levels, so an element has one code whatever
+    block it is seen from. The container columns of `features` and the region vote both
+    read these: the page's paths are walked up once, over the distinct paths only.
+    """
+    n = len(xpaths)
+    index: dict[str, int] = {}
+    codes = []
+    level: dict[str, int] = {}
+    at = np.fromiter((level.setdefault(x, len(level)) for x in xpaths), np.intp, n)
+    for _ in range(levels):
+        up: dict[str, int] = {}
+        step = np.fromiter((up.setdefault(p.rsplit("/", 1)[0], len(up)) for p in level), np.intp, len(level))
+        at, level = step[at], up
+        codes.append(np.fromiter((index.setdefault(p, len(index)) for p in level), np.intp, len(level))[at])
+    return codes, list(index)
+
+
 def region_columns(xpaths: list[str], tags: list[str], n_chars: np.ndarray, link_chars: np.ndarray,
-                   n_words: np.ndarray, commas: np.ndarray, depth: np.ndarray) -> dict[str, np.ndarray]:
+                   n_words: np.ndarray, commas: np.ndarray, depth: np.ndarray,
+                   ancestors: tuple[list[np.ndarray], list[str]] | None = None) -> dict[str, np.ndarray]:
     """Columns of `COLUMNS` for one page's blocks (arrays indexed like the blocks).
+
+    ``ancestors`` is `ancestor_codes` of ``xpaths`` over at least five levels, when the
+    caller has it already.
 
     A block votes when it is a paragraph-like element or a list item of at least 25
     characters: one point, one per comma, one per hundred characters (at most three). All NaN
@@ -42,16 +69,9 @@ def region_columns(xpaths: list[str], tags: list[str], n_chars: np.ndarray, link
         return {name: np.empty(0) for name in COLUMNS}
     voting = np.fromiter((t in _VOTING_TAGS for t in tags), bool, n) & (n_chars >= _MIN_CHARS)
     votes = np.where(voting, 1 + commas + np.minimum(n_chars // 100, 3), 0.0)
-    index: dict[str, int] = {}  # every element above some block → its code
-    codes = []  # codes[k][i]: the element k+1 levels above block i
-    level: dict[str, int] = {}
-    at = np.fromiter((level.setdefault(x, len(level)) for x in xpaths), np.intp, n)
-    for _ in _LEVEL_WEIGHTS:  # one step up per level, over the distinct paths only
-        up: dict[str, int] = {}
-        step = np.fromiter((up.setdefault(p.rsplit("/", 1)[0], len(up)) for p in level), np.intp, len(level))
-        at, level = step[at], up
-        codes.append(np.fromiter((index.setdefault(p, len(index)) for p in level), np.intp, len(level))[at])
-    m = len(index)
+    codes, paths = ancestors or ancestor_codes(xpaths, LEVELS)
+    codes = codes[:LEVELS]
+    m = len(paths)
     raw, chars, links = np.zeros(m), np.zeros(m), np.zeros(m)
     for c, w in zip(codes, _LEVEL_WEIGHTS):
         raw += np.bincount(c, weights=votes * w, minlength=m)
@@ -62,7 +82,6 @@ def region_columns(xpaths: list[str], tags: list[str], n_chars: np.ndarray, link
     best = float(score[top])
     if best <= 0:
         return {name: np.full(n, np.nan) for name in COLUMNS}
-    paths = list(index)
     top_path = paths[top]
     parent = top_path.rsplit("/", 1)[0]
     inside = np.fromiter((x == top_path or x.startswith(top_path + "/") for x in xpaths), float, n)
