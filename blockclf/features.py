@@ -17,6 +17,7 @@ import pandas as pd
 
 from . import region
 from .block import Block
+from .site import Repetition
 
 __all__ = ["FAMILIES", "FEATURES", "Repetition", "feature_matrix", "featurize"]
 
@@ -79,9 +80,6 @@ def _text_stats(text: str) -> tuple:
             len(_SENT_END.findall(text)), text.count(",") + text.count("，"), text[-1] in _END_PUNCT,
             len(_DIGIT.findall(text)), len(_UPPER_WORD.findall(text)), len(_SEPARATORS.findall(text)),
             "©" in text or "copyright" in low)
-
-
-Repetition = tuple[np.ndarray, np.ndarray, int]
 
 
 def _columns() -> list[str]:
