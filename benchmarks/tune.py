@@ -53,7 +53,8 @@ from blockclf.data import read_index  # noqa: E402
 from blockclf.evaluate import score_records  # noqa: E402
 from blockclf.features import FAMILIES, FEATURES  # noqa: E402
 from blockclf.model import BlockClassifier, Model  # noqa: E402
-from blockclf.train import FAVOR_BETA, MIN_QUALITY, LabelledPage, _stack, choose_thresholds, label_pages, page_scores  # noqa: E402
+from blockclf.train import (  # noqa: E402
+    FAVOR_BETA, MIN_QUALITY, LabelledPage, _stack, choose_thresholds, label_pages, page_scores, site_folds)
 
 log = logging.getLogger("tune")
 
@@ -72,8 +73,8 @@ def _source_digest() -> str:
     """Labels and features depend on these modules: a change invalidates the cache."""
     h = hashlib.sha256()
     pkg = Path(blockclf.__file__).parent
-    for name in ("html.py", "encoding.py", "segment.py", "features.py", "region.py", "labels.py", "site.py",
-                 "train.py"):
+    for name in ("html.py", "encoding.py", "segment.py", "features.py", "region.py", "refine.py", "labels.py",
+                 "site.py", "train.py"):
         h.update((pkg / name).read_bytes())
     return h.hexdigest()[:12]
 
@@ -120,20 +121,9 @@ def held_out(clf: BlockClassifier, thresholds: dict[str, float], pages: Sequence
 
 
 def _site_folds(pages: Sequence[LabelledPage], k: int, seed: int) -> list[np.ndarray]:
-    """Fold number per page; whole sites, balanced by page count."""
-    sites = sorted({p.record.site for p in pages})
-    rng = np.random.default_rng(seed)
-    rng.shuffle(sites)
-    size: dict[str, int] = {}
-    for p in pages:
-        size[p.record.site] = size.get(p.record.site, 0) + 1
-    load = [0] * k
-    fold_of: dict[str, int] = {}
-    for s in sorted(sites, key=lambda s: -size[s]):  # biggest sites first, each to the lightest fold
-        f = int(np.argmin(load))
-        fold_of[s] = f
-        load[f] += size[s]
-    return [np.array([fold_of[p.record.site] == f for p in pages]) for f in range(k)]
+    """Per fold, which pages are in it (the folds the refining pass trains with)."""
+    folds = site_folds(pages, k, seed)
+    return [folds == f for f in range(k)]
 
 
 def run_cv(pages: list[LabelledPage], folds: int, settings: Sequence[str], seed: int) -> list[dict]:

@@ -149,14 +149,14 @@ def _cmd_finetune(args: argparse.Namespace) -> int:
 
     t0 = time.perf_counter()
     cfg = FinetuneConfig(weight=args.weight, extra_pages=args.extra_pages or None, rounds=args.rounds,
-                         seed=args.seed, n_jobs=args.jobs, targets=_targets(args))
+                         seed=args.seed, n_jobs=args.jobs, targets=_targets(args), refine=args.refine)
     base = load_model(args.base) if args.base else None
     model = finetune(args.data, base=base, extra=args.extra_data, config=cfg)
     model.save(args.output)
     info = model.info
     print(f"{'fine-tuned ' + args.base if base else 'trained from scratch'}: {info['user_train_pages']} of your pages"
           f" + {info['public_train_pages']} public pages (your share of weight {info['user_weight']:.2f}), "
-          f"{model.classifier.best_iteration_} trees ({info['base_trees']} from the base), "
+          f"{_trees(model)} ({info['base_trees']} first-pass trees from the base), "
           f"{info['train_pages_excluded']} pages excluded for poor label alignment, in {time.perf_counter() - t0:.0f}s")
     _print_thresholds(model)
     print(f"model written to {args.output}")
@@ -180,6 +180,11 @@ def _targets(args: argparse.Namespace) -> dict[str, float]:
         except ValueError:  # the only way a flag's value can be wrong: out of range
             raise UsageError(f"--{favor}-target must be between 0 and 1, got {value}") from None
     return targets
+
+
+def _trees(model: Model) -> str:
+    first = f"{model.classifier.best_iteration_} trees"
+    return first if model.refiner is None else f"{first} + {model.refiner.best_iteration_} refining trees"
 
 
 def _print_thresholds(model: Model) -> None:
@@ -210,11 +215,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UsageError(f"no pages with split '{args.split}' in {args.data}/index.jsonl")
     if not dev:
         raise UsageError(f"no pages with split '{args.dev_split}' in {args.data}/index.jsonl (needed for early stopping and thresholds)")
-    model = fit_model(train, dev, seed=args.seed, n_jobs=args.jobs, targets=_targets(args))
+    model = fit_model(train, dev, seed=args.seed, n_jobs=args.jobs, targets=_targets(args), refining=args.refine)
     model.save(args.output)
     secs = time.perf_counter() - t0
     print(f"trained on {model.info['train_pages']} pages ({model.info['train_pages_excluded']} excluded for poor "
-          f"label alignment), {model.classifier.best_iteration_} trees, in {secs:.0f}s")
+          f"label alignment), {_trees(model)}, in {secs:.0f}s")
     _print_thresholds(model)
     print(f"model written to {args.output}")
     return 0
@@ -260,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("paths", nargs="+", metavar="PATH",
                     help=".html/.htm/.html.gz files or directories, or .warc/.warc.gz files (extra 'warc')")
     ex.add_argument("-o", "--output", metavar="OUTDIR", help="write OUTDIR/<relative path>.{txt,md,json}")
-    ex.add_argument("--model", metavar="FILE", help="model file (default: the shipped model)")
+    ex.add_argument("--model", metavar="FILE", help="model file, or 'refined' for the shipped model with the refining "
+                    "pass (default: the shipped default model)")
     ex.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")
     ex.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
     ex.add_argument("--format", choices=("text", "markdown", "json"), default="text")
@@ -309,6 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--rounds", type=int, default=400, help="at most this many new trees (default 400)")
     tr.add_argument("--compare", action="store_true", help="train as for your own pages (as with --base) and print "
                     "a before/after table on the test split; implied by --base and --extra-data")
+    tr.add_argument("--refine", action="store_true",
+                    help="add the refining pass, which scores every block again beside the first pass's scores "
+                         "around it (models/refined.json): more accurate, slower to train and to extract")
     tr.add_argument("--precision-target", type=float, metavar="P",
                     help="mean page precision the precision mode aims at on the dev pages (default 0.95)")
     tr.add_argument("--recall-target", type=float, metavar="R",
@@ -340,7 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
     xp.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
     xp.add_argument("-o", "--output", metavar="FILE|OUTDIR",
                     help="view file for one page (default stdout), or a directory")
-    xp.add_argument("--model", metavar="FILE", help="model file (default: the shipped model)")
+    xp.add_argument("--model", metavar="FILE", help="model file, or 'refined' (default: the shipped default model)")
     xp.add_argument("--favor", choices=FAVORS, default="balanced")
     xp.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
     xp.add_argument("--site", help="treat every page as belonging to this site")

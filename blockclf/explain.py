@@ -76,7 +76,26 @@ _BASE = {
 _CONTAINERS = {"parent": "parent element", "grand": "grandparent element", "great": "great-grandparent element"}
 _CONTAINER_STATS = {"word_share": "share of page words", "link_density": "link density",
                     "n_blocks": "number of blocks", "fw_share": "function-word share"}
-_NEIGHBOURS = {"p1": "previous block", "n1": "next block", "p2": "block two before", "n2": "block two after"}
+_NEIGHBOURS = {"p1": "previous block", "n1": "next block", "p2": "block two before", "n2": "block two after",
+               "p3": "block three before", "n3": "block three after"}
+# the refining pass (blockclf.refine) reads the first pass's scores; "confident" is >= 0.5
+_FIRST = {
+    "score": "first-pass score",
+    "page_mean": "the page's mean first-pass score (by words)",
+    "page_max": "the page's highest first-pass score",
+    "share_high": "share of the page's words the first pass scored as content",
+    "share_some": "share of the page's words the first pass scored 0.2 or more",
+    "rank": "share of the page's words the first pass scored above it",
+    "rel_max": "first-pass score against the page's highest",
+    "high_before": "share of the first pass's content words that come before it",
+    "high_after": "share of the first pass's content words that come after it",
+    "dist_prev": "blocks since the last block the first pass scored as content",
+    "dist_next": "blocks to the next block the first pass scored as content",
+    "log_high": "number of blocks the first pass scored as content (log)",
+}
+_UP = {"1": "parent element", "2": "grandparent element", "3": "great-grandparent element", "4": "element four levels up"}
+_UP_STATS = {"others": "mean first-pass score of the other blocks in its",
+             "high": "share of the first pass's content words inside its", "words": "share of page words inside its"}
 _FLAG_PREFIXES = ("tag_", "in_", "cls_")
 
 
@@ -91,11 +110,26 @@ def feature_words(name: str) -> str:
     if name.startswith("cls_"):
         return f"class/id of it or an ancestor contains '{name[4:]}'"
     head, _, rest = name.partition("_")
+    if head == "first":
+        return _first_words(rest) or name.replace("_", " ")
     if head in _NEIGHBOURS and rest:
         return f"{_NEIGHBOURS[head]}'s {feature_words(rest)}"
     if head in _CONTAINERS and rest in _CONTAINER_STATS:
         return f"{_CONTAINER_STATS[rest]} of its {_CONTAINERS[head]}"
     return name.replace("_", " ")
+
+
+def _first_words(rest: str) -> str | None:
+    if rest in _FIRST:
+        return _FIRST[rest]
+    if rest in _NEIGHBOURS:
+        return f"first-pass score of the {_NEIGHBOURS[rest]}"
+    if rest.startswith("win") and rest[3:].isdigit():
+        return f"mean first-pass score of the {rest[3:]} blocks each side"
+    stat, _, level = rest.partition("_up")
+    if stat in _UP_STATS and level in _UP:
+        return f"{_UP_STATS[stat]} {_UP[level]}"
+    return None
 
 
 def _is_flag(name: str) -> bool:

@@ -29,7 +29,7 @@ from .data import PageRecord, read_index
 from .features import FEATURES
 from .model import BlockClassifier, Model, load_model
 from .thresholds import check_targets, for_classifier
-from .train import MIN_QUALITY, LabelledPage, _digest, _stack, label_pages
+from .train import MIN_QUALITY, LabelledPage, _digest, _stack, fit_refiner, label_pages
 
 __all__ = ["FinetuneConfig", "compare", "finetune", "read_user_data"]
 
@@ -43,7 +43,9 @@ class FinetuneConfig:
     ``weight`` is the share of all training weight carried by the user's pages (ignored when
     there is no public data). ``extra_pages`` caps how many public pages are mixed in (a
     seeded sample; None for all of them). ``targets`` sets the precision and recall the favor
-    modes aim at (`blockclf.thresholds`; None keeps 0.95 and 0.97).
+    modes aim at (`blockclf.thresholds`; None keeps 0.95 and 0.97). ``refine`` fits a
+    refining pass (`blockclf.refine`) for a model trained from scratch; a base model's own
+    refining pass is always kept.
     """
 
     weight: float = 0.5
@@ -56,6 +58,7 @@ class FinetuneConfig:
     seed: int = 0
     n_jobs: int = 2
     targets: dict[str, float] | None = None
+    refine: bool = False
 
     def classifier(self) -> BlockClassifier:
         return BlockClassifier(n_estimators=self.rounds, learning_rate=self.learning_rate, num_leaves=self.num_leaves,
@@ -152,7 +155,11 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         base_trees = 0
     log.info("fitted %d trees (%d from the base model) in %.0fs", clf.best_iteration_, base_trees,
              time.perf_counter() - t1)
-    thresholds, dev_scores = for_classifier(clf, user_dev, cfg.seed, cfg.targets)
+    # a base model's refining pass is kept: it reads first-pass scores, which the added trees
+    # adjust to the user's sites
+    refiner = base.refiner if base is not None else (
+        fit_refiner(clf, good_user + good_public, good_dv, cfg.seed) if cfg.refine else None)
+    thresholds, dev_scores = for_classifier(clf, user_dev, cfg.seed, cfg.targets, refiner)
     info: dict[str, Any] = {
         "trained_on": sorted({r.dataset for r in user_train} | {r.dataset for r in public}),
         "base": (base.info.get("data_digest") if base is not None else None),
@@ -170,7 +177,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         "min_label_quality": MIN_QUALITY,
         "seconds": round(time.perf_counter() - t0, 1),
     }
-    return Model(clf, thresholds, list(FEATURES), info)
+    return Model(clf, thresholds, list(FEATURES), info, refiner)
 
 
 def compare(records: Sequence[PageRecord], models: dict[str, Model | str | Path | None],

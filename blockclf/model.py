@@ -2,8 +2,10 @@
 
 A model file is one JSON text file: a format name and version, the LightGBM model string,
 the feature list, the thresholds of each favor mode, library versions, a digest of the
-training data and the dev metrics. Loading parses JSON and LightGBM's own text format; it
-never unpickles and never executes anything from the file.
+training data and the dev metrics; from version 2, optionally the refining model that scores
+blocks again beside the first pass's scores (`blockclf.refine`), with its own column list.
+Loading parses JSON and LightGBM's own text format; it never unpickles and never executes
+anything from the file.
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
+from . import refine
 from .features import FEATURES
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "BlockClassifier", "Model", "ModelError", "default_model_path", "load_model"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "SHIPPED", "BlockClassifier", "Model", "ModelError", "default_model_path",
+           "load_model"]
 
 FORMAT = "blockclf-model"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 FAVORS = ("precision", "balanced", "recall")
 #: predictions over fewer rows than this run on one thread
 SINGLE_THREAD_ROWS = 20_000
@@ -146,12 +150,38 @@ class BlockClassifier(ClassifierMixin, BaseEstimator):
 
 @dataclass
 class Model:
-    """A trained classifier with the thresholds of each favor mode and its provenance."""
+    """A trained classifier with the thresholds of each favor mode and its provenance.
+
+    ``refiner``, when present, scores every block again from the ``classifier``'s scores of
+    the blocks around it and the block's features (`blockclf.refine`); its scores are final.
+    """
 
     classifier: BlockClassifier
     thresholds: dict[str, float]
     features: list[str]
     info: dict[str, Any] = field(default_factory=dict)
+    refiner: BlockClassifier | None = None
+
+    @property
+    def columns(self) -> list[str]:
+        """Names of the columns the final scoring pass reads (what explanations refer to)."""
+        return list(refine.COLUMNS) + list(self.features) if self.refiner is not None else list(self.features)
+
+    def score(self, X: np.ndarray, boxes: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """P(content) of every row of ``X`` (pages' feature tables stacked in order), and the
+        table the final pass read. ``boxes``: each page's `refine.containers`, needed when
+        the model has a refiner."""
+        first = self.classifier.predict_proba(X)[:, 1]
+        if self.refiner is None or not len(X):
+            return first, X
+        if boxes is None:
+            raise ValueError("this model refines its scores: pass each page's refine.containers")
+        final = refine.table(first, np.asarray(X, dtype=np.float64), boxes, self.features.index("n_words"))
+        return self.refiner.predict_proba(final)[:, 1], final
+
+    def contributions(self, table: np.ndarray) -> np.ndarray:
+        """Per-column contributions of the final pass (columns of `columns`, then the bias)."""
+        return (self.refiner or self.classifier).contributions(table)
 
     def threshold(self, favor: str = "balanced") -> float:
         if favor not in self.thresholds:
@@ -160,7 +190,7 @@ class Model:
 
     def to_dict(self) -> dict[str, Any]:
         booster = self.classifier.booster_
-        return {
+        out = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "features": self.features,
@@ -170,6 +200,11 @@ class Model:
             "info": self.info,
             "booster": booster.model_to_string(num_iteration=self.classifier.best_iteration_),
         }
+        if self.refiner is not None:
+            out["refiner"] = {"features": self.columns, "best_iteration": int(self.refiner.best_iteration_),
+                              "booster": self.refiner.booster_.model_to_string(
+                                  num_iteration=self.refiner.best_iteration_)}
+        return out
 
     def save(self, path: str | Path) -> None:
         """Write the model file atomically (a temporary file renamed into place)."""
@@ -179,12 +214,18 @@ class Model:
         tmp.replace(path)
 
 
-def default_model_path() -> Path:
-    """Path of the model shipped with the package (``models/default.json`` in a source tree)."""
-    installed = Path(str(resources.files("blockclf"))) / "models" / "default.json"
+#: models shipped with the package, by name: the default, and the slower one with the refining pass
+SHIPPED = ("default", "refined")
+
+
+def default_model_path(name: str = "default") -> Path:
+    """Path of a model shipped with the package (``models/<name>.json`` in a source tree)."""
+    if name not in SHIPPED:
+        raise ValueError(f"no shipped model {name!r}: the shipped models are {', '.join(SHIPPED)}")
+    installed = Path(str(resources.files("blockclf"))) / "models" / f"{name}.json"
     if installed.exists():
         return installed
-    return Path(__file__).resolve().parent.parent / "models" / "default.json"
+    return Path(__file__).resolve().parent.parent / "models" / f"{name}.json"
 
 
 @contextmanager
@@ -209,12 +250,18 @@ def _fail(path: Path, what: str) -> ModelError:
 
 
 def load_model(path: str | Path | None = None) -> Model:
-    """Read a model file written by `Model.save` (default: the shipped model).
+    """Read a model file written by `Model.save` (default: the shipped default model).
 
+    ``path`` may also name a shipped model (`SHIPPED`) when no file of that name exists.
     Raises `ModelError` with a one-line message for a missing, non-JSON, foreign, newer,
     incomplete or corrupt file.
     """
-    p = Path(path) if path is not None else default_model_path()
+    if path is None:
+        p = default_model_path()
+    elif str(path) in SHIPPED and not Path(path).exists():
+        p = default_model_path(str(path))
+    else:
+        p = Path(path)
     try:
         raw = p.read_bytes()
     except OSError as exc:
@@ -245,16 +292,30 @@ def load_model(path: str | Path | None = None) -> Model:
         not isinstance(thresholds.get(f), (int, float)) or not 0 <= thresholds[f] <= 1 for f in FAVORS
     ):
         raise _fail(p, "model thresholds are missing or outside [0, 1]")
-    booster_str = data["booster"]
+    clf = _classifier(p, data["booster"], FEATURES, "")
+    refiner = None
+    if data.get("refiner") is not None:
+        part = data["refiner"]
+        columns = list(refine.COLUMNS) + list(FEATURES)
+        if not isinstance(part, dict) or part.get("features") != columns:
+            raise _fail(p, "the refining model's columns do not match this blockclf")
+        refiner = _classifier(p, part.get("booster"), columns, " (refining pass)")
+    return Model(clf, {f: float(thresholds[f]) for f in FAVORS}, list(features), dict(data.get("info") or {}),
+                 refiner)
+
+
+def _classifier(p: Path, booster_str: Any, columns: list[str], which: str) -> BlockClassifier:
+    """A `BlockClassifier` from a LightGBM model string that must read ``columns``; ``which``
+    names the pass in error messages."""
     if not isinstance(booster_str, str) or not booster_str.startswith("tree"):
-        raise _fail(p, "model has no LightGBM text model")
+        raise _fail(p, f"model has no LightGBM text model{which}")
     try:
         with _quiet_stderr():  # LightGBM prints its fatal errors on fd 2 as well as raising them
             booster = lgb.Booster(model_str=booster_str)
     except Exception as exc:  # LightGBM raises its own error type for malformed strings
-        raise _fail(p, f"LightGBM model string is malformed ({str(exc).splitlines()[0][:120]})") from None
-    if booster.num_feature() != len(FEATURES):
-        raise _fail(p, f"LightGBM model has {booster.num_feature()} features, expected {len(FEATURES)}")
+        raise _fail(p, f"LightGBM model string{which} is malformed ({str(exc).splitlines()[0][:120]})") from None
+    if booster.num_feature() != len(columns):
+        raise _fail(p, f"LightGBM model{which} has {booster.num_feature()} features, expected {len(columns)}")
     clf = BlockClassifier.from_booster(booster)
-    clf.feature_names_in_ = np.asarray(FEATURES, dtype=object)
-    return Model(clf, {f: float(thresholds[f]) for f in FAVORS}, list(features), dict(data.get("info") or {}))
+    clf.feature_names_in_ = np.asarray(columns, dtype=object)
+    return clf

@@ -18,6 +18,7 @@ from typing import Any, Union
 
 import numpy as np
 
+from . import refine
 from .block import Block
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
@@ -152,13 +153,22 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden)
 
 
-def _reasons(model: Model, X: np.ndarray, top: int) -> list[list[tuple[str, float, float]]]:
-    contrib = model.classifier.contributions(X)
+def _reasons(model: Model, table: np.ndarray, top: int) -> list[list[tuple[str, float, float]]]:
+    """The ``top`` columns that moved each block's final score most (``table``: what it read)."""
+    contrib = model.contributions(table)
+    names = model.columns
     out = []
-    for row, vals in zip(contrib[:, :-1], X):
+    for row, vals in zip(contrib[:, :-1], table):
         order = np.argsort(-np.abs(row))[:top]
-        out.append([(FEATURES[j], float(vals[j]), float(row[j])) for j in order])
+        out.append([(names[j], float(vals[j]), float(row[j])) for j in order])
     return out
+
+
+def _boxes(model: Model, pages_blocks: Sequence[Sequence[Block]]) -> list[np.ndarray] | None:
+    """Each page's container codes when the model refines its scores (else not worth computing)."""
+    if model.refiner is None:
+        return None
+    return [refine.containers([b.xpath for b in blocks]) for blocks in pages_blocks]
 
 
 def _with_hidden(res: Result, page: Page, mdl: Model, explain: bool, top: int) -> None:
@@ -174,11 +184,11 @@ def _with_hidden(res: Result, page: Page, mdl: Model, explain: bool, top: int) -
     kept_chars = sum(len(b.text) for b, k in zip(res.blocks, res.kept) if k)
     if kept_chars < MIN_KEPT_CHARS:
         X = feature_matrix(merged, page.doc.title)
-        scores = mdl.classifier.predict_proba(X)[:, 1]
+        scores, table = mdl.score(X, _boxes(mdl, [merged]))
         kept = keep_labels(scores >= res.threshold, label_value_pairs(merged))
         if any(b.hidden for b, k in zip(merged, kept) if k):  # else the visible reading stands
             res.blocks, res.scores, res.kept = merged, scores, kept
-            res.reasons = _reasons(mdl, X, top) if explain else None
+            res.reasons = _reasons(mdl, table, top) if explain else None
             res.warnings.append("read-hidden")
             return
     # the visible blocks keep their order among the merged ones: their results drop into place
@@ -219,8 +229,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             reps[i] = (cap_label_repetition(rep[0], pairs[i]), rep[1], rep[2])
     tables = [feature_matrix(p.blocks, p.doc.title, reps[i]) for i, p in enumerate(pages)]
     X = tables[0] if len(tables) == 1 else np.vstack(tables) if tables else np.empty((0, len(FEATURES)))
-    scores = mdl.classifier.predict_proba(X)[:, 1] if len(X) else np.zeros(0)
-    reasons = _reasons(mdl, X, top_reasons) if explain and len(X) else None
+    scores, final = mdl.score(X, _boxes(mdl, [p.blocks for p in pages])) if len(X) else (np.zeros(0), X)
+    reasons = _reasons(mdl, final, top_reasons) if explain and len(X) else None
     results = []
     start = 0
     for p, table, pp in zip(pages, tables, pairs):

@@ -110,8 +110,9 @@ def pr_curve(results: Sequence[Result], golds: dict[str, str], grid: np.ndarray 
 
 
 def feature_importance(model: Model, top: int = 20) -> pd.DataFrame:
-    """The ``top`` features by total split gain, with their share of all gain and a description."""
-    booster = model.classifier.booster_
+    """The ``top`` columns of the final scoring pass by total split gain, with their share of
+    all gain and a description."""
+    booster = (model.refiner or model.classifier).booster_
     gain = booster.feature_importance(importance_type="gain")
     df = pd.DataFrame({"feature": booster.feature_name(), "gain": gain})
     df["share"] = df["gain"] / max(df["gain"].sum(), 1e-12)

@@ -196,9 +196,11 @@ def choose(curves: Curves, seed: int = 0,
 
 
 def for_classifier(classifier: BlockClassifier, dev: Sequence[PageRecord], seed: int = 0,
-                   targets: dict[str, float] | None = None) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
-    """`choose` on the ``dev`` pages as ``classifier`` extracts them (what training calls)."""
+                   targets: dict[str, float] | None = None, refiner: BlockClassifier | None = None,
+                   ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    """`choose` on the ``dev`` pages as ``classifier`` (and its ``refiner``) extract them."""
     from .features import FEATURES
     from .model import FAVORS, Model
 
-    return choose(dev_curves(Model(classifier, dict.fromkeys(FAVORS, 0.5), list(FEATURES), {}), dev), seed, targets)
+    model = Model(classifier, dict.fromkeys(FAVORS, 0.5), list(FEATURES), {}, refiner)
+    return choose(dev_curves(model, dev), seed, targets)

@@ -4,6 +4,10 @@ Pages are featurised in parallel; cross-page repetition is computed among the pa
 same site *within one split*, exactly as batch extraction does it at prediction time.
 Early stopping and the favor thresholds (`blockclf.thresholds`) use the dev split, whose
 sites are disjoint from the training sites.
+
+The refining pass (`blockclf.refine`) learns from first-pass scores of training pages that
+first pass did not see: the train sites are split into `REFINE_FOLDS` groups and each group
+is scored by a first pass fitted on the others, with the full first pass's number of trees.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
+from sklearn.base import clone
 
+from . import refine
 from .data import PageRecord
 from .features import FEATURES, featurize
 from .html import PageError, parse
@@ -29,12 +35,15 @@ from .segment import segment
 from .site import SiteProfile, block_keys
 from .thresholds import check_targets, for_classifier
 
-__all__ = ["LabelledPage", "choose_thresholds", "fit_model", "label_pages", "page_scores"]
+__all__ = ["LabelledPage", "choose_thresholds", "fit_model", "fit_refiner", "label_pages", "page_scores",
+           "refine_table", "site_folds"]
 
 log = logging.getLogger("blockclf")
 
 #: pages whose labels score below this against their own gold are not trained on
 MIN_QUALITY = 0.8
+#: site-grouped folds that give the refining pass first-pass scores of unseen pages
+REFINE_FOLDS = 3
 FAVOR_BETA = {"precision": 0.5, "balanced": 1.0, "recall": 2.0}
 
 
@@ -47,6 +56,7 @@ class LabelledPage:
     labels: Labels
     text_keys: np.ndarray
     path_keys: np.ndarray
+    boxes: np.ndarray | None = None  # `refine.containers` of the blocks
 
 
 def _annotated_runs(record: PageRecord) -> list[tuple[str, bool]] | None:
@@ -70,7 +80,7 @@ def _label_one(record: PageRecord) -> LabelledPage | None:
     labels = from_annotations(blocks, runs, gold) if runs is not None else from_gold(blocks, gold)
     X = featurize(blocks, doc.title).astype(np.float32)
     texts, paths = block_keys(blocks)
-    return LabelledPage(record, X, labels, texts, paths)
+    return LabelledPage(record, X, labels, texts, paths, refine.containers([b.xpath for b in blocks]))
 
 
 def add_repetition(pages: Sequence[LabelledPage]) -> None:
@@ -144,6 +154,54 @@ def choose_thresholds(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray
     return thresholds, best_scores
 
 
+def site_folds(pages: Sequence[LabelledPage], k: int, seed: int) -> np.ndarray:
+    """Fold number of each page, whole sites to a fold, folds about equal in pages."""
+    sizes: dict[str, int] = defaultdict(int)
+    for p in pages:
+        sizes[p.record.site] += 1
+    rng = np.random.default_rng(seed)
+    sites = sorted(sizes)
+    rng.shuffle(sites)
+    load, fold_of = [0] * k, {}
+    for site in sorted(sites, key=lambda s: -sizes[s]):  # biggest first, each to the lightest fold
+        f = int(np.argmin(load))
+        fold_of[site] = f
+        load[f] += sizes[site]
+    return np.array([fold_of[p.record.site] for p in pages])
+
+
+def refine_table(pages: Sequence[LabelledPage], first: Sequence[np.ndarray]) -> pd.DataFrame:
+    """The refining model's input for ``pages``, given each page's first-pass scores."""
+    X = np.vstack([p.X[FEATURES].to_numpy(np.float64) for p in pages])
+    boxes = [p.boxes if p.boxes is not None else np.zeros((0, refine.LEVELS), dtype=np.intp) for p in pages]
+    T = refine.table(np.concatenate(first), X, boxes, FEATURES.index("n_words"))
+    return pd.DataFrame(T, columns=list(refine.COLUMNS) + list(FEATURES))
+
+
+def fit_refiner(first: BlockClassifier, train: Sequence[LabelledPage], dev: Sequence[LabelledPage],
+                seed: int = 0) -> BlockClassifier | None:
+    """The refining pass over ``first``'s scores: fitted on out-of-fold first-pass scores of
+    ``train``, early-stopped on ``dev`` as ``first`` scores it. None with too few train sites."""
+    folds = site_folds(train, REFINE_FOLDS, seed)
+    if len(set(folds.tolist())) < REFINE_FOLDS:
+        log.warning("refining pass skipped: the training pages come from fewer than %d sites", REFINE_FOLDS)
+        return None
+    held: list[np.ndarray] = [np.empty(0)] * len(train)
+    for f in range(REFINE_FOLDS):
+        rest = [p for p, g in zip(train, folds) if g != f]
+        X, y, w = _stack(rest)
+        part = clone(first).set_params(n_estimators=int(first.best_iteration_), random_state=seed)
+        part.fit(X[FEATURES], y, sample_weight=w)
+        for i in np.flatnonzero(folds == f).tolist():
+            held[i] = part.predict_proba(train[i].X[FEATURES])[:, 1]
+    _, y, w = _stack(train)
+    _, ydv, wdv = _stack(dev)
+    T = refine_table(train, held)
+    Tdv = refine_table(dev, [first.predict_proba(p.X[FEATURES])[:, 1] for p in dev])
+    return clone(first).set_params(random_state=seed).fit(T, y, sample_weight=w, eval_set=(Tdv, ydv),
+                                                          eval_sample_weight=wdv)
+
+
 def _digest(records: Sequence[PageRecord]) -> str:
     h = hashlib.sha256()
     for r in sorted(records, key=lambda r: r.key):
@@ -153,10 +211,13 @@ def _digest(records: Sequence[PageRecord]) -> str:
 
 
 def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int = 0, n_jobs: int = 2,
-              classifier: BlockClassifier | None = None, targets: dict[str, float] | None = None) -> Model:
+              classifier: BlockClassifier | None = None, targets: dict[str, float] | None = None,
+              refining: bool = False) -> Model:
     """Train a model on ``train`` pages, early-stopping and choosing thresholds on ``dev``.
 
-    ``targets`` sets the precision and recall the favor modes aim at (`blockclf.thresholds`).
+    ``targets`` sets the precision and recall the favor modes aim at (`blockclf.thresholds`);
+    ``refining`` adds the second pass of `blockclf.refine`: better scores, about three times
+    the training time and 4-8% more extraction time.
     """
     check_targets(targets)
     t0 = time.perf_counter()
@@ -173,8 +234,15 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
     t1 = time.perf_counter()
     clf.fit(Xtr[FEATURES], ytr, sample_weight=wtr, eval_set=(Xdv[FEATURES], ydv), eval_sample_weight=wdv)
     log.info("fitted %d trees on %d blocks in %.0fs", clf.best_iteration_, len(ytr), time.perf_counter() - t1)
+    refiner = None
+    if refining:
+        t1 = time.perf_counter()
+        refiner = fit_refiner(clf, tr_good, dv_good, seed)
+        if refiner is not None:
+            log.info("fitted the refining pass (%d trees, %d folds) in %.0fs", refiner.best_iteration_,
+                     REFINE_FOLDS, time.perf_counter() - t1)
     t2 = time.perf_counter()
-    thresholds, dev_scores = for_classifier(clf, dev, seed, targets)
+    thresholds, dev_scores = for_classifier(clf, dev, seed, targets, refiner)
     log.info("chose the favor thresholds on %d dev pages in %.0fs", len(dev), time.perf_counter() - t2)
     info = {
         "trained_on": sorted({r.dataset for r in train}),
@@ -188,4 +256,4 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
         "min_label_quality": MIN_QUALITY,
         "seconds": round(time.perf_counter() - t0, 1),
     }
-    return Model(clf, thresholds, list(FEATURES), info)
+    return Model(clf, thresholds, list(FEATURES), info, refiner)

@@ -161,6 +161,16 @@ def tiny_model(tiny_dataset: Path) -> Model:
 
 
 @pytest.fixture(scope="session")
+def tiny_refined_model(tiny_dataset: Path) -> Model:
+    """The tiny model with a refining pass (`fit_model(..., refining=True)`)."""
+    from blockclf.train import fit_model
+
+    train = read_index(tiny_dataset, ["train"])
+    dev = read_index(tiny_dataset, ["dev"])
+    return fit_model(train, dev, seed=0, n_jobs=1, classifier=small_classifier(), refining=True)
+
+
+@pytest.fixture(scope="session")
 def tiny_model_file(tiny_model: Model, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny model saved as a model file."""
     path = tmp_path_factory.mktemp("model") / "tiny.json"

@@ -180,6 +180,17 @@ def test_train_and_evaluate_on_a_tiny_dataset(capsys, tiny_dataset, tmp_path):
     assert code == 0 and {line.split()[0] for line in out.splitlines()[2:]} == {"beta", "all"}
 
 
+def test_train_with_the_refining_pass(capsys, tiny_dataset, tmp_path):
+    model_path = tmp_path / "refined.json"
+    code, out, err = run(capsys, "train", str(tiny_dataset), "-o", str(model_path), "--jobs", "1", "--refine")
+    assert code == 0, err
+    assert "refining trees" in out
+    assert load_model(model_path).refiner is not None
+    code, out, err = run(capsys, "extract", str(tiny_dataset / "alpha" / "html" / "s6p0.html.gz"),
+                         "--model", str(model_path))
+    assert code == 0 and out.strip(), err
+
+
 def test_train_without_dev_split_is_a_usage_error(capsys, tiny_dataset, tmp_path):
     code, _, err = run(capsys, "train", str(tiny_dataset), "--dev-split", "nope", "-o", str(tmp_path / "m.json"))
     assert code == 2 and "nope" in err

@@ -33,6 +33,15 @@ def test_every_feature_has_words_without_raw_underscore_names():
         assert words and "_" not in words.replace("'", ""), name
 
 
+def test_every_refining_column_has_its_own_words():
+    from blockclf.refine import COLUMNS
+
+    said = [feature_words(name) for name in COLUMNS]
+    assert all("_" not in w and w != name.replace("_", " ") for w, name in zip(said, COLUMNS))
+    assert len(set(said)) == len(COLUMNS)  # no two columns read the same
+    assert feature_words("first_others_up1") == "mean first-pass score of the other blocks in its parent element"
+
+
 def test_describe_reads_as_a_sentence():
     assert describe("link_density", 0.92, -1.3) == \
         "link density (share of the text inside links): 0.92, pushed towards boilerplate"

@@ -101,17 +101,55 @@ def test_save_load_round_trip_gives_identical_probabilities(tiny_model: Model, t
     assert not list(tmp_path.glob("*.tmp"))
 
 
+def test_refining_pass_round_trips_and_changes_scores(tiny_refined_model: Model, tmp_path: Path, synthetic_page):
+    from blockclf import extract, refine
+
+    model = tiny_refined_model
+    assert model.refiner is not None  # four training sites: enough folds for it
+    path = tmp_path / "m.json"
+    model.save(path)
+    loaded = load_model(path)
+    assert loaded.refiner is not None and loaded.columns == list(refine.COLUMNS) + FEATURES
+    page = synthetic_page(12, 1).html.encode("utf-8")
+    a, b = extract(page, model=model), extract(page, model=loaded)
+    np.testing.assert_array_equal(a.scores, b.scores)
+    # the scores are the refining pass's, not the first pass's
+    first = Model(model.classifier, model.thresholds, model.features, model.info)
+    assert not np.array_equal(extract(page, model=first).scores, a.scores)
+    # explanations name the refining pass's columns
+    res = extract(page, model=model, explain=True)
+    assert any(r[0].startswith("first_") for rs in res.reasons for r in rs)
+
+
+def test_a_model_without_refining_pass_writes_none(tiny_model: Model, tiny_model_file: Path):
+    assert tiny_model.refiner is None and tiny_model.columns == FEATURES
+    assert "refiner" not in json.loads(tiny_model_file.read_text(encoding="utf-8"))
+
+
+def test_a_format_1_file_loads(tiny_model_file: Path, tmp_path: Path):
+    model = load_model(_rewrite(tiny_model_file, tmp_path / "v1.json", lambda d: d.update(format_version=1)))
+    assert model.refiner is None
+
+
 def test_threshold_by_favor(tiny_model: Model):
     assert tiny_model.threshold("precision") == tiny_model.thresholds["precision"]
     with pytest.raises(ValueError, match="favor"):
         tiny_model.threshold("speed")
 
 
-def test_shipped_model_loads():
-    model = load_model()
+@pytest.mark.parametrize("name", [None, "refined"])
+def test_shipped_models_load(name):
+    model = load_model(name)
     assert model.features == FEATURES
     assert set(model.thresholds) == {"precision", "balanced", "recall"}
     assert model.thresholds["recall"] <= model.thresholds["balanced"] <= model.thresholds["precision"]
+    assert (model.refiner is not None) == (name == "refined")
+
+
+def test_a_file_beats_a_shipped_name(tiny_model_file: Path, tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "refined").write_bytes(tiny_model_file.read_bytes())
+    assert load_model("refined").refiner is None  # the file in the working directory, not the shipped one
 
 
 def _rewrite(src: Path, dst: Path, change) -> Path:
@@ -131,6 +169,13 @@ BAD_FILES = {
     "truncated booster": (lambda d: d.update(booster=d["booster"][:300]), "malformed"),
     "no booster text": (lambda d: d.update(booster=12), "LightGBM"),
 }
+BAD_REFINERS = {
+    "refiner of other columns": (lambda d: d["refiner"].update(features=d["refiner"]["features"][1:]), "refining"),
+    "malformed refiner": (lambda d: d["refiner"].update(booster="tree\nversion=v4\nnum_class=oops\n"),
+                          "refining pass"),
+    "refiner without booster": (lambda d: d["refiner"].pop("booster"), "refining pass"),
+    "refiner not an object": (lambda d: d.update(refiner=[1, 2]), "refining"),
+}
 
 
 @pytest.mark.parametrize("name", list(BAD_FILES))
@@ -142,6 +187,16 @@ def test_bad_model_file_is_a_one_line_error(name: str, tiny_model_file: Path, tm
     msg = str(exc.value)
     assert "\n" not in msg and words.lower() in msg.lower()
     assert str(path) in msg
+
+
+@pytest.mark.parametrize("name", list(BAD_REFINERS))
+def test_bad_refining_pass_is_a_one_line_error(name: str, tiny_refined_model: Model, tmp_path: Path):
+    change, words = BAD_REFINERS[name]
+    tiny_refined_model.save(tmp_path / "good.json")
+    path = _rewrite(tmp_path / "good.json", tmp_path / "bad.json", change)
+    with pytest.raises(ModelError) as exc:
+        load_model(path)
+    assert "\n" not in str(exc.value) and words.lower() in str(exc.value).lower()
 
 
 @pytest.mark.parametrize("content", [b"this is not json", b"\x80\x81\xfe binary", b"[1, 2, 3]", b"{}"])

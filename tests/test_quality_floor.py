@@ -1,8 +1,8 @@
-"""F1 floor: the shipped model must not regress on a fixed sample of dev pages.
+"""F1 floor: the shipped models must not regress on a fixed sample of dev pages.
 
 The sample is the first pages (sorted by id) of each dataset's dev split, so it never
 touches the test split and does not change between runs. The floor sits a small margin
-under the figure the shipped model scores; retraining that scores below it fails CI.
+under the figure each shipped model scores; retraining that scores below it fails CI.
 """
 
 import os
@@ -10,14 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from blockclf import load_model
 from blockclf.data import read_index
 from blockclf.evaluate import evaluate_records
 
 BENCH = Path(os.environ.get("BLOCKCLF_BENCH", Path(__file__).resolve().parents[2] / "shared" / "benchmark"))
 PER_DATASET = 5
-#: a small margin under the mean F1 of models/default.json on this sample (0.964 when shipped;
-#: the floor was set 0.02 under an earlier model's 0.974 and is kept, not lowered)
-FLOOR = float(os.environ.get("BLOCKCLF_F1_FLOOR", "0.955"))
+#: a small margin under the mean F1 of each shipped model on this sample. Default: 0.964 when
+#: shipped (the floor was set 0.02 under an earlier model's 0.974 and is kept, not lowered);
+#: refined: 0.957 when shipped (on 50 pages a few points of noise; over all dev pages it leads)
+FLOORS = {"default": float(os.environ.get("BLOCKCLF_F1_FLOOR", "0.955")), "refined": 0.945}
 
 
 def _sample():
@@ -30,8 +32,10 @@ def _sample():
 
 
 @pytest.mark.skipif(not (BENCH / "index.jsonl").exists(), reason=f"benchmark not found at {BENCH}")
-def test_shipped_model_f1_on_dev_sample_stays_above_floor():
+@pytest.mark.parametrize("name", list(FLOORS))
+def test_shipped_model_f1_on_dev_sample_stays_above_floor(name: str):
     records = _sample()
     assert len(records) >= 40
-    df = evaluate_records(records)
-    assert df["f1"].mean() >= FLOOR, f"mean F1 {df['f1'].mean():.3f} fell below the floor {FLOOR:.3f}"
+    df = evaluate_records(records, load_model(name))
+    floor = FLOORS[name]
+    assert df["f1"].mean() >= floor, f"{name}: mean F1 {df['f1'].mean():.3f} fell below the floor {floor:.3f}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from blockclf import Model, extract, score_text
@@ -94,3 +95,20 @@ def test_thresholds_order_with_overlapping_scores(tiny_dataset):
     t, _ = choose_thresholds(pages, probas)
     assert t["recall"] <= t["balanced"] <= t["precision"]
     assert t["recall"] < t["precision"]
+
+
+def test_refining_folds_keep_sites_whole_and_need_three_sites(tiny_dataset, caplog):
+    from blockclf.train import fit_refiner, site_folds
+
+    train = label_pages(read_index(tiny_dataset, ["train"]), n_jobs=1)
+    folds = site_folds(train, 3, seed=0)
+    assert set(folds.tolist()) == {0, 1, 2}
+    for site in {p.record.site for p in train}:
+        assert len({f for p, f in zip(train, folds) if p.record.site == site}) == 1
+    two_sites = [p for p in train if p.record.site in sorted({q.record.site for q in train})[:2]]
+    dev = label_pages(read_index(tiny_dataset, ["dev"]), n_jobs=1)
+    first = BlockClassifier(n_estimators=5, num_leaves=3, min_child_samples=5, n_jobs=1)
+    first.fit(pd.concat([p.X for p in two_sites])[FEATURES], np.concatenate([p.labels.content for p in two_sites]))
+    with caplog.at_level(logging.WARNING, logger="blockclf"):
+        assert fit_refiner(first, two_sites, dev) is None
+    assert "fewer than 3 sites" in caplog.text

@@ -1,0 +1,127 @@
+"""The second pass: each block scored again beside the first pass's scores around it.
+
+The first pass judges a block by its own evidence and its near surroundings. What the rest
+of the page came out as is evidence it cannot see: a short list inside a container whose
+other blocks all scored as content is most likely part of the article, and a lone confident
+paragraph among blocks scored as furniture (a consent dialog, a teaser) most likely is not.
+The refining model reads, next to the block's own features, the first-pass scores of its
+neighbours (three each side, and windows of 2, 5 and 10 blocks), of the other blocks in the
+elements one to four levels above it, and the page's score distribution.
+
+Training gives the refining model first-pass scores of pages the first pass was not fitted
+on (site-grouped folds, `blockclf.train`), so it learns how far to trust them on new sites.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .region import ancestor_codes
+
+__all__ = ["COLUMNS", "LEVELS", "columns", "containers", "table"]
+
+_OFFSETS = (-3, -2, -1, 1, 2, 3)
+_WINDOWS = (2, 5, 10)
+#: container levels (elements 1..LEVELS above the block) whose other blocks' scores are read
+LEVELS = 4
+_HIGH, _SOME = 0.5, 0.2
+_FAR = 50  # distances to the nearest confident block are capped here
+
+COLUMNS = (["first_score"] + [f"first_{'p' if o < 0 else 'n'}{abs(o)}" for o in _OFFSETS]
+           + [f"first_win{k}" for k in _WINDOWS]
+           + ["first_page_mean", "first_page_max", "first_share_high", "first_share_some", "first_rank",
+              "first_rel_max", "first_high_before", "first_high_after", "first_dist_prev", "first_dist_next",
+              "first_log_high"]
+           + [f"first_{stat}_up{level}" for level in range(1, LEVELS + 1) for stat in ("others", "high", "words")])
+
+
+def columns(scores: np.ndarray, n_words: np.ndarray, containers: np.ndarray) -> np.ndarray:
+    """`COLUMNS` for one page: ``scores`` of the first pass, words per block, and
+    ``containers[i, k]`` the code of the element k+1 levels above block i (`region.ancestor_codes`).
+
+    Scores are weighed by words + 1, so a long paragraph counts for more than a one-word link.
+    Neighbours past the page edges read -1; a container with no other block reads NaN.
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    n = len(s)
+    out = np.empty((n, len(COLUMNS)))
+    if n == 0:
+        return out
+    w = np.asarray(n_words, dtype=np.float64) + 1.0
+    out[:, 0] = s
+    col = 1
+    pad = np.concatenate([np.full(3, -1.0), s, np.full(3, -1.0)])
+    for o in _OFFSETS:
+        out[:, col] = pad[3 + o:3 + o + n]
+        col += 1
+    ws = w * s
+    cum_ws = np.concatenate([[0.0], np.cumsum(ws)])
+    cum_w = np.concatenate([[0.0], np.cumsum(w)])
+    idx = np.arange(n)
+    for k in _WINDOWS:  # word-weighted mean score of the window, the block itself left out
+        lo, hi = np.maximum(idx - k, 0), np.minimum(idx + k + 1, n)
+        num, den = cum_ws[hi] - cum_ws[lo] - ws, cum_w[hi] - cum_w[lo] - w
+        out[:, col] = np.where(den > 0, num / np.maximum(den, 1e-9), -1.0)
+        col += 1
+    total = w.sum()
+    top = s.max()
+    high = s >= _HIGH
+    out[:, col] = ws.sum() / total
+    out[:, col + 1] = top
+    out[:, col + 2] = w[high].sum() / total
+    out[:, col + 3] = w[s >= _SOME].sum() / total
+    order = np.argsort(-s, kind="stable")
+    ahead = np.cumsum(w[order]) - w[order]
+    rank = np.empty(n)
+    rank[order] = ahead / total  # share of the page's words scored above the block
+    out[:, col + 4] = rank
+    out[:, col + 5] = s / max(top, 1e-9)
+    hw = np.where(high, w, 0.0)
+    cum_h = np.cumsum(hw)
+    h_total = cum_h[-1]
+    out[:, col + 6] = (cum_h - hw) / max(h_total, 1e-9)
+    out[:, col + 7] = (h_total - cum_h) / h_total if h_total > 0 else 0.0
+    last = np.maximum.accumulate(np.concatenate([[-_FAR], np.where(high, idx, -_FAR)[:-1]]))
+    out[:, col + 8] = np.minimum(idx - last, _FAR)
+    nxt = np.minimum.accumulate(np.concatenate([[n + _FAR], np.where(high, idx, n + _FAR)[::-1][:-1]]))[::-1]
+    out[:, col + 9] = np.minimum(nxt - idx, _FAR)
+    out[:, col + 10] = np.log1p(high.sum())
+    col += 11
+    for k in range(LEVELS):
+        c = containers[:, k]
+        m = int(c.max()) + 1
+        sum_ws, sum_w, sum_h = np.bincount(c, ws, m), np.bincount(c, w, m), np.bincount(c, hw, m)
+        rest = sum_w[c] - w
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[:, col] = np.where(rest > 0, (sum_ws[c] - ws) / rest, np.nan)
+        out[:, col + 1] = sum_h[c] / h_total if h_total > 0 else np.nan
+        out[:, col + 2] = sum_w[c] / total
+        col += 3
+    return out
+
+
+def containers(xpaths: Sequence[str]) -> np.ndarray:
+    """Per block, codes of the elements 1..`LEVELS` above it (one page's blocks, in order)."""
+    if not xpaths:
+        return np.zeros((0, LEVELS), dtype=np.intp)
+    return np.column_stack(ancestor_codes(list(xpaths), LEVELS)[0])
+
+
+def table(first: np.ndarray, X: np.ndarray, boxes: Sequence[np.ndarray], n_words_at: int) -> np.ndarray:
+    """The refining model's input for pages stacked in ``X``: `COLUMNS`, then the block features.
+
+    ``boxes`` holds each page's `containers`, in the order of the pages' rows in ``X``;
+    ``first`` the first pass's scores of those rows; column ``n_words_at`` of ``X`` the words.
+    """
+    out = np.empty((len(X), len(COLUMNS) + X.shape[1]))
+    out[:, len(COLUMNS):] = X
+    start = 0
+    for box in boxes:
+        end = start + len(box)
+        out[start:end, :len(COLUMNS)] = columns(first[start:end], X[start:end, n_words_at], box)
+        start = end
+    if start != len(X):
+        raise ValueError(f"container codes cover {start} blocks, the feature table has {len(X)}")
+    return out
