@@ -36,14 +36,15 @@ Runner = Callable[[bytes], str]
 
 # -- the systems -------------------------------------------------------------------------------
 
-def _blockclf() -> Runner:
+def _blockclf(model: str | None = None) -> Runner:
     import blockclf
 
-    blockclf.extract(b"<html><body><p>warm up the model</p></body></html>")
+    mdl = blockclf.load_model(model)
+    blockclf.extract(b"<html><body><p>warm up the model</p></body></html>", model=mdl)
 
     def run(data: bytes) -> str:
         try:
-            return blockclf.extract(data).text
+            return blockclf.extract(data, model=mdl).text
         except blockclf.PageError:
             return ""
 
@@ -91,12 +92,12 @@ def _justext() -> Runner:
     return run
 
 
-def _blockclf_batch() -> Callable[[list[bytes]], list[str]]:
+def _blockclf_batch(model: str | None = None) -> Callable[[list[bytes]], list[str]]:
     """The command line's path: a streaming batch, one LightGBM call per chunk, site evidence on."""
+    from blockclf import load_model
     from blockclf.batch import BatchOptions, Item, run_batch
-    from blockclf.predict import _model
 
-    opts = BatchOptions(model=_model(None), transform=lambda res: res.text)
+    opts = BatchOptions(model=load_model(model), transform=lambda res: res.text)
 
     def run(chunk: list[bytes]) -> list[str]:
         items = [Item(str(i), data) for i, data in enumerate(chunk)]
@@ -105,13 +106,16 @@ def _blockclf_batch() -> Callable[[list[bytes]], list[str]]:
     return run
 
 
-#: systems that take a chunk of pages at once; timed per chunk, interleaved with the others
-BATCH_SYSTEMS: dict[str, Callable[[], Callable[[list[bytes]], list[str]]]] = {
-    "blockclf (batch)": _blockclf_batch,
+#: systems that take a chunk of pages at once, by the system whose batch they are; timed per
+#: chunk, interleaved with the others
+BATCH_SYSTEMS: dict[str, tuple[str, Callable[[], Callable[[list[bytes]], list[str]]]]] = {
+    "blockclf": ("blockclf (batch)", _blockclf_batch),
+    "blockclf-refined": ("blockclf-refined (batch)", lambda: _blockclf_batch("refined")),
 }
 
 SYSTEMS: dict[str, Callable[[], Runner]] = {
     "blockclf": _blockclf,
+    "blockclf-refined": lambda: _blockclf("refined"),
     "trafilatura": _trafilatura,
     "resiliparse": _resiliparse,
     "readability-lxml": _readability,
@@ -290,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"{len(pages)} pages ({sum(len(d) for _, d in pages) / 1e6:.1f} MB of HTML), "
           f"systems interleaved page by page, one process, wall time per call", file=sys.stderr)
-    batch = {} if args.no_batch else {n: make() for n, make in BATCH_SYSTEMS.items()}
+    batch = {} if args.no_batch else {BATCH_SYSTEMS[n][0]: BATCH_SYSTEMS[n][1]() for n in runners if n in BATCH_SYSTEMS}
     stats = time_interleaved(runners, pages, batch, args.chunk)
     memory = {} if args.no_memory else {n: peak_memory(n, pages[: args.memory_pages]) for n in runners}
     print(table(stats, len(pages), memory))
