@@ -53,18 +53,19 @@ _PIECE = st.one_of(
 SOUP = st.lists(_PIECE, max_size=60).map("".join)
 
 
-@pytest.fixture(scope="module")
-def model():
-    """The shipped model, wrapped so that a failing example's report does not print it whole."""
-    return _Quiet(load_model())
+@pytest.fixture(scope="module", params=[None, "refined"])
+def model(request):
+    """Each shipped model, wrapped so that a failing example's report does not print it whole."""
+    return _Quiet(load_model(request.param), request.param or "default")
 
 
 class _Quiet:
-    def __init__(self, model) -> None:
+    def __init__(self, model, name: str) -> None:
         self.model = model
+        self.name = name
 
     def __repr__(self) -> str:
-        return "<shipped model>"
+        return f"<shipped model {self.name}>"
 
 
 def visible_text(root, noscript: bool = False) -> str:
