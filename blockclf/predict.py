@@ -23,7 +23,7 @@ from .block import Block
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
 from .html import Document, Limits, PageError, parse
-from .model import Model, load_model
+from .model import SHIPPED, Model, load_model
 from .segment import segment
 from .site import (
     SiteProfile,
@@ -41,16 +41,18 @@ __all__ = ["Page", "Result", "extract", "extract_batch", "prepare"]
 log = logging.getLogger("blockclf")
 
 Source = Union[bytes, str, Path]
-_DEFAULT: dict[str, Model] = {}
+_SHIPPED_LOADED: dict[str, Model] = {}
 
 
 def _model(model: Model | str | Path | None) -> Model:
+    """The model to score with; the shipped ones are read once per process, by name."""
     if isinstance(model, Model):
         return model
-    if model is None:
-        if "default" not in _DEFAULT:
-            _DEFAULT["default"] = load_model()
-        return _DEFAULT["default"]
+    name = "default" if model is None else str(model)
+    if name in SHIPPED and (model is None or not Path(name).exists()):
+        if name not in _SHIPPED_LOADED:
+            _SHIPPED_LOADED[name] = load_model(model)
+        return _SHIPPED_LOADED[name]
     return load_model(model)
 
 

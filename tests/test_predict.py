@@ -200,3 +200,12 @@ def test_training_labels_only_visible_blocks(tmp_path):
     gold.write_text(STORY)
     lp = _label_one(PageRecord("d", "p", "train", page, gold))
     assert lp is not None and len(lp.X) == 2 and len(lp.labels.content) == 2
+
+
+def test_shipped_models_are_read_once_by_name(synthetic_page):
+    from blockclf.predict import _model
+
+    assert _model("refined") is _model("refined") and _model(None) is _model(None)
+    assert _model("refined").refiner is not None and _model(None).refiner is None
+    page = synthetic_page(12, 2).html.encode("utf-8")
+    assert extract(page, model="refined").scores.tolist() == extract(page, model=_model("refined")).scores.tolist()
