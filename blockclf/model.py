@@ -265,7 +265,8 @@ def load_model(path: str | Path | None = None) -> Model:
     try:
         raw = p.read_bytes()
     except OSError as exc:
-        raise _fail(p, f"cannot read model file ({exc.strerror or exc})") from None
+        hint = f"; the shipped models are {', '.join(SHIPPED)}" if isinstance(exc, FileNotFoundError) else ""
+        raise _fail(p, f"cannot read model file ({exc.strerror or exc}){hint}") from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except json.JSONDecodeError as exc:

@@ -212,6 +212,7 @@ def test_missing_file_is_a_one_line_error(tmp_path: Path):
     with pytest.raises(ModelError) as exc:
         load_model(tmp_path / "nope.json")
     assert "\n" not in str(exc.value) and "nope.json" in str(exc.value)
+    assert "shipped models are default, refined" in str(exc.value)
 
 
 def test_pickled_model_is_refused(tiny_model: Model, tmp_path: Path):
