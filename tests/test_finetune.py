@@ -69,6 +69,23 @@ def test_fine_tuning_adds_trees_to_the_base_model(data, scratch):
     assert tuned.classifier.booster_.num_trees() >= scratch.classifier.booster_.num_trees()
 
 
+def test_fine_tuning_keeps_the_base_models_refining_pass(data, tiny_refined_model, synthetic_page):
+    tuned = finetune([data / "user"], base=tiny_refined_model, config=CFG)
+    assert tuned.refiner is tiny_refined_model.refiner
+    assert tuned.classifier.booster_.num_trees() >= tiny_refined_model.classifier.booster_.num_trees()
+    from blockclf import extract
+
+    res = extract(synthetic_page(12, 0).html.encode("utf-8"), model=tuned)
+    assert res.kept.any()
+
+
+def test_from_scratch_refines_only_when_asked_and_sites_allow(data, caplog):
+    # the user's pages come from one site: too few for the site-grouped folds
+    with caplog.at_level("WARNING", logger="blockclf"):
+        model = finetune([data / "user"], config=FinetuneConfig(**{**CFG.__dict__, "refine": True}))
+    assert model.refiner is None and "fewer than 3 sites" in caplog.text
+
+
 def test_public_pages_are_mixed_in_without_the_users_own_site(data):
     model = finetune([data / "user"], extra=data / "public", config=FinetuneConfig(**{**CFG.__dict__, "weight": 0.7}))
     assert model.info["public_train_pages"] == 12  # the "leak" page of mine.example is left out
