@@ -93,7 +93,7 @@ _FIRST = {
     "dist_next": "blocks to the next block the first pass scored as content",
     "log_high": "number of blocks the first pass scored as content (log)",
 }
-_UP = {"1": "parent element", "2": "grandparent element", "3": "great-grandparent element", "4": "element four levels up"}
+_UP = {"1": _CONTAINERS["parent"], "2": _CONTAINERS["grand"], "3": _CONTAINERS["great"], "4": "element four levels up"}
 _UP_STATS = {"others": "mean first-pass score of the other blocks in its",
              "high": "share of the first pass's content words inside its", "words": "share of page words inside its"}
 _FLAG_PREFIXES = ("tag_", "in_", "cls_")

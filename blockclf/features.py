@@ -221,16 +221,19 @@ _COLUMN_AT = {c: j for j, c in enumerate(FEATURES)}
 _FLAGS_AT = _COLUMN_AT[f"tag_{OWN_TAGS[0]}"]  # the flag columns are contiguous, in _flag_row's order
 
 
-def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition | None = None) -> pd.DataFrame:
+def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition | None = None,
+              ancestors: region.Ancestors | None = None) -> pd.DataFrame:
     """Return the feature table of one page's blocks (columns = `FEATURES`).
 
     ``repetition`` is what `SiteProfile.repetition` returns for these blocks; without it the
-    repetition columns are NaN, which the model reads as "no site evidence".
+    repetition columns are NaN, which the model reads as "no site evidence". ``ancestors`` is
+    `region.page_ancestors` of the blocks when the caller needs it too (the refining pass).
     """
-    return pd.DataFrame(feature_matrix(blocks, title, repetition), columns=FEATURES)
+    return pd.DataFrame(feature_matrix(blocks, title, repetition, ancestors), columns=FEATURES)
 
 
-def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetition | None = None) -> np.ndarray:
+def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetition | None = None,
+                   ancestors: region.Ancestors | None = None) -> np.ndarray:
     """`featurize` as a bare float64 array (one row per block, columns in `FEATURES` order).
 
     Scoring reads this directly: a page is scored in a few milliseconds, and building a
@@ -302,7 +305,8 @@ def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetit
     f["after_first_heading"] = (idx >= first_h[0]).astype(float) if len(first_h) else np.zeros(n)
     total_words = max(n_words.sum(), 1)
     xpaths = [b.xpath for b in blocks]
-    ancestors = region.ancestor_codes(xpaths, region.LEVELS)  # shared with the region vote below
+    if ancestors is None:  # shared with the region vote below
+        ancestors = region.page_ancestors(xpaths)
     for lvl, codes in zip(("parent", "grand", "great"), ancestors[0]):
         w, ld, cnt, fw = _aggregate(codes, n_words, link_chars, n_chars, fw_count)
         f[f"{lvl}_word_share"] = w / total_words

@@ -18,7 +18,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from . import refine
+from . import refine, region
 from .block import Block
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
@@ -166,11 +166,21 @@ def _reasons(model: Model, table: np.ndarray, top: int) -> list[list[tuple[str, 
     return out
 
 
-def _boxes(model: Model, pages_blocks: Sequence[Sequence[Block]]) -> list[np.ndarray] | None:
-    """Each page's container codes when the model refines its scores (else not worth computing)."""
+def _tables(model: Model, pages_blocks: Sequence[Sequence[Block]], titles: Sequence[str],
+            reps: Sequence[Any]) -> tuple[list[np.ndarray], list[np.ndarray] | None]:
+    """Each page's feature table, and its container codes when the model refines its scores.
+
+    The features walk the blocks' element paths up anyway; a refining model reuses that walk.
+    """
     if model.refiner is None:
-        return None
-    return [refine.containers([b.xpath for b in blocks]) for blocks in pages_blocks]
+        return [feature_matrix(blocks, t, r) for blocks, t, r in zip(pages_blocks, titles, reps)], None
+    tables, boxes = [], []
+    for blocks, t, r in zip(pages_blocks, titles, reps):
+        xpaths = [b.xpath for b in blocks]
+        ancestors = region.page_ancestors(xpaths)
+        tables.append(feature_matrix(blocks, t, r, ancestors))
+        boxes.append(refine.containers(xpaths, ancestors))
+    return tables, boxes
 
 
 def _with_hidden(res: Result, page: Page, mdl: Model, explain: bool, top: int) -> None:
@@ -185,8 +195,9 @@ def _with_hidden(res: Result, page: Page, mdl: Model, explain: bool, top: int) -
     merged = sorted(page.blocks + page.hidden, key=lambda b: b.index)
     kept_chars = sum(len(b.text) for b, k in zip(res.blocks, res.kept) if k)
     if kept_chars < MIN_KEPT_CHARS:
-        X = feature_matrix(merged, page.doc.title)
-        scores, table = mdl.score(X, _boxes(mdl, [merged]))
+        tables, boxes = _tables(mdl, [merged], [page.doc.title], [None])
+        X = tables[0]
+        scores, table = mdl.score(X, boxes)
         kept = keep_labels(scores >= res.threshold, label_value_pairs(merged))
         if any(b.hidden for b, k in zip(merged, kept) if k):  # else the visible reading stands
             res.blocks, res.scores, res.kept = merged, scores, kept
@@ -229,9 +240,9 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     for i, rep in enumerate(reps):
         if rep is not None and pairs[i]:
             reps[i] = (cap_label_repetition(rep[0], pairs[i]), rep[1], rep[2])
-    tables = [feature_matrix(p.blocks, p.doc.title, reps[i]) for i, p in enumerate(pages)]
+    tables, boxes = _tables(mdl, [p.blocks for p in pages], [p.doc.title for p in pages], reps)
     X = tables[0] if len(tables) == 1 else np.vstack(tables) if tables else np.empty((0, len(FEATURES)))
-    scores, final = mdl.score(X, _boxes(mdl, [p.blocks for p in pages])) if len(X) else (np.zeros(0), X)
+    scores, final = mdl.score(X, boxes) if len(X) else (np.zeros(0), X)
     reasons = _reasons(mdl, final, top_reasons) if explain and len(X) else None
     results = []
     start = 0

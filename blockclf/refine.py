@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .region import ancestor_codes
+from .region import LEVELS as _REGION_LEVELS
+from .region import Ancestors, page_ancestors
 
 __all__ = ["COLUMNS", "LEVELS", "columns", "containers", "table"]
 
@@ -28,6 +29,7 @@ _WINDOWS = (2, 5, 10)
 LEVELS = 4
 _HIGH, _SOME = 0.5, 0.2
 _FAR = 50  # distances to the nearest confident block are capped here
+assert LEVELS <= _REGION_LEVELS, "the region walk must reach as far up as the refining pass reads"
 
 COLUMNS = (["first_score"] + [f"first_{'p' if o < 0 else 'n'}{abs(o)}" for o in _OFFSETS]
            + [f"first_win{k}" for k in _WINDOWS]
@@ -102,11 +104,15 @@ def columns(scores: np.ndarray, n_words: np.ndarray, containers: np.ndarray) -> 
     return out
 
 
-def containers(xpaths: Sequence[str]) -> np.ndarray:
-    """Per block, codes of the elements 1..`LEVELS` above it (one page's blocks, in order)."""
+def containers(xpaths: Sequence[str], ancestors: Ancestors | None = None) -> np.ndarray:
+    """Per block, codes of the elements 1..`LEVELS` above it (one page's blocks, in order).
+
+    ``ancestors``: `region.page_ancestors` of ``xpaths`` when the features already walked them.
+    """
     if not xpaths:
         return np.zeros((0, LEVELS), dtype=np.intp)
-    return np.column_stack(ancestor_codes(list(xpaths), LEVELS)[0])
+    codes = (ancestors or page_ancestors(list(xpaths)))[0]
+    return np.column_stack(codes[:LEVELS])
 
 
 def table(first: np.ndarray, X: np.ndarray, boxes: Sequence[np.ndarray], n_words_at: int) -> np.ndarray:

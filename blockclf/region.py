@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["COLUMNS", "LEVELS", "ancestor_codes", "region_columns"]
+__all__ = ["COLUMNS", "LEVELS", "Ancestors", "ancestor_codes", "page_ancestors", "region_columns"]
 
 #: the feature columns this module fills, in model order
 COLUMNS = ("region_in_top", "region_in_top_parent", "region_best", "region_top_share", "region_depth_gap",
@@ -31,7 +31,11 @@ _MIN_CHARS = 25
 _SIBLING_SHARE, _SIBLING_MIN = 0.2, 10.0
 
 
-def ancestor_codes(xpaths: list[str], levels: int) -> tuple[list[np.ndarray], list[str]]:
+#: `ancestor_codes`: per level, each block's element code; and each code's element path
+Ancestors = tuple[list[np.ndarray], list[str]]
+
+
+def ancestor_codes(xpaths: list[str], levels: int) -> Ancestors:
     """The elements 1..``levels`` levels above each block, as integer codes.
 
     ``codes[k][i]`` is the code of the element k+1 levels above block i and ``paths[code]``
@@ -52,9 +56,14 @@ def ancestor_codes(xpaths: list[str], levels: int) -> tuple[list[np.ndarray], li
     return codes, list(index)
 
 
+def page_ancestors(xpaths: list[str]) -> Ancestors:
+    """`ancestor_codes` over the levels every reader of them needs (`LEVELS`)."""
+    return ancestor_codes(xpaths, LEVELS)
+
+
 def region_columns(xpaths: list[str], tags: list[str], n_chars: np.ndarray, link_chars: np.ndarray,
                    n_words: np.ndarray, commas: np.ndarray, depth: np.ndarray,
-                   ancestors: tuple[list[np.ndarray], list[str]] | None = None) -> dict[str, np.ndarray]:
+                   ancestors: Ancestors | None = None) -> dict[str, np.ndarray]:
     """Columns of `COLUMNS` for one page's blocks (arrays indexed like the blocks).
 
     ``ancestors`` is `ancestor_codes` of ``xpaths`` over at least five levels, when the
@@ -69,7 +78,7 @@ def region_columns(xpaths: list[str], tags: list[str], n_chars: np.ndarray, link
         return {name: np.empty(0) for name in COLUMNS}
     voting = np.fromiter((t in _VOTING_TAGS for t in tags), bool, n) & (n_chars >= _MIN_CHARS)
     votes = np.where(voting, 1 + commas + np.minimum(n_chars // 100, 3), 0.0)
-    codes, paths = ancestors or ancestor_codes(xpaths, LEVELS)
+    codes, paths = ancestors or page_ancestors(xpaths)
     codes = codes[:LEVELS]
     m = len(paths)
     raw, chars, links = np.zeros(m), np.zeros(m), np.zeros(m)

@@ -25,7 +25,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
-from . import refine
+from . import refine, region
 from .data import PageRecord
 from .features import FEATURES, featurize
 from .html import PageError, parse
@@ -78,9 +78,11 @@ def _label_one(record: PageRecord) -> LabelledPage | None:
     gold = record.read_gold()
     runs = _annotated_runs(record)
     labels = from_annotations(blocks, runs, gold) if runs is not None else from_gold(blocks, gold)
-    X = featurize(blocks, doc.title).astype(np.float32)
+    xpaths = [b.xpath for b in blocks]
+    ancestors = region.page_ancestors(xpaths)
+    X = featurize(blocks, doc.title, ancestors=ancestors).astype(np.float32)
     texts, paths = block_keys(blocks)
-    return LabelledPage(record, X, labels, texts, paths, refine.containers([b.xpath for b in blocks]))
+    return LabelledPage(record, X, labels, texts, paths, refine.containers(xpaths, ancestors))
 
 
 def add_repetition(pages: Sequence[LabelledPage]) -> None:
