@@ -109,12 +109,16 @@ def label_pages(records: Sequence[PageRecord], n_jobs: int = 2) -> list[Labelled
     return pages
 
 
-def _stack(pages: Sequence[LabelledPage]) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
-    X = pd.concat([p.X for p in pages], ignore_index=True)
+def _labels(pages: Sequence[LabelledPage]) -> tuple[np.ndarray, np.ndarray]:
+    """The pages' block labels and training weights, stacked."""
     y = np.concatenate([p.labels.content for p in pages]).astype(int)
     # a block weighs by its tokens (the score counts tokens) and each page weighs the same
     w = np.concatenate([np.log1p(p.labels.n_tokens) / max(np.log1p(p.labels.n_tokens).sum(), 1.0) * 100 for p in pages])
-    return X, y, w
+    return y, w
+
+
+def _stack(pages: Sequence[LabelledPage]) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    return pd.concat([p.X for p in pages], ignore_index=True), *_labels(pages)
 
 
 def page_scores(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray], threshold: float,
@@ -196,8 +200,8 @@ def fit_refiner(first: BlockClassifier, train: Sequence[LabelledPage], dev: Sequ
         part.fit(X[FEATURES], y, sample_weight=w)
         for i in np.flatnonzero(folds == f).tolist():
             held[i] = part.predict_proba(train[i].X[FEATURES])[:, 1]
-    _, y, w = _stack(train)
-    _, ydv, wdv = _stack(dev)
+    y, w = _labels(train)  # the tables come from refine_table, not the feature frames
+    ydv, wdv = _labels(dev)
     T = refine_table(train, held)
     Tdv = refine_table(dev, [first.predict_proba(p.X[FEATURES])[:, 1] for p in dev])
     return clone(first).set_params(random_state=seed).fit(T, y, sample_weight=w, eval_set=(Tdv, ydv),
