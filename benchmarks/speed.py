@@ -1,8 +1,9 @@
 """Pages per second of blockclf and its peers on the same pages, side by side in one run.
 
 Every system gets the page's raw bytes (decoding and parsing are part of the timed call) and
-returns plain text. Systems are interleaved page by page, in a rotating order, so a load
-spike on a shared machine hits all of them alike; the ratios are the figures to compare.
+returns plain text. Systems are interleaved page by page, each one before and after each other
+one equally often, so a load spike on a shared machine hits all of them alike and none gains
+from a cache another one warmed; the ratios are the figures to compare.
 Peers that are not installed are reported and skipped (install them with the ``bench``
 extra). Peak memory is measured separately: each system runs alone over the pages in a
 fresh process, and the table shows that process's peak resident memory.
@@ -155,8 +156,11 @@ def time_interleaved(runners: dict[str, Runner], pages: list[tuple[str, bytes]],
                      chunk: int = 64) -> dict[str, dict]:
     """Per system: the wall time of each page, and the pages that raised.
 
-    Per-page systems rotate order page by page; batch systems run on each chunk of pages
-    right after the per-page systems did, and each page is charged the chunk's mean time.
+    Per-page systems rotate order page by page, and each order is used twice running, once
+    reversed, so that every system follows every other one equally often: a system run right
+    after another on the same page finds the page's bytes, and any cache the two share, warm.
+    Batch systems run on each chunk of pages right after the per-page systems did, in an
+    order reversed from chunk to chunk, and each page is charged the chunk's mean time.
     """
     batch_runners = batch_runners or {}
     names = list(runners)
@@ -165,15 +169,17 @@ def time_interleaved(runners: dict[str, Runner], pages: list[tuple[str, bytes]],
     for start in range(0, len(pages), chunk):
         part = pages[start:start + chunk]
         for i, (_, data) in enumerate(part, start):
-            k = i % len(names) if names else 0
-            for name in names[k:] + names[:k]:
+            k = (i // 2) % len(names) if names else 0
+            order = names[k:] + names[:k]
+            for name in order[::-1] if i % 2 else order:
                 t0 = time.perf_counter()
                 try:
                     runners[name](data)
                 except Exception:
                     failed[name] += 1
                 times[name].append(time.perf_counter() - t0)
-        for name, run in batch_runners.items():
+        batch_order = list(batch_runners.items())
+        for name, run in batch_order[::-1] if (start // chunk) % 2 else batch_order:
             t0 = time.perf_counter()
             texts = run([data for _, data in part])
             mean = (time.perf_counter() - t0) / len(part)
