@@ -223,7 +223,7 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
 
     ``targets`` sets the precision and recall the favor modes aim at (`blockclf.thresholds`);
     ``refining`` adds the second pass of `blockclf.refine`: better scores, about three times
-    the training time and 4-8% more extraction time.
+    the training time and 11-13% more extraction time.
     """
     check_targets(targets)
     t0 = time.perf_counter()
