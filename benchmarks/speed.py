@@ -3,7 +3,7 @@
 Every system gets the page's raw bytes (decoding and parsing are part of the timed call) and
 returns plain text. Systems are interleaved page by page, each one before and after each other
 one equally often, so a load spike on a shared machine hits all of them alike and none gains
-from a cache another one warmed; the ratios are the figures to compare.
+from caches another one warmed; the ratios are the figures to compare.
 Peers that are not installed are reported and skipped (install them with the ``bench``
 extra). Peak memory is measured separately: each system runs alone over the pages in a
 fresh process, and the table shows that process's peak resident memory.
@@ -158,7 +158,8 @@ def time_interleaved(runners: dict[str, Runner], pages: list[tuple[str, bytes]],
 
     Per-page systems rotate order page by page, and each order is used twice running, once
     reversed, so that every system follows every other one equally often: a system run right
-    after another on the same page finds the page's bytes, and any cache the two share, warm.
+    after another on the same page finds the page, and any code the two share, warm in the
+    processor's caches.
     Batch systems run on each chunk of pages right after the per-page systems did, in an
     order reversed from chunk to chunk, and each page is charged the chunk's mean time.
     """
