@@ -29,7 +29,7 @@ from . import refine
 from .features import FEATURES
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SHIPPED", "BlockClassifier", "Model", "ModelError", "default_model_path",
-           "load_model"]
+           "load_model", "shipped_name"]
 
 FORMAT = "blockclf-model"
 FORMAT_VERSION = 2
@@ -218,6 +218,16 @@ class Model:
 SHIPPED = ("default", "refined")
 
 
+def shipped_name(path: str | Path | None) -> str | None:
+    """The shipped model ``path`` names (None: the default), or None when it names a file.
+
+    A file of that name in the working directory wins over the shipped model.
+    """
+    if path is None:
+        return SHIPPED[0]
+    return str(path) if str(path) in SHIPPED and not Path(path).exists() else None
+
+
 def default_model_path(name: str = "default") -> Path:
     """Path of a model shipped with the package (``models/<name>.json`` in a source tree)."""
     if name not in SHIPPED:
@@ -256,12 +266,8 @@ def load_model(path: str | Path | None = None) -> Model:
     Raises `ModelError` with a one-line message for a missing, non-JSON, foreign, newer,
     incomplete or corrupt file.
     """
-    if path is None:
-        p = default_model_path()
-    elif str(path) in SHIPPED and not Path(path).exists():
-        p = default_model_path(str(path))
-    else:
-        p = Path(path)
+    shipped = shipped_name(path)
+    p = default_model_path(shipped) if shipped is not None else Path(str(path))
     try:
         raw = p.read_bytes()
     except OSError as exc:

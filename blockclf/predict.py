@@ -23,7 +23,7 @@ from .block import Block
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
 from .html import Document, Limits, PageError, parse
-from .model import SHIPPED, Model, load_model
+from .model import Model, default_model_path, load_model, shipped_name
 from .segment import segment
 from .site import (
     SiteProfile,
@@ -48,12 +48,12 @@ def _model(model: Model | str | Path | None) -> Model:
     """The model to score with; the shipped ones are read once per process, by name."""
     if isinstance(model, Model):
         return model
-    name = "default" if model is None else str(model)
-    if name in SHIPPED and (model is None or not Path(name).exists()):
-        if name not in _SHIPPED_LOADED:
-            _SHIPPED_LOADED[name] = load_model(model)
-        return _SHIPPED_LOADED[name]
-    return load_model(model)
+    name = shipped_name(model)
+    if name is None:
+        return load_model(model)
+    if name not in _SHIPPED_LOADED:
+        _SHIPPED_LOADED[name] = load_model(default_model_path(name))
+    return _SHIPPED_LOADED[name]
 
 
 @dataclass

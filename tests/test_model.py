@@ -14,7 +14,7 @@ from sklearn.base import clone
 
 from blockclf import BlockClassifier, Model, ModelError, load_model
 from blockclf.features import FEATURES
-from blockclf.model import FORMAT_VERSION
+from blockclf.model import FORMAT_VERSION, shipped_name
 
 
 def toy_data(seed: int = 0, n: int = 400) -> tuple[pd.DataFrame, np.ndarray]:
@@ -150,6 +150,12 @@ def test_a_file_beats_a_shipped_name(tiny_model_file: Path, tmp_path: Path, monk
     monkeypatch.chdir(tmp_path)
     (tmp_path / "refined").write_bytes(tiny_model_file.read_bytes())
     assert load_model("refined").refiner is None  # the file in the working directory, not the shipped one
+    assert shipped_name("refined") is None and shipped_name("default") == "default"
+
+
+def test_shipped_names():
+    assert shipped_name(None) == "default" and shipped_name("refined") == "refined"
+    assert shipped_name("models/my-model.json") is None
 
 
 def _rewrite(src: Path, dst: Path, change) -> Path:
