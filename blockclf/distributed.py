@@ -40,7 +40,7 @@ log = logging.getLogger("blockclf")
 def _keys_partition(part: list[tuple[int, Item]], opts: BatchOptions) -> list[tuple[Any, ...]]:
     """Pass 1 on a worker: ``(index, site, keys)`` per page, or ``(index, PageError)``."""
     rows = page_keys([item for _, item in part], opts)
-    return [(i, *row[:2]) if len(row) == 3 else (i, row[0]) for (i, _), row in zip(part, rows)]
+    return [(i, row.site, row.keys) if row.error is None else (i, row.error) for (i, _), row in zip(part, rows)]
 
 
 def _group(row: tuple[Any, ...], profile_site: str | None) -> str | None:

@@ -22,13 +22,25 @@ def _same(outcomes, reference) -> None:
         assert o.result.text == r.text
 
 
-@pytest.mark.parametrize("chunk_size,cache_blocks", [(2, 0), (4, 10_000), (100, 10_000)])
-def test_streaming_equals_one_batch(synthetic_page, tiny_model, chunk_size, cache_blocks):
+@pytest.mark.parametrize("chunk_size,cache_bytes", [(2, 0), (4, 1 << 20), (100, 1 << 20), (2, 6000)])
+def test_streaming_equals_one_batch(synthetic_page, tiny_model, chunk_size, cache_bytes):
     items = _items(synthetic_page)
     reference = extract_batch([prepare(it.source, name=it.name) for it in items], model=tiny_model)
     assert any(not np.isnan(r.scores).all() for r in reference)
-    opts = BatchOptions(model=tiny_model, chunk_size=chunk_size, cache_blocks=cache_blocks)
+    opts = BatchOptions(model=tiny_model, chunk_size=chunk_size, cache_bytes=cache_bytes)
     _same(list(run_batch(items, opts)), reference)
+
+
+@pytest.mark.parametrize("cache_bytes,reads", [(1 << 20, 9), (0, 18)])
+def test_pages_kept_from_pass_one_are_parsed_once(synthetic_page, tiny_model, monkeypatch, cache_bytes, reads):
+    import blockclf.batch as batch
+
+    calls = []
+    real = batch.prepare
+    monkeypatch.setattr(batch, "prepare", lambda *a, **k: calls.append(1) or real(*a, **k))
+    out = list(run_batch(_items(synthetic_page), BatchOptions(model=tiny_model, chunk_size=4, cache_bytes=cache_bytes)))
+    assert len(out) == 9 and all(o.error is None for o in out)
+    assert len(calls) == reads
 
 
 def test_without_site_evidence_each_page_stands_alone(synthetic_page, tiny_model):
@@ -73,7 +85,7 @@ def test_generator_source_is_read_once_per_pass(synthetic_page, tiny_model):
         reads.append(1)
         return iter(items)
 
-    out = list(run_batch(source, BatchOptions(model=tiny_model, cache_blocks=0)))
+    out = list(run_batch(source, BatchOptions(model=tiny_model, cache_bytes=0)))
     assert len(reads) == 2 and [o.name for o in out] == [it.name for it in items]
 
 
