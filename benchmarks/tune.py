@@ -52,7 +52,8 @@ import blockclf  # noqa: E402
 from blockclf.data import read_index  # noqa: E402
 from blockclf.evaluate import score_records  # noqa: E402
 from blockclf.features import FAMILIES, FEATURES  # noqa: E402
-from blockclf.model import BlockClassifier, Model  # noqa: E402
+from blockclf.classifier import BlockClassifier  # noqa: E402
+from blockclf.model import Model  # noqa: E402
 from blockclf.train import (  # noqa: E402
     FAVOR_BETA, MIN_QUALITY, LabelledPage, _stack, choose_thresholds, label_pages, page_scores, site_folds)
 

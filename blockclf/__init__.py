@@ -5,12 +5,13 @@
 >>> result.text, result.markdown, result.removed         # doctest: +SKIP
 """
 
+import importlib
 import logging
 
 from .block import Block
 from .evaluate import Score, score_text
 from .html import Document, Limits, PageError, parse
-from .model import BlockClassifier, Model, ModelError, load_model
+from .model import Model, ModelError, load_model
 from .predict import Page, Result, extract, extract_batch, prepare
 from .segment import segment
 from .site import SiteProfile
@@ -38,3 +39,16 @@ __all__ = [
 __version__ = "0.1.0"
 
 logging.getLogger("blockclf").addHandler(logging.NullHandler())
+
+
+#: exported names imported on first use: BlockClassifier brings LightGBM's Python package,
+#: scikit-learn and pandas, which only those who train should pay for at start-up
+_LAZY = {"BlockClassifier": "classifier"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'blockclf' has no attribute {name!r}")

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from . import region
 from .block import Block
 from .site import Repetition
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["FAMILIES", "FEATURES", "Repetition", "feature_matrix", "featurize"]
 
@@ -228,7 +231,10 @@ def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition |
     ``repetition`` is what `SiteProfile.repetition` returns for these blocks; without it the
     repetition columns are NaN, which the model reads as "no site evidence". ``ancestors`` is
     `region.page_ancestors` of the blocks when the caller needs it too (the refining pass).
+    Training reads the table; extraction reads `feature_matrix` and never imports pandas.
     """
+    import pandas as pd  # training's table: extraction starts without pandas
+
     return pd.DataFrame(feature_matrix(blocks, title, repetition, ancestors), columns=FEATURES)
 
 

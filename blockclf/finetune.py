@@ -27,7 +27,8 @@ import pandas as pd
 
 from .data import PageRecord, read_index
 from .features import FEATURES
-from .model import BlockClassifier, Model, load_model
+from .classifier import BlockClassifier, lightgbm_booster
+from .model import Model, load_model
 from .thresholds import check_targets, for_classifier
 from .train import MIN_QUALITY, LabelledPage, _digest, _stack, fit_refiner, label_pages
 
@@ -106,7 +107,7 @@ def _continue(base: Model, cfg: FinetuneConfig, X: pd.DataFrame, y: np.ndarray, 
     params = cfg.classifier()._params()
     train = lgb.Dataset(X[FEATURES], y, weight=w, free_raw_data=True)
     valid = lgb.Dataset(Xdv[FEATURES], ydv, weight=wdv, reference=train)
-    booster = lgb.train(params, train, num_boost_round=cfg.rounds, init_model=base.classifier.booster_,
+    booster = lgb.train(params, train, num_boost_round=cfg.rounds, init_model=lightgbm_booster(base.classifier),
                         valid_sets=[valid], callbacks=[lgb.early_stopping(cfg.early_stopping_rounds, verbose=False)])
     clf = BlockClassifier.from_booster(booster)
     clf.feature_names_in_ = np.asarray(FEATURES, dtype=object)

@@ -1,4 +1,4 @@
-"""`BlockClassifier` (LightGBM behind the scikit-learn estimator contract) and model files.
+"""Model files: reading, checking and scoring them (`Model`, `load_model`, `TreeScorer`).
 
 A model file is one JSON text file: a format name and version, the LightGBM model string,
 the feature list, the thresholds of each favor mode, library versions, a digest of the
@@ -17,19 +17,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-import lightgbm as lgb
 import numpy as np
-import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
 
 from . import refine
+from .booster import NativeBooster, NativeError
 from .features import FEATURES
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "SHIPPED", "BlockClassifier", "Model", "ModelError", "default_model_path",
-           "load_model", "shipped_name"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "SHIPPED", "Model", "ModelError", "TreeScorer", "TreeScoring",
+           "default_model_path", "load_model", "shipped_name"]
 
 FORMAT = "blockclf-model"
 FORMAT_VERSION = 2
@@ -42,78 +41,18 @@ class ModelError(ValueError):
     """A model file that cannot be used; the message names the problem in one line."""
 
 
-class BlockClassifier(ClassifierMixin, BaseEstimator):
-    """Gradient-boosted trees over the block feature table; predicts P(block is content).
+class TreeScoring:
+    """Scoring with a LightGBM model: what a trained `BlockClassifier` and a model read from
+    a file (`TreeScorer`) share. ``booster_`` is a LightGBM booster or a `NativeBooster`."""
 
-    Early stopping watches ``eval_set`` (pass held-out *sites*, never the training pages).
-    """
+    booster_: Any
+    feature_names_in_: np.ndarray
+    n_features_in_: int
+    best_iteration_: int
+    n_jobs: int
 
-    def __init__(self, n_estimators: int = 3000, learning_rate: float = 0.1, num_leaves: int = 127,
-                 min_child_samples: int = 100, colsample_bytree: float = 0.5, subsample: float = 0.8,
-                 reg_lambda: float = 1.0, early_stopping_rounds: int = 100, random_state: int = 0,
-                 n_jobs: int = 2) -> None:
-        self.n_estimators = n_estimators
-        self.learning_rate = learning_rate
-        self.num_leaves = num_leaves
-        self.min_child_samples = min_child_samples
-        self.colsample_bytree = colsample_bytree
-        self.subsample = subsample
-        self.reg_lambda = reg_lambda
-        self.early_stopping_rounds = early_stopping_rounds
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-
-    def _params(self) -> dict[str, Any]:
-        return {
-            "objective": "binary",
-            "learning_rate": self.learning_rate,
-            "num_leaves": self.num_leaves,
-            "min_child_samples": self.min_child_samples,
-            "feature_fraction": self.colsample_bytree,
-            "bagging_fraction": self.subsample,
-            "bagging_freq": 1 if self.subsample < 1 else 0,
-            "lambda_l2": self.reg_lambda,
-            "seed": self.random_state,
-            "deterministic": True,
-            "force_row_wise": True,
-            "num_threads": self.n_jobs,
-            "verbosity": -1,
-        }
-
-    def fit(self, X: pd.DataFrame, y: np.ndarray, sample_weight: np.ndarray | None = None,
-            eval_set: tuple[pd.DataFrame, np.ndarray] | None = None,
-            eval_sample_weight: np.ndarray | None = None) -> BlockClassifier:
-        """Fit on the feature table ``X`` and 0/1 labels ``y``."""
-        y = np.asarray(y).astype(int)
-        self.classes_ = np.array([0, 1])
-        self.feature_names_in_ = np.asarray(list(X.columns), dtype=object)
-        self.n_features_in_ = X.shape[1]
-        train = lgb.Dataset(X, y, weight=sample_weight, free_raw_data=True)
-        callbacks: list[Any] = []
-        valid_sets = []
-        if eval_set is not None:
-            valid_sets = [lgb.Dataset(eval_set[0], np.asarray(eval_set[1]).astype(int),
-                                      weight=eval_sample_weight, reference=train)]
-            callbacks.append(lgb.early_stopping(self.early_stopping_rounds, verbose=False))
-        self.booster_ = lgb.train(self._params(), train, num_boost_round=self.n_estimators,
-                                  valid_sets=valid_sets, callbacks=callbacks)
-        self.best_iteration_ = self.booster_.best_iteration or self.booster_.current_iteration()
-        return self
-
-    @classmethod
-    def from_booster(cls, booster: lgb.Booster) -> BlockClassifier:
-        """Wrap an already trained booster (as read from a model file)."""
-        clf = cls()
-        clf.booster_ = booster
-        clf.classes_ = np.array([0, 1])
-        clf.feature_names_in_ = np.asarray(booster.feature_name(), dtype=object)
-        clf.n_features_in_ = booster.num_feature()
-        # a booster read from text reports best_iteration -1: every stored tree is used
-        clf.best_iteration_ = booster.best_iteration if booster.best_iteration > 0 else booster.current_iteration()
-        return clf
-
-    def _matrix(self, X: pd.DataFrame | np.ndarray) -> np.ndarray:
-        if isinstance(X, pd.DataFrame):
+    def _matrix(self, X: Any) -> np.ndarray:
+        if hasattr(X, "columns"):  # a feature DataFrame
             names = list(self.feature_names_in_)
             if list(X.columns) == names:  # already in model order: no reindexing copy
                 return X.to_numpy(dtype=np.float64)
@@ -124,7 +63,7 @@ class BlockClassifier(ClassifierMixin, BaseEstimator):
             X = X[:, [FEATURES.index(c) for c in self.feature_names_in_]]
         return X
 
-    def predict_proba(self, X: pd.DataFrame | np.ndarray) -> np.ndarray:
+    def predict_proba(self, X: Any) -> np.ndarray:
         """Two columns: P(boilerplate), P(content)."""
         if len(X) == 0:
             return np.zeros((0, 2))
@@ -137,15 +76,31 @@ class BlockClassifier(ClassifierMixin, BaseEstimator):
         # about 3.5x faster on one thread; only large batches gain from more
         return 1 if rows < SINGLE_THREAD_ROWS else max(int(self.n_jobs), 1)
 
-    def predict(self, X: pd.DataFrame | np.ndarray) -> np.ndarray:
-        return (self.predict_proba(X)[:, 1] >= 0.5).astype(int)
-
-    def contributions(self, X: pd.DataFrame | np.ndarray) -> np.ndarray:
+    def contributions(self, X: Any) -> np.ndarray:
         """Per-feature contributions to the raw score (LightGBM ``pred_contrib``); last column is the bias."""
         if len(X) == 0:
             return np.zeros((0, self.n_features_in_ + 1))
         return np.asarray(self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_,
                                                 pred_contrib=True, num_threads=self._threads(len(X))))
+
+
+class TreeScorer(TreeScoring):
+    """The trees of a model file, scored by LightGBM's native library (`blockclf.booster`).
+
+    A model read from a file is only ever scored, so it needs neither LightGBM's Python
+    package nor scikit-learn; `blockclf.classifier.BlockClassifier` trains new ones.
+    """
+
+    def __init__(self, booster: NativeBooster, columns: list[str], n_jobs: int = 2) -> None:
+        self.booster_ = booster
+        self.feature_names_in_ = np.asarray(columns, dtype=object)
+        self.n_features_in_ = booster.num_feature()
+        self.best_iteration_ = booster.current_iteration()
+        self.classes_ = np.array([0, 1])
+        self.n_jobs = n_jobs
+
+    def __repr__(self) -> str:
+        return f"TreeScorer({self.best_iteration_} trees over {self.n_features_in_} columns)"
 
 
 @dataclass
@@ -156,11 +111,11 @@ class Model:
     the blocks around it and the block's features (`blockclf.refine`); its scores are final.
     """
 
-    classifier: BlockClassifier
+    classifier: TreeScoring
     thresholds: dict[str, float]
     features: list[str]
     info: dict[str, Any] = field(default_factory=dict)
-    refiner: BlockClassifier | None = None
+    refiner: TreeScoring | None = None
 
     @property
     def columns(self) -> list[str]:
@@ -196,7 +151,7 @@ class Model:
             "features": self.features,
             "thresholds": self.thresholds,
             "best_iteration": int(self.classifier.best_iteration_),
-            "library_versions": {"lightgbm": lgb.__version__, "python": platform.python_version()},
+            "library_versions": {"lightgbm": _lightgbm_version(), "python": platform.python_version()},
             "info": self.info,
             "booster": booster.model_to_string(num_iteration=self.classifier.best_iteration_),
         }
@@ -311,18 +266,23 @@ def load_model(path: str | Path | None = None) -> Model:
                  refiner)
 
 
-def _classifier(p: Path, booster_str: Any, columns: list[str], which: str) -> BlockClassifier:
-    """A `BlockClassifier` from a LightGBM model string that must read ``columns``; ``which``
+def _classifier(p: Path, booster_str: Any, columns: list[str], which: str) -> TreeScorer:
+    """A `TreeScorer` from a LightGBM model string that must read ``columns``; ``which``
     names the pass in error messages."""
     if not isinstance(booster_str, str) or not booster_str.startswith("tree"):
         raise _fail(p, f"model has no LightGBM text model{which}")
     try:
         with _quiet_stderr():  # LightGBM prints its fatal errors on fd 2 as well as raising them
-            booster = lgb.Booster(model_str=booster_str)
-    except Exception as exc:  # LightGBM raises its own error type for malformed strings
-        raise _fail(p, f"LightGBM model string{which} is malformed ({str(exc).splitlines()[0][:120]})") from None
+            booster = NativeBooster(booster_str)
+    except NativeError as exc:
+        raise _fail(p, f"LightGBM model string{which} is malformed ({str(exc)[:120]})") from None
     if booster.num_feature() != len(columns):
         raise _fail(p, f"LightGBM model{which} has {booster.num_feature()} features, expected {len(columns)}")
-    clf = BlockClassifier.from_booster(booster)
-    clf.feature_names_in_ = np.asarray(columns, dtype=object)
-    return clf
+    return TreeScorer(booster, columns)
+
+
+def _lightgbm_version() -> str:
+    try:
+        return version("lightgbm")
+    except PackageNotFoundError:
+        return "unknown"

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from .classifier import lightgbm_booster
 from .data import PageRecord
 from .evaluate import score_records, summary, tokens
 from .explain import explain_html, feature_words
@@ -112,7 +113,7 @@ def pr_curve(results: Sequence[Result], golds: dict[str, str], grid: np.ndarray 
 def feature_importance(model: Model, top: int = 20) -> pd.DataFrame:
     """The ``top`` columns of the final scoring pass by total split gain, with their share of
     all gain and a description."""
-    booster = (model.refiner or model.classifier).booster_
+    booster = lightgbm_booster(model.refiner or model.classifier)
     gain = booster.feature_importance(importance_type="gain")
     df = pd.DataFrame({"feature": booster.feature_name(), "gain": gain})
     df["share"] = df["gain"] / max(df["gain"].sum(), 1e-12)

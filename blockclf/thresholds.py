@@ -31,7 +31,7 @@ from .evaluate import tokens
 
 if TYPE_CHECKING:
     from .data import PageRecord
-    from .model import BlockClassifier, Model
+    from .model import Model, TreeScoring
     from .predict import Result
 
 __all__ = ["F1_FLOOR", "GRID", "TARGETS", "Curves", "check_targets", "choose", "dev_curves", "f1", "for_classifier",
@@ -195,8 +195,8 @@ def choose(curves: Curves, seed: int = 0,
     return thresholds, report
 
 
-def for_classifier(classifier: BlockClassifier, dev: Sequence[PageRecord], seed: int = 0,
-                   targets: dict[str, float] | None = None, refiner: BlockClassifier | None = None,
+def for_classifier(classifier: TreeScoring, dev: Sequence[PageRecord], seed: int = 0,
+                   targets: dict[str, float] | None = None, refiner: TreeScoring | None = None,
                    ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """`choose` on the ``dev`` pages as ``classifier`` (and its ``refiner``) extract them."""
     from .features import FEATURES

@@ -30,7 +30,8 @@ from .data import PageRecord
 from .features import FEATURES, featurize
 from .html import PageError, parse
 from .labels import Labels, from_annotations, from_gold
-from .model import FAVORS, BlockClassifier, Model
+from .classifier import BlockClassifier
+from .model import FAVORS, Model
 from .segment import segment
 from .site import SiteProfile, block_keys
 from .thresholds import check_targets, for_classifier

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import inspect
 import logging
+import subprocess
+import sys
 
 import blockclf
 
@@ -16,7 +18,16 @@ def test_all_names_exist():
 
 def test_all_is_exactly_the_public_api():
     public = {n for n, v in vars(blockclf).items() if not n.startswith("_") and not inspect.ismodule(v)}
-    assert public == set(blockclf.__all__)
+    assert public | set(blockclf._LAZY) == set(blockclf.__all__)
+
+
+def test_extraction_starts_without_the_training_libraries():
+    # LightGBM's Python package pulls in scikit-learn and pandas: over a second of start-up
+    code = ("import sys, blockclf, blockclf.cli, blockclf.batch, blockclf.extractcmd; "
+            "blockclf.extract(b'<html><body><p>Some words of a page.</p></body></html>'); "
+            "print(sorted(m for m in ('lightgbm', 'sklearn', 'pandas', 'scipy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_star_import_gives_all():

@@ -11,7 +11,7 @@ import pytest
 from blockclf import Model, extract, score_text
 from blockclf.data import read_index
 from blockclf.features import FEATURES
-from blockclf.model import BlockClassifier
+from blockclf.classifier import BlockClassifier
 from blockclf.train import MIN_QUALITY, choose_thresholds, fit_model, label_pages, page_scores
 
 
