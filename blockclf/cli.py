@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import __version__
 from .html import Limits, PageError
 from .model import FAVORS, Model, ModelError, load_model
 
@@ -255,6 +256,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="blockclf", description="Remove boilerplate from web pages with a learned block classifier.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    parser.add_argument("-V", "--version", action="version", version=f"blockclf {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     ex = sub.add_parser("extract", help="extract the main content of pages",

@@ -219,3 +219,11 @@ def test_train_takes_the_favor_targets(capsys, tiny_dataset, tmp_path):
     assert "aim precision >= 0.60" in out and "aim recall >= 0.99" in out
     code, _, err = run(capsys, "train", str(tiny_dataset), "-o", str(model_path), "--recall-target", "97")
     assert code == 2 and "--recall-target must be between 0 and 1" in err
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_flag_prints_the_version(flag, capsys):
+    import blockclf
+
+    assert main([flag]) == 0
+    assert capsys.readouterr().out.strip() == f"blockclf {blockclf.__version__}"
