@@ -50,6 +50,8 @@ Source = Union[bytes, str, Path]
 #: a batch's items, or a function giving them afresh (a WARC file is read once per pass)
 Items = Union[Sequence["Item"], Callable[[], Iterable["Item"]]]
 _NO_TREE = etree.Element("html")  # stands in for a dropped tree: scoring reads no element
+#: at most this many blocks are scored in one LightGBM call (feature tables: 2 KB a block)
+SCORE_BLOCKS = 20_000
 
 
 def _reduce_page_error(exc: PageError) -> tuple[Any, tuple[str, str]]:
@@ -188,34 +190,62 @@ def site_evidence(sites: Sequence[str | None], keys: Sequence[Any], opts: BatchO
     return batch_repetition(keys, sites, opts.site_profile)
 
 
+def _groups(pages: Sequence[Page], limit: int) -> Iterator[list[int]]:
+    """Indices of ``pages`` in runs of at most ``limit`` blocks (a larger page runs alone)."""
+    run: list[int] = []
+    size = 0
+    for i, page in enumerate(pages):
+        n = len(page.blocks) + len(page.hidden)
+        if run and size + n > limit:
+            yield run
+            run, size = [], 0
+        run.append(i)
+        size += n
+    if run:
+        yield run
+
+
+def _prepared(item: Item, opts: BatchOptions, known: Page | PageError | bytes | None) -> Page | PageError:
+    """A chunk's page ready to score: unpacked, or prepared now and let go of its tree."""
+    if isinstance(known, bytes):
+        return _unpack(known)
+    page = known if known is not None else _prepare(item, opts)
+    if isinstance(page, Page) and page.doc.root is not _NO_TREE:  # scoring reads no element
+        page.doc = dataclasses.replace(page.doc, root=_NO_TREE)
+    return page
+
+
 def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[Any] | None = None,
                 pages: Sequence[Page | PageError | bytes | None] | None = None) -> list[Outcome]:
     """Pass 2 over a chunk: prepare (unless ``pages`` has them, prepared or packed), score
     together, transform.
 
-    Without ``evidence`` the chunk is scored like `extract_batch` scores a batch on its own.
+    Pages are scored in runs of at most `SCORE_BLOCKS` blocks per LightGBM call, so that a
+    chunk of very large pages does not stack all their feature tables at once. Without
+    ``evidence`` the chunk is scored like `extract_batch` scores a batch on its own.
     """
     t0 = time.perf_counter()
-    prepared = [_unpack(p) if isinstance(p, bytes) else p if p is not None else _prepare(it, opts)
-                for it, p in zip(items, pages or [None] * len(items))]
+    prepared = [_prepared(it, opts, p) for it, p in zip(items, pages or [None] * len(items))]
     ok = [i for i, p in enumerate(prepared) if not isinstance(p, PageError)]
     outcomes = [Outcome(it.name, error=p if isinstance(p, PageError) else None) for it, p in zip(items, prepared)]
     mdl = _resolve_model(opts.model)
     kwargs: dict[str, Any] = dict(model=mdl, favor=opts.favor, threshold=opts.threshold,
                                   site_profile=opts.site_profile, use_site=opts.use_site, explain=opts.explain)
-    ready = [p for p in prepared if not isinstance(p, PageError)]
-    try:
-        reps = [evidence[i] for i in ok] if evidence is not None else None
-        results: list[Result | PageError] = list(extract_batch(ready, repetition=reps, **kwargs)) if ready else []
-    except Exception:  # find the page that breaks the chunk; score the others alone
-        log.debug("chunk failed, scoring its pages one by one", exc_info=True)
-        results = []
-        for j, i in enumerate(ok):
-            try:
-                rep = [evidence[i]] if evidence is not None else None
-                results.append(extract_batch([ready[j]], repetition=rep, **kwargs)[0])
-            except Exception as exc:
-                results.append(PageError("error", f"scoring failed: {type(exc).__name__}: {exc}"))
+    ready: list[Page] = [p for p in prepared if not isinstance(p, PageError)]
+    results: list[Result | PageError] = []
+    for run in _groups(ready, SCORE_BLOCKS):
+        try:
+            reps = [evidence[ok[j]] for j in run] if evidence is not None else None
+            results.extend(extract_batch([ready[j] for j in run], repetition=reps, **kwargs))
+        except Exception:  # find the page that breaks the run; score the others alone
+            log.debug("scoring failed, scoring the run's pages one by one", exc_info=True)
+            for j in run:
+                try:
+                    rep = [evidence[ok[j]]] if evidence is not None else None
+                    results.append(extract_batch([ready[j]], repetition=rep, **kwargs)[0])
+                except Exception as exc:
+                    results.append(PageError("error", f"scoring failed: {type(exc).__name__}: {exc}"))
+    del ready, prepared
     for i, res in zip(ok, results):
         if isinstance(res, PageError):
             outcomes[i].error = res

@@ -43,6 +43,19 @@ def test_pages_kept_from_pass_one_are_parsed_once(synthetic_page, tiny_model, mo
     assert len(calls) == reads
 
 
+def test_large_pages_are_scored_a_few_at_a_time_with_the_same_results(synthetic_page, tiny_model, monkeypatch):
+    import blockclf.batch as batch
+
+    items = _items(synthetic_page)
+    reference = extract_batch([prepare(it.source, name=it.name) for it in items], model=tiny_model)
+    calls = []
+    real = batch.extract_batch
+    monkeypatch.setattr(batch, "extract_batch", lambda pages, **k: calls.append(len(pages)) or real(pages, **k))
+    monkeypatch.setattr(batch, "SCORE_BLOCKS", len(reference[0].blocks) + 1)  # one page per call
+    _same(list(run_batch(items, BatchOptions(model=tiny_model, chunk_size=4))), reference)
+    assert calls and max(calls) == 1
+
+
 def test_without_site_evidence_each_page_stands_alone(synthetic_page, tiny_model):
     items = _items(synthetic_page, sites=(8,))
     alone = [extract_batch([prepare(it.source, name=it.name)], model=tiny_model, use_site=False)[0] for it in items]
