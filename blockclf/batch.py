@@ -42,7 +42,7 @@ from .model import Model, load_model
 from .predict import Page, Result, extract_batch, prepare
 from .site import SiteProfile, batch_repetition, block_keys, may_get_evidence
 
-__all__ = ["BatchOptions", "Item", "Outcome", "PageRead", "page_keys", "run_batch", "score_chunk", "site_evidence"]
+__all__ = ["BatchOptions", "Item", "Outcome", "PageRead", "SiteReport", "page_keys", "run_batch", "score_chunk", "site_evidence"]
 
 log = logging.getLogger("blockclf")
 
@@ -64,13 +64,31 @@ copyreg.pickle(PageError, _reduce_page_error)
 
 @dataclass(frozen=True)
 class Item:
-    """One page of a batch: a name for its output, its source, and what is known of its origin."""
+    """One page of a batch: a name for its output, its source, and what is known of its origin.
+
+    ``site`` overrides the site the page's URL gives; ``fallback_site`` is used only when the
+    page gives none (no URL, no canonical link), e.g. the host folder of a mirrored site.
+    """
 
     name: str
     source: Source
     url: str | None = None
     site: str | None = None
     encoding: str | None = None
+    fallback_site: str | None = None
+
+
+@dataclass
+class SiteReport:
+    """How a batch's pages fared for site evidence (filled by `run_batch` after its first pass).
+
+    ``no_site``: pages with no site known (no URL, no canonical link, no ``--site``);
+    ``alone``: pages whose site has no other page in the batch (and no profile serves them).
+    """
+
+    pages: int = 0
+    no_site: int = 0
+    alone: int = 0
 
 
 @dataclass
@@ -121,8 +139,11 @@ def _resolve_model(model: Model | str | Path | None) -> Model:
 def _prepare(item: Item, opts: BatchOptions) -> Page | PageError:
     """Parse and segment one page, turning every failure into a `PageError`."""
     try:
-        return prepare(item.source, name=item.name, url=item.url, site=item.site,
+        page = prepare(item.source, name=item.name, url=item.url, site=item.site,
                        encoding=item.encoding or opts.encoding, limits=opts.limits)
+        if page.site is None and item.fallback_site:
+            page.site = item.fallback_site
+        return page
     except PageError as exc:
         return exc
     except OSError as exc:
@@ -307,11 +328,12 @@ def _map(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int) ->
 
 
 def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
-              progress: bool = False) -> Iterator[Outcome]:
+              progress: bool = False, report: SiteReport | None = None) -> Iterator[Outcome]:
     """Extract every item, yielding one `Outcome` per item in input order.
 
     ``items`` is a sequence, or a function returning a fresh iterable (read once per pass).
-    ``jobs`` > 1 runs parsing and scoring in that many joblib worker processes.
+    ``jobs`` > 1 runs parsing and scoring in that many joblib worker processes. ``report``
+    is filled with how many pages got no site evidence, and why, before the first outcome.
     """
     opts = opts or BatchOptions()
     if isinstance(opts.model, Model) and jobs > 1:
@@ -355,10 +377,10 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
         evidence[i] = rep
     for r in reads:
         r.keys = None
-    no_site = sum(1 for i in ok if evidence[i] is None)
-    if no_site:
-        log.info("%d of %d pages got no site evidence (no other page of their site in the batch, "
-                 "or no site known)", no_site, len(ok))
+    if report is not None:
+        report.pages = len(ok)
+        report.no_site = sum(1 for i in ok if evidence[i] is None and reads[i].site is None)
+        report.alone = sum(1 for i in ok if evidence[i] is None and reads[i].site is not None)
     yield from _scored(fresh(), opts, evidence, reads, jobs, progress, len(reads))
 
 

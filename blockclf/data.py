@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-__all__ = ["PageRecord", "read_index", "registered_domain"]
+__all__ = ["PageRecord", "host_site", "read_index", "registered_domain"]
 
 log = logging.getLogger("blockclf")
 
@@ -78,6 +78,22 @@ def registered_domain(url: str | None) -> str | None:
     if ext.domain and ext.suffix:
         return f"{ext.domain}.{ext.suffix}".lower()
     return host.lower()
+
+
+def host_site(relative: str | Path) -> str | None:
+    """The registered domain of the innermost folder of ``relative`` named like a host.
+
+    Mirrors of a site keep its pages under a folder named after the host
+    (``crawl/www.example.org/news/a.html``): such a folder tells the site of a page that
+    names no URL of its own. Only folder names with a public suffix count (``v1.2`` does not).
+    """
+    for part in reversed(Path(relative).parent.parts):
+        if "." not in part or part.startswith(".") or " " in part:
+            continue
+        ext = _extractor()(part.lower())
+        if ext.domain and ext.suffix:
+            return f"{ext.domain}.{ext.suffix}"
+    return None
 
 
 def _html_path(root: Path, dataset: str, page_id: str) -> Path:

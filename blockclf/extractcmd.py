@@ -50,7 +50,8 @@ def extract_command(args: argparse.Namespace) -> int:
     """``blockclf extract``: pages, directories and WARC files to text, Markdown or JSON."""
     from functools import partial
 
-    from .batch import BatchOptions, Item, run_batch
+    from .batch import BatchOptions, Item, SiteReport, run_batch
+    from .data import host_site
     from .site import SiteProfile
     from .warc import is_warc
 
@@ -114,11 +115,12 @@ def extract_command(args: argparse.Namespace) -> int:
                 skipped["exists"] += 1
                 inputs.remove((path, stem))
     stopped = False
+    sites = SiteReport()
     try:
         if skipped and args.fail_fast:
             raise _FailFast
         if inputs:
-            items = [Item(str(path), path, site=args.site) for path, stem in inputs]
+            items = [Item(str(path), path, site=args.site, fallback_site=host_site(stem)) for path, stem in inputs]
             batch: Iterable[Outcome]
             if args.dask:
                 from dataclasses import replace
@@ -127,7 +129,7 @@ def extract_command(args: argparse.Namespace) -> int:
 
                 batch = extract_dask(items, replace(opts, model=args.model), client=args.dask)
             else:
-                batch = run_batch(items, opts, jobs=args.jobs, progress=progress)
+                batch = run_batch(items, opts, jobs=args.jobs, progress=progress, report=sites)
             for name, out in outcomes(batch):
                 if args.output is None:
                     sys.stdout.write(out)
@@ -149,6 +151,12 @@ def extract_command(args: argparse.Namespace) -> int:
         log_fh.close()
         log_tmp.replace(log_path)  # type: ignore[union-attr, arg-type]
     n_skipped = sum(skipped.values())
+    if sites.no_site or sites.alone:
+        why = [f"{sites.no_site} name no URL or site (give --site, or keep pages in host-named folders)"] \
+            if sites.no_site else []
+        why += [f"{sites.alone} are their site's only page in the batch"] if sites.alone else []
+        print(f"blockclf: {sites.no_site + sites.alone} of {sites.pages} pages got no site evidence: "
+              + "; ".join(why), file=sys.stderr)
     if args.output is not None or n_skipped:
         detail = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
         print(f"blockclf: {n_done} processed, {n_skipped} skipped" + (f" ({detail})" if detail else "")

@@ -130,3 +130,16 @@ def test_progress_bar_when_asked(synthetic_page, tiny_model, capsys):
     assert len(out) == 2
     err = capsys.readouterr().err
     assert "reading sites" in err and "extracting" in err
+
+
+def test_cli_says_how_many_pages_got_no_site_evidence(tmp_path, synthetic_page, tiny_model_file, capsys):
+    pages = tmp_path / "in"
+    (pages / "www.site8.org").mkdir(parents=True)
+    (pages / "loose").mkdir()
+    for p in range(3):  # synthetic pages name no URL: the host folder gives their site
+        html = synthetic_page(8, p).html.replace('<link rel="canonical"', '<link rel="x"')
+        (pages / "www.site8.org" / f"{p}.html").write_text(html, encoding="utf-8")
+        (pages / "loose" / f"{p}.html").write_text(html, encoding="utf-8")
+    assert main(["extract", str(pages), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file)]) == 0
+    err = capsys.readouterr().err
+    assert "3 of 6 pages got no site evidence: 3 name no URL or site" in err

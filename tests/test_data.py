@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from blockclf.data import PageRecord, read_index, registered_domain
+from blockclf.data import PageRecord, host_site, read_index, registered_domain
 
 
 def write_index(root: Path, rows: list) -> None:
@@ -91,3 +91,14 @@ def test_domain_in_index_wins_over_url(tmp_path: Path):
     root = tmp_path / "data"
     write_index(root, [{"dataset": "d", "id": "1", "url": "https://a.example.com/", "domain": "other.org"}])
     assert read_index(root)[0].site == "other.org"
+
+
+@pytest.mark.parametrize("relative,site", [
+    ("www.example.org/news/a", "example.org"),
+    ("crawl/news.bbc.co.uk/2024/story", "bbc.co.uk"),
+    ("docs/v1.2/page", None),
+    ("a", None),
+    ("www.example.org", None),  # a file name, not a folder
+])
+def test_host_named_folders_give_a_site(relative, site):
+    assert host_site(relative) == site
