@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from .cli import UsageError, collect_inputs
+from .cli import EXIT_CODES, UsageError, collect_inputs
+from .files import printable, write_atomic
 from .html import PageError
 from .model import FAVORS, load_model
 from .site import SiteProfile, batch_repetition, block_keys
@@ -35,18 +36,25 @@ TEMPLATE_SHARE = 0.5
 
 
 def _prepare_all(paths: Sequence[str], site: str | None) -> list:
-    """Parse the pages named by ``paths``; unusable pages are named on stderr and skipped."""
-    from .predict import prepare
+    """Parse the pages named by ``paths``; unusable pages are named on stderr and skipped.
 
-    inputs = collect_inputs(paths)
-    if not inputs:
+    Pages are read as ``blockclf extract`` reads them (`blockclf.predict.prepare_many`):
+    any failure of one page, not only a `PageError`, skips that page and the run goes on.
+    """
+    from .predict import prepare_many
+
+    listing: list[tuple[str, PageError]] = []
+    inputs = collect_inputs(paths, skipped=listing)
+    if not inputs and not listing:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+    for name, err in listing:
+        print(f"blockclf: skipped {printable(name)}: {printable(err)}", file=sys.stderr)
     pages = []
-    for path, _stem in inputs:
-        try:
-            pages.append(prepare(path, name=str(path), site=site))
-        except (PageError, OSError) as exc:
-            print(f"blockclf: skipped {path}: {exc}", file=sys.stderr)
+    for name, page in prepare_many(((str(path), path) for path, _stem in inputs), site=site):
+        if isinstance(page, PageError):
+            print(f"blockclf: skipped {printable(name)}: {printable(page)}", file=sys.stderr)
+        else:
+            pages.append(page)
     return pages
 
 
@@ -60,7 +68,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     added = skipped = 0
     for p in pages:
         if not prof.matches(p.site):
-            print(f"blockclf: skipped {p.name}: site {p.site} is not {prof.site} (give --site to merge)",
+            print(f"blockclf: skipped {printable(p.name)}: site {p.site} is not {prof.site} (give --site to merge)",
                   file=sys.stderr)
             skipped += 1
             continue
@@ -170,7 +178,7 @@ def _json_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
             data = json.loads(p.read_text(encoding="utf-8"))
             recs.append({"name": data.get("name") or str(p), "site": data.get("site") or "", **data["stats"]})
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            print(f"blockclf: skipped {p}: not a blockclf JSON output ({exc})", file=sys.stderr)
+            print(f"blockclf: skipped {printable(p)}: not a blockclf JSON output ({printable(exc)})", file=sys.stderr)
     return recs
 
 
@@ -198,7 +206,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if not records:
         raise UsageError("no pages or JSON outputs found")
     stats = site_stats(records)
-    Path(args.output).write_text(json.dumps(stats, ensure_ascii=False, indent=1), encoding="utf-8")
+    write_atomic(args.output, json.dumps(stats, ensure_ascii=False, indent=1))
     print(f"{len(records)} pages of {len(stats['sites'])} sites written to {args.output}")
     return 0
 
@@ -253,19 +261,19 @@ def _model_options(p: argparse.ArgumentParser) -> None:
 
 def add_parser(sub: Any) -> None:
     """Register ``blockclf site`` and its subcommands on the main parser's subparsers."""
-    site = sub.add_parser("site", help="site profiles: cross-page repetition, inspection, drift",
+    site = sub.add_parser("site", help="site profiles: cross-page repetition, inspection, drift", epilog=EXIT_CODES,
                           description="Build and inspect site profiles. "
                                       "Example: blockclf site build pages/ -o site.json")
     ss = site.add_subparsers(dest="site_command", required=True)
 
-    b = ss.add_parser("build", help="count block repetition over a site's pages")
+    b = ss.add_parser("build", epilog=EXIT_CODES, help="count block repetition over a site's pages")
     b.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
     b.add_argument("-o", "--output", required=True, metavar="FILE", help="profile file to write")
     b.add_argument("--site", help="the site's name (default: the pages' registered domain)")
     b.add_argument("--update", action="store_true", help="add the pages to the existing profile FILE")
     b.set_defaults(func=cmd_build)
 
-    i = ss.add_parser("inspect", help="show what a profile holds and what the model would remove")
+    i = ss.add_parser("inspect", epilog=EXIT_CODES, help="show what a profile holds and what the model would remove")
     i.add_argument("profile", metavar="SITE.json")
     i.add_argument("--top", type=int, default=15, help="rows per list (default 15)")
     i.add_argument("--plot", metavar="PNG", help="write the document-frequency histogram as a PNG (needs matplotlib)")
@@ -273,14 +281,14 @@ def add_parser(sub: Any) -> None:
     _model_options(i)
     i.set_defaults(func=cmd_inspect)
 
-    s = ss.add_parser("stats", help="record extracted length and kept ratio per page and site")
+    s = ss.add_parser("stats", epilog=EXIT_CODES, help="record extracted length and kept ratio per page and site")
     s.add_argument("inputs", nargs="+", metavar="INPUT", help="JSON outputs of 'extract --format json' or HTML pages")
     s.add_argument("-o", "--output", required=True, metavar="STATS.json")
     s.add_argument("--site-profile", metavar="FILE", help="site profile to use when extracting HTML pages")
     _model_options(s)
     s.set_defaults(func=cmd_stats)
 
-    d = ss.add_parser("drift", help="compare two stats files and flag template changes")
+    d = ss.add_parser("drift", epilog=EXIT_CODES, help="compare two stats files and flag template changes")
     d.add_argument("stats", nargs="+", metavar="STATS.json",
                    help="two or more stats files, oldest first; each run is compared with the one before")
     d.add_argument("--top", type=int, default=5, help="pages listed per alarm (default 5)")
