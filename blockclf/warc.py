@@ -36,6 +36,7 @@ log = logging.getLogger("blockclf")
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
 _WARC_SUFFIXES = (".warc", ".warc.gz")
+_GZIP_MAGIC = b"\x1f\x8b"
 
 
 def is_warc(path: str | Path) -> bool:
@@ -82,7 +83,8 @@ def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None =
     cannot be read, and damage to the file itself, are not yielded: each goes into ``damage``
     (name → `PageError`, or is logged without it) with reason ``warc-truncated`` (the file
     ends inside a record), ``warc-corrupt`` (unreadable gzip member or record headers, or not
-    a WARC file at all) or ``too-large``.
+    a WARC file at all) or ``too-large``. In a gzipped WARC, reading resumes at the next gzip
+    member after a damaged one, so one damaged record costs only itself.
     """
     archive_iterator = _require_warcio()
     max_bytes = max_bytes or Limits().max_bytes
@@ -92,49 +94,80 @@ def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None =
     n_records = 0
     with open(path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
-        try:
-            with _quiet(noise):
-                archive = archive_iterator(fh)
-                records = iter(archive)
-            while True:
+        gzipped = fh.read(2) == _GZIP_MAGIC
+        resume: int | None = 0
+        while resume is not None:
+            fh.seek(resume)
+            resume = None
+            try:
                 with _quiet(noise):
-                    record = next(records, None)
-                    if record is None:
-                        break
-                    item = _item(record, site, max_bytes, damage)
-                    archive.read_to_end()
-                    end = archive.get_record_offset() + archive.get_record_length()
-                n_records += 1
-                if getattr(record.raw_stream, "limit", 0):  # the file ended before the record's Content-Length
-                    url = record.rec_headers.get_header("WARC-Target-URI") or f"{path.name} record {n_records}"
-                    _damage(damage, url, "warc-truncated",
-                            f"record {n_records} of {path.name} is cut short by the end of the file")
-                    noise.clear()
-                    continue
-                if not record.rec_type:  # the headers were damaged: the record's kind and URL are unknown
-                    noise.append("its WARC headers name no record type")
-                if noise:
-                    where = item.name if item is not None else f"{path.name} record {n_records}"
-                    _damage(damage, where, "warc-corrupt", f"record is damaged ({noise[0]})")
-                    noise.clear()
-                    continue
-                if item is not None:
-                    yield item
-        except Exception as exc:  # noqa: BLE001 - warcio fails on a damaged or foreign file in many ways
-            # warcio says ArchiveLoadFailed on bytes that are not a record; other errors come from a file cut short
-            cut = type(exc).__name__ != "ArchiveLoadFailed"
-            what = ("ends inside a record" if cut else "is not a WARC file" if n_records == 0 and end == 0
-                    else "is damaged")
-            _damage(damage, f"{path} @{end}", "warc-truncated" if cut else "warc-corrupt",
-                    f"{path.name} {what} (after record {n_records}, offset {end}): "
-                    f"{type(exc).__name__}: {str(exc).splitlines()[0][:120] if str(exc) else ''}; the rest is not read")
-            return
+                    archive = archive_iterator(fh)
+                    records = iter(archive)
+                while True:
+                    with _quiet(noise):
+                        record = next(records, None)
+                        if record is None:
+                            break
+                        item = _item(record, site, max_bytes, damage)
+                        archive.read_to_end()
+                        offset = archive.get_record_offset()
+                        end = offset + archive.get_record_length()
+                    n_records += 1
+                    if getattr(record.raw_stream, "limit", 0) and not noise:  # the file ended inside the record
+                        url = record.rec_headers.get_header("WARC-Target-URI") or f"{path.name} record {n_records}"
+                        _damage(damage, url, "warc-truncated",
+                                f"record {n_records} of {path.name} is cut short by the end of the file")
+                        continue
+                    if not record.rec_type:  # the headers were damaged: the record's kind and URL are unknown
+                        noise.append("its WARC headers name no record type")
+                    if noise:
+                        where = item.name if item is not None else f"{path.name} record {n_records}"
+                        _damage(damage, where, "warc-corrupt", f"record {n_records} of {path.name} is damaged "
+                                f"({noise[0]})")
+                        noise.clear()
+                        resume = _next_member(fh, offset + 1, size) if gzipped else None
+                        if resume is not None:
+                            end = resume
+                            break
+                        continue
+                    if item is not None:
+                        yield item
+            except Exception as exc:  # noqa: BLE001 - warcio fails on a damaged or foreign file in many ways
+                # warcio says ArchiveLoadFailed on bytes that are not a record; other errors come from a file cut short
+                cut = type(exc).__name__ != "ArchiveLoadFailed"
+                what = ("ends inside a record" if cut else "is not a WARC file" if n_records == 0 and end == 0
+                        else "is damaged")
+                resume = _next_member(fh, end + 1, size) if gzipped and not cut else None
+                _damage(damage, f"{path} @{end}", "warc-truncated" if cut else "warc-corrupt",
+                        f"{path.name} {what} (after record {n_records}, offset {end}): {type(exc).__name__}: "
+                        f"{str(exc).splitlines()[0][:120] if str(exc) else ''}; "
+                        + (f"reading resumes at offset {resume}" if resume is not None else "the rest is not read"))
+                noise.clear()
+                if resume is None:
+                    return
+                end = resume
     if noise:
         _damage(damage, f"{path} @{end}", "warc-corrupt", f"{path.name} is damaged after record {n_records} "
                 f"(offset {end}: {noise[0]}); the rest is not read")
     elif size - end > 4 or (size and not n_records):  # more than the blank lines that close a record
         _damage(damage, f"{path} @{end}", "warc-truncated", f"{path.name} ends inside a record: {size - end} bytes "
                 f"after the last complete record (offset {end}, record {n_records}) could not be read")
+
+
+def _next_member(fh: Any, start: int, size: int) -> int | None:
+    """The offset of the next gzip member header at or after ``start``, or None."""
+    header = _GZIP_MAGIC + b"\x08"
+    pos = start
+    while pos < size:
+        fh.seek(pos)
+        chunk = fh.read(1 << 20)
+        if not chunk:
+            return None
+        found = chunk.find(header)
+        if found >= 0:
+            return pos + found
+        pos += len(chunk) - len(header) + 1
+    return None
 
 
 def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageError] | None) -> Item | None:
