@@ -153,8 +153,8 @@ def extract_command(args: argparse.Namespace) -> int:
             for warc in warcs:
                 from .warc import extract_warc, warc_output
 
-                target = warc_output(warc, out_dir) if out_dir is not None else None
-                if target is not None:
+                if out_dir is not None:
+                    target = warc_output(warc, out_dir)
                     if target in targets:
                         skip(str(warc), PageError("collision", f"its output {target} is taken by another WARC file"))
                         continue

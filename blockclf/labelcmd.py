@@ -259,6 +259,8 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
         seen.add(page_id)
         try:  # read as extract reads (bounded gunzip, regular files only); any failure skips this page only
             src = item.source if isinstance(item, Item) else path
+            if src is None:
+                raise PageError("empty", "no page")
             if isinstance(src, Path):
                 raw = read_source(src, limits.max_bytes)
             else:

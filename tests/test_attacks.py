@@ -431,3 +431,23 @@ def test_exit_codes_are_documented_in_help(capsys):
         assert main([cmd, "--help"]) == 0
         out = capsys.readouterr().out
         assert "3 an output could not be" in " ".join(out.split())
+
+
+def test_sigterm_ends_a_run_like_ctrl_c(capsys, tmp_path, tiny_model_file, monkeypatch):
+    import signal
+
+    from blockclf import extractcmd
+
+    (tmp_path / "a.html").write_text(PAGE, encoding="utf-8")
+
+    def terminated(path, data):
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(extractcmd, "_write_atomic", terminated)
+    log = tmp_path / "log" / "removed.jsonl"
+    before = signal.getsignal(signal.SIGTERM)
+    code, err = run(capsys, "extract", str(tmp_path / "a.html"), "-o", str(tmp_path / "out"),
+                    "--model", str(tiny_model_file), "--removed-log", str(log))
+    assert code == 130 and "interrupted" in err
+    assert list(log.parent.iterdir()) == []  # the log's temporary was removed
+    assert signal.getsignal(signal.SIGTERM) is before  # the handler lasts only as long as the command
