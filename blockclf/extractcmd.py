@@ -46,6 +46,13 @@ def _render_page(res, fmt: str, with_log: bool) -> tuple[str, list[dict], list[s
     return _render(res, fmt), (removal_log(res) if with_log else []), [w for w in res.warnings if w in FLAG_WARNINGS]
 
 
+def _write_stdout(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+    except OSError as exc:  # a closed pipe or a full disk behind a redirection
+        raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+
 def _summary(n_done: int, skipped: Counter[str], tail: str) -> None:
     detail = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
     print(f"blockclf: {n_done} processed, {sum(skipped.values())} skipped" + (f" ({detail})" if detail else "")
@@ -103,10 +110,14 @@ def extract_command(args: argparse.Namespace) -> int:
         if args.fail_fast:
             raise _FailFast
 
+    counts: Counter[str] = Counter()  # pages of file inputs written, and failed in the batch
+    log_fh = None
+
     def outcomes(batch):
         nonlocal n_done
         for o in batch:
             if o.error is not None:
+                counts["failed"] += 1
                 skip(o.name, o.error)
                 continue
             n_done += 1
@@ -119,56 +130,66 @@ def extract_command(args: argparse.Namespace) -> int:
             yield o.name, out
 
     stems = {str(path): stem for path, stem in inputs}
+
+    def extract_all() -> None:
+        for name, err in listing:
+            skip(name, err)
+        if out_dir is not None and not args.overwrite:
+            for path, stem in list(inputs):
+                target = out_dir / (stem + EXT[args.format])
+                if target.exists() or target.is_symlink():
+                    inputs.remove((path, stem))
+                    skip(str(path), PageError("exists", f"output {target} exists (give --overwrite to replace it)"))
+        if inputs:
+            items = [Item(str(path), path, site=args.site) for path, stem in inputs]
+            counts["files"] = len(items)
+            batch: Iterable[Outcome]
+            if args.dask:
+                from dataclasses import replace
+
+                from .distributed import extract_dask
+
+                batch = extract_dask(items, replace(opts, model=args.model), client=args.dask)
+            else:
+                batch = run_batch(items, opts, jobs=args.jobs, progress=progress)
+            counts["failed"] = 0
+            for name, out in outcomes(batch):
+                if out_dir is None:
+                    _write_stdout(out)
+                else:
+                    _write_atomic(out_dir / (stems[name] + EXT[args.format]), out)
+                counts["written"] += 1
+            counts["files"] = 0
+        targets: set[Path] = set()
+        for warc in warcs:
+            from .warc import extract_warc, warc_output
+
+            if out_dir is not None:
+                target = warc_output(warc, out_dir)
+                if target in targets:
+                    skip(str(warc), PageError("collision", f"its output {target} is taken by another WARC file"))
+                    continue
+                targets.add(target)
+                if not args.overwrite and (target.exists() or target.is_symlink()):
+                    skip(str(warc), PageError("exists", f"output {target} exists (give --overwrite to replace it)"))
+                    continue
+            extract_warc(warc, out_dir, opts, args.format, jobs=args.jobs, progress=progress,
+                         site=args.site, with_log=with_log, outcomes=outcomes)
+
     stopped = ""
-    log_fh = None
     try:
         with ExitStack() as stack:
             if args.removed_log:  # streamed to a temporary, renamed into place when the run ends
                 log_fh = stack.enter_context(atomic_open(args.removed_log))
-            for name, err in listing:
-                skip(name, err)
-            if out_dir is not None and not args.overwrite:
-                for path, stem in list(inputs):
-                    target = out_dir / (stem + EXT[args.format])
-                    if target.exists() or target.is_symlink():
-                        inputs.remove((path, stem))
-                        skip(str(path), PageError("exists", f"output {target} exists (give --overwrite to replace it)"))
-            if inputs:
-                items = [Item(str(path), path, site=args.site) for path, stem in inputs]
-                batch: Iterable[Outcome]
-                if args.dask:
-                    from dataclasses import replace
-
-                    from .distributed import extract_dask
-
-                    batch = extract_dask(items, replace(opts, model=args.model), client=args.dask)
-                else:
-                    batch = run_batch(items, opts, jobs=args.jobs, progress=progress)
-                for name, out in outcomes(batch):
-                    if out_dir is None:
-                        sys.stdout.write(out)
-                    else:
-                        _write_atomic(out_dir / (stems[name] + EXT[args.format]), out)
-            targets: set[Path] = set()
-            for warc in warcs:
-                from .warc import extract_warc, warc_output
-
-                if out_dir is not None:
-                    target = warc_output(warc, out_dir)
-                    if target in targets:
-                        skip(str(warc), PageError("collision", f"its output {target} is taken by another WARC file"))
-                        continue
-                    targets.add(target)
-                    if not args.overwrite and (target.exists() or target.is_symlink()):
-                        skip(str(warc), PageError("exists", f"output {target} exists (give --overwrite to replace it)"))
-                        continue
-                extract_warc(warc, out_dir, opts, args.format, jobs=args.jobs, progress=progress,
-                             site=args.site, with_log=with_log, outcomes=outcomes)
-    except _FailFast:
-        stopped = "; stopped at the first skipped page (--fail-fast)"
+            try:
+                extract_all()
+            except _FailFast:  # the log of the pages done so far is kept
+                stopped = "; stopped at the first skipped page (--fail-fast)"
     except OutputError as exc:
         print(f"blockclf: error: {exc}", file=sys.stderr)
-        _summary(n_done, skipped, "; stopped: an output could not be written")
+        lost = counts["files"] - counts["written"] - counts["failed"]
+        _summary(n_done, skipped, "; stopped: an output could not be written"
+                 + (f" ({lost} pages not written)" if lost > 0 else ""))
         return 3
     n_skipped = sum(skipped.values())
     if args.output is not None or n_skipped:

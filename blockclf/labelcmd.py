@@ -282,7 +282,11 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
         gold_path = _gold_file(path, gold_suffix) if gold_suffix and path is not None else None
         flags: np.ndarray | None
         if gold_path is not None:
-            gold = gold_path.read_text(encoding="utf-8")
+            try:
+                gold = gold_path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                report.failed.append((where, f"gold file {gold_path.name} cannot be read ({exc})"))
+                continue
             flags, source = None, "gold file"
         elif content:
             flags = label_blocks(doc, blocks, content, exclude)

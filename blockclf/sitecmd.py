@@ -174,6 +174,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def _json_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
     recs = []
     for p in paths:
+        if not p.is_file():  # a FIFO or device named .json would never finish reading
+            print(f"blockclf: skipped {printable(p)}: not a regular file", file=sys.stderr)
+            continue
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
             recs.append({"name": data.get("name") or str(p), "site": data.get("site") or "", **data["stats"]})

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .batch import BatchOptions, Item, Outcome, run_batch
-from .files import atomic_open
+from .files import OutputError, atomic_open
 from .html import Limits, PageError
 from .predict import Result
 
@@ -240,8 +240,11 @@ def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions
         _damaged(damage))
     lines = outcomes(batch) if outcomes is not None else _default_outcomes(batch)
     if output is None:
-        for _, line in lines:
-            sys.stdout.write(line)
+        try:
+            for _, line in lines:
+                sys.stdout.write(line)
+        except OSError as exc:  # a closed pipe or a full disk behind a redirection
+            raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
         return None
     target = warc_output(path, output)
     with atomic_open(target) as fh:

@@ -270,8 +270,21 @@ def test_full_disk_exits_3_and_leaves_no_temporary(capsys, tmp_path, tiny_model_
     _full_disk(monkeypatch)
     code, err = run(capsys, "extract", str(src), "-o", str(out), "--model", str(tiny_model_file))
     assert code == 3 and "No space left on device" in err
-    assert summary(err).endswith("stopped: an output could not be written")
+    assert summary(err).endswith("stopped: an output could not be written (3 pages not written)")
     assert list(out.iterdir()) == []
+
+
+def test_fail_fast_keeps_the_removal_log_of_the_pages_done(capsys, tmp_path, tiny_model_file):
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "a.html").write_text(PAGE.replace("</body>", "<footer><p>All rights reserved</p></footer></body>"),
+                                encoding="utf-8")
+    (src / "b.html").write_bytes(b"")
+    log = tmp_path / "removed.jsonl"
+    code, err = run(capsys, "extract", str(src), "-o", str(tmp_path / "OUT"), "--model", str(tiny_model_file),
+                    "--removed-log", str(log), "--fail-fast")
+    assert code == 1 and "--fail-fast" in summary(err)
+    assert log.read_text(encoding="utf-8").strip()
 
 
 def test_site_build_update_on_a_full_disk_keeps_the_old_profile(capsys, tmp_path, monkeypatch):
