@@ -184,7 +184,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     inputs = collect_inputs(args.paths, skipped=listing)
     if not inputs and not listing:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
-    one_file = len(inputs) == 1 and not listing and not (args.output and Path(args.output).is_dir())
+    one_file = len(inputs) + len(listing) == 1 and not (args.output and Path(args.output).is_dir())
     if not one_file and not args.output:
         raise UsageError(f"{len(inputs) + len(listing)} pages found: give -o OUTDIR to write one view per page")
     pages: list[Page] = []

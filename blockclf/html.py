@@ -272,9 +272,11 @@ def most_attributes(text: str) -> int:
 
     Only tags of 400 characters or more are counted (a shorter tag cannot hold a costly
     number); scripts, styles and comments are jumped over when they are closed, as the
-    parser reads them as text. Linear in the length of the text.
+    parser reads them as text. Linear in the length of the text: an end that is not found
+    once is not searched for again.
     """
     most = pos = 0
+    unclosed: set[str] = set()  # "--", "script", "style": no end after some point, so none after any later one
     while True:
         m = _LONG_TAG.search(text, pos)
         if m is None:
@@ -282,14 +284,21 @@ def most_attributes(text: str) -> int:
         tag = m.group()
         pos = m.end()
         if tag.startswith("<!--"):
-            end = text.find("-->", pos)
-            pos = end + 3 if end >= 0 else pos
+            end = -1 if "--" in unclosed else text.find("-->", pos)
+            if end < 0:
+                unclosed.add("--")
+            else:
+                pos = end + 3
             continue
         if len(tag) >= 400:
             most = max(most, sum(1 for _ in _ATTRIBUTE.finditer(tag, 1)) - 1)
-        if m.group(1):  # the raw text of a script or style ends at its end tag
-            end_tag = _END_RAW[m.group(1).lower()].search(text, pos)
-            pos = end_tag.start() if end_tag else pos
+        name = (m.group(1) or "").lower()
+        if name and name not in unclosed:  # the raw text of a script or style ends at its end tag
+            end_tag = _END_RAW[name].search(text, pos)
+            if end_tag is None:
+                unclosed.add(name)
+            else:
+                pos = end_tag.start()
 
 
 def _parse_tree(data: bytes, huge: bool) -> tuple[etree._Element | None, list[str]]:

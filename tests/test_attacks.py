@@ -211,6 +211,8 @@ def test_half_a_million_attributes_are_refused_before_parsing(capsys, tmp_path, 
     # the scan skips scripts and comments, and counts what libxml2 would see as attributes
     assert most_attributes("<script>" + "<x " + "a=1 " * 20_000 + "></script><p>x</p>") == 0
     assert most_attributes("<div " + " ".join(f'k{i}="v w"' for i in range(500)) + ">") == 500
+    # unclosed scripts and comments by the hundred thousand: each end is searched for once, not once per tag
+    assert most_attributes("<script>" * 100_000 + "<!--" * 100_000) == 0
     with pytest.raises(PageError):
         parse("<div " + "b " * 300 + ">x</div>", limits=Limits(max_attributes=100))
 
