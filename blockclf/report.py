@@ -214,7 +214,7 @@ def write_report(out: str | Path, df: pd.DataFrame, results: Sequence[Result], g
     curve = pr_curve(results, golds)
     imp = feature_importance(model)
     worst = df.sort_values(["f1", "id"]).head(n_worst).reset_index(drop=True)
-    df.to_csv(out / "pages.csv", index=False)
+    write_atomic(out / "pages.csv", df.to_csv(index=False))
     metrics = {**meta, "thresholds": model.thresholds,
                "datasets": {k: {c: float(v) for c, v in row.items()} for k, row in table.iterrows()},
                "pr_curve": curve.round(4).to_dict(orient="list"),

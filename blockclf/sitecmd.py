@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections import Counter
@@ -110,8 +111,10 @@ def plot_histogram(prof: SiteProfile, path: str) -> None:
     ax.set_ylabel("distinct block texts")
     ax.set_title(f"{prof.site or 'site'}: {prof.n_pages} pages")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    buf = io.BytesIO()  # rendered in memory, written atomically like every other output
+    fig.savefig(buf, format=Path(path).suffix.lstrip(".").lower() or "png", dpi=100)
     plt.close(fig)
+    write_atomic(path, buf.getvalue())
 
 
 def _would_remove(prof: SiteProfile, args: argparse.Namespace) -> list[str]:
