@@ -36,11 +36,12 @@ DF_BINS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 TEMPLATE_SHARE = 0.5
 
 
-def _prepare_all(paths: Sequence[str], site: str | None) -> list:
+def _prepare_all(paths: Sequence[str], site: str | None, failed: list[str] | None = None) -> list:
     """Parse the pages named by ``paths``; unusable pages are named on stderr and skipped.
 
     Pages are read as ``blockclf extract`` reads them (`blockclf.predict.prepare_many`):
     any failure of one page, not only a `PageError`, skips that page and the run goes on.
+    The names of skipped pages are appended to ``failed`` (the command then exits 1).
     """
     from .predict import prepare_many
 
@@ -48,19 +49,23 @@ def _prepare_all(paths: Sequence[str], site: str | None) -> list:
     inputs = collect_inputs(paths, skipped=listing)
     if not inputs and not listing:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+    failed = failed if failed is not None else []
     for name, err in listing:
         print(f"blockclf: skipped {printable(name)}: {printable(err)}", file=sys.stderr)
+        failed.append(name)
     pages = []
     for name, page in prepare_many(((str(path), path) for path, _stem in inputs), site=site):
         if isinstance(page, PageError):
             print(f"blockclf: skipped {printable(name)}: {printable(page)}", file=sys.stderr)
+            failed.append(name)
         else:
             pages.append(page)
     return pages
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    pages = _prepare_all(args.paths, args.site)
+    failed: list[str] = []
+    pages = _prepare_all(args.paths, args.site, failed)
     if args.update and Path(args.output).exists():
         prof = SiteProfile.load(args.output)
     else:
@@ -77,7 +82,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     prof.save(args.output)
     print(f"site {prof.site or '(unknown)'}: {added} new pages, {prof.n_pages} in profile, "
           f"{len(prof.texts)} distinct block texts; written to {args.output}")
-    return 1 if skipped else 0
+    return 1 if skipped or failed else 0
 
 
 def df_histogram(prof: SiteProfile, width: int = 40) -> list[str]:
@@ -203,9 +208,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
         else:
             html_args.append(arg)
     records = _json_records(json_files)
+    failed: list[str] = [""] * (len(json_files) - len(records))  # JSON files named as skipped
     if html_args:
         prof = SiteProfile.load(args.site_profile) if args.site_profile else None
-        pages = _prepare_all(html_args, args.site)
+        pages = _prepare_all(html_args, args.site, failed)
         results = extract_batch(pages, model=load_model(args.model), favor=args.favor,
                                 threshold=args.threshold, site_profile=prof)
         records += [page_record(r) for r in results]
@@ -214,7 +220,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     stats = site_stats(records)
     write_atomic(args.output, json.dumps(stats, ensure_ascii=False, indent=1))
     print(f"{len(records)} pages of {len(stats['sites'])} sites written to {args.output}")
-    return 0
+    return 1 if failed else 0
 
 
 def cmd_drift(args: argparse.Namespace) -> int:

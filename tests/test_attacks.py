@@ -392,7 +392,7 @@ def test_explain_and_site_build_skip_a_page_that_breaks(capsys, tmp_path, tiny_m
     assert code == 1 and "bad.html: RecursionError" in err and "nested.html: input is deeply nested JSON" in err
     assert [p.name for p in (tmp_path / "views").iterdir()] == ["good.html"]
     code, err = run(capsys, "site", "build", str(src), "-o", str(tmp_path / "site.json"))
-    assert "bad.html: RecursionError" in err and (tmp_path / "site.json").exists()
+    assert code == 1 and "bad.html: RecursionError" in err and (tmp_path / "site.json").exists()
 
 
 def test_label_skips_a_gzip_bomb_and_a_page_that_breaks(capsys, tmp_path, monkeypatch):
