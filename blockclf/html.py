@@ -94,6 +94,9 @@ class Limits:
     20 s, 500,000 would take hours), and parsing cannot be interrupted, so a page over it is
     refused (``too-many-attributes``) before the parser sees it. The most on one tag over the
     benchmark's 6,977 pages is 1,682 (an SVG path whose quotes were escaped).
+
+    A value of the wrong type raises `TypeError`, one below 1 (or a time not above 0)
+    `ValueError`, both naming the field.
     """
 
     max_bytes: int = 16 * 1024 * 1024
@@ -101,6 +104,19 @@ class Limits:
     max_depth: int = 250
     max_seconds: float | None = 30.0
     max_attributes: int = 10_000
+
+    def __post_init__(self) -> None:
+        for name in ("max_bytes", "max_nodes", "max_depth", "max_attributes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"Limits.{name} must be an int, not {type(value).__name__}")
+            if value < 1:
+                raise ValueError(f"Limits.{name} must be at least 1, got {value}")
+        if self.max_seconds is not None:
+            if isinstance(self.max_seconds, bool) or not isinstance(self.max_seconds, (int, float)):
+                raise TypeError(f"Limits.max_seconds must be a number or None, not {type(self.max_seconds).__name__}")
+            if not self.max_seconds > 0:
+                raise ValueError(f"Limits.max_seconds must be above 0 (or None for no limit), got {self.max_seconds}")
 
 
 @dataclass

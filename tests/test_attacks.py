@@ -447,6 +447,10 @@ def test_wrong_argument_types_raise_a_documented_type_error():
         blockclf.extract(None)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="limits must be"):
         blockclf.parse("<p>x</p>", limits={"max_bytes": 1})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Limits.max_bytes must be an int, not str"):
+        Limits(max_bytes="16M")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="Limits.max_seconds must be above 0"):
+        Limits(max_seconds=-1)
 
 
 def test_exit_codes_are_documented_in_help(capsys):
