@@ -1,14 +1,16 @@
-"""The ``blockclf`` command: ``extract``, ``train`` and ``evaluate``.
+"""The ``blockclf`` command: ``extract``, ``train``, ``evaluate`` and the others.
 
-Exit codes: 0 when every page was processed, 1 when some pages were skipped (each named on
-stderr with the reason), 2 on usage errors or an unusable model file.
+Exit codes mean one thing each (`EXIT_CODES`): 0 every page processed; 1 some pages skipped,
+each named on stderr with its reason; 2 usage error, unusable model or site profile file, or
+a failure that stopped the command (one ``blockclf: error:`` line, no traceback); 3 an output
+could not be written (full disk, no permission, ``-o`` naming a file); 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
-import os
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -16,7 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
+from .files import OutputError, printable, write_atomic
 from .html import Limits, PageError
+from .inputs import SUFFIXES, list_pages  # noqa: F401 - SUFFIXES stays importable from here
 from .model import FAVORS, Model, ModelError, load_model
 
 if TYPE_CHECKING:
@@ -26,55 +30,31 @@ __all__ = ["main"]
 
 log = logging.getLogger("blockclf")
 
-SUFFIXES = (".html.gz", ".htm.gz", ".html", ".htm")
+#: the exit status of every command, as the ``--help`` epilogs and docs/robustness.md state it
+EXIT_CODES = ("Exit status: 0 every page processed; 1 some pages skipped (each named on stderr with its reason, "
+              "then a summary line); 2 usage error or unusable model or profile file; 3 an output could not be "
+              "written (full disk, no permission, -o naming a file); 130 interrupted (Ctrl-C or SIGTERM).")
 
 
 class UsageError(Exception):
     """A command line that cannot be carried out as given."""
 
 
-def _strip_suffix(name: str) -> str | None:
-    lower = name.lower()
-    for s in SUFFIXES:
-        if lower.endswith(s):
-            return name[: -len(s)]
-    return None
+def collect_inputs(paths: Sequence[str],
+                   skipped: list[tuple[str, PageError]] | None = None) -> list[tuple[Path, str]]:
+    """Pages named by ``paths`` as ``(file, output stem)`` pairs; see `blockclf.inputs.list_pages`.
 
-
-def collect_inputs(paths: Sequence[str]) -> list[tuple[Path, str]]:
-    """Pages named by ``paths``: ``(file, output stem relative to its argument)`` pairs.
-
-    Directories are walked recursively, following symlinks, in sorted order.
+    Inputs that are not read (FIFOs, devices, unlistable folders, output-name collisions) go
+    to ``skipped``; a path that does not exist is a `UsageError`.
     """
-    out: list[tuple[Path, str]] = []
-    for arg in paths:
-        p = Path(arg)
-        if p.is_dir():
-            found = []
-            for root, dirs, files in os.walk(p, followlinks=True):
-                dirs.sort()
-                for f in sorted(files):
-                    stem = _strip_suffix(f)
-                    if stem is not None:
-                        rel = Path(root, f).relative_to(p)
-                        found.append((Path(root, f), str(rel.parent / stem) if rel.parent != Path(".") else stem))
-            out.extend(found)
-        elif p.exists():
-            out.append((p, _strip_suffix(p.name) or p.name))
-        else:
-            raise UsageError(f"{arg}: no such file or directory")
-    return out
-
-
-def _write_atomic(path: Path, data: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
-        tmp.write_text(data, encoding="utf-8")
-        tmp.replace(path)
-    except BaseException:  # an interrupt or a full disk leaves neither a half file nor a temporary
-        tmp.unlink(missing_ok=True)
-        raise
+        return list_pages(paths, skipped)
+    except FileNotFoundError as exc:
+        raise UsageError(f"{exc.filename}: no such file or directory") from None
+
+
+#: kept for modules that import it from here; the one helper is `blockclf.files.write_atomic`
+_write_atomic = write_atomic
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -90,18 +70,20 @@ def cmd_label(args: argparse.Namespace) -> int:
         raise UsageError("give --content SELECTOR, or gold text files next to the pages (--gold-suffix)")
     from .warc import is_warc
 
-    inputs: list = collect_inputs([p for p in args.pages if not is_warc(p)])
+    listing: list[tuple[str, PageError]] = []
+    inputs: list = collect_inputs([p for p in args.pages if not is_warc(p)], skipped=listing)
     for warc in (p for p in args.pages if is_warc(p)):
-        inputs.extend(warc_pages(warc))
-    if not inputs:
+        inputs.extend(warc_pages(warc, damage=listing))
+    if not inputs and not listing:
         raise UsageError("no .html/.htm/.html.gz files or HTML records in .warc files found in the given paths")
     rep = label_site(inputs, args.output, content=args.content, exclude=args.exclude or (),
                      dataset=args.dataset, site=args.site, gold_suffix=args.gold_suffix,
                      edits=read_edits(args.edits) if args.edits else None, dev=args.dev, test=args.test)
+    rep.failed[:0] = [(name, str(err)) for name, err in listing]
     for path in rep.no_match:
-        print(f"blockclf: skipped {path}: the selector matched nothing", file=sys.stderr)
+        print(f"blockclf: skipped {printable(path)}: the selector matched nothing", file=sys.stderr)
     for path, why in rep.failed:
-        print(f"blockclf: skipped {path}: {why}", file=sys.stderr)
+        print(f"blockclf: skipped {printable(path)}: {printable(why)}", file=sys.stderr)
     splits = ", ".join(f"{k} {rep.written.get(k, 0)}" for k in ("train", "dev", "test"))
     sources = ", ".join(f"{k} {v}" for k, v in sorted(rep.by_source.items()))
     print(f"labelled {rep.n_written} pages into {args.output} as dataset '{args.dataset}' ({splits}; "
@@ -113,34 +95,37 @@ def cmd_label(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from .explain import explain_html
-    from .predict import extract_batch, prepare
+    from .predict import extract_batch, prepare_many
 
     model = load_model(args.model)
-    inputs = collect_inputs(args.paths)
-    if not inputs:
+    listing: list[tuple[str, PageError]] = []
+    inputs = collect_inputs(args.paths, skipped=listing)
+    if not inputs and not listing:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
-    one_file = len(inputs) == 1 and not (args.output and Path(args.output).is_dir())
+    one_file = len(inputs) + len(listing) == 1 and not (args.output and Path(args.output).is_dir())
     if not one_file and not args.output:
-        raise UsageError(f"{len(inputs)} pages found: give -o OUTDIR to write one view per page")
+        raise UsageError(f"{len(inputs) + len(listing)} pages found: give -o OUTDIR to write one view per page")
     pages: list[Page] = []
-    stems: dict[str | None, str] = {}
-    n_skipped = 0
-    for path, stem in inputs:
-        try:
-            pages.append(prepare(path, name=str(path), site=args.site))
-            stems[str(path)] = stem
-        except (PageError, OSError) as exc:
-            print(f"blockclf: skipped {path}: {exc}", file=sys.stderr)
+    stems = {str(path): stem for path, stem in inputs}
+    for name, err in listing:
+        print(f"blockclf: skipped {printable(name)}: {printable(err)}", file=sys.stderr)
+    n_skipped = len(listing)
+    # every failure of one page is a named skip, as in extract (blockclf.predict.prepare_many)
+    for name, page in prepare_many(((str(path), path) for path, _stem in inputs), site=args.site):
+        if isinstance(page, PageError):
+            print(f"blockclf: skipped {printable(name)}: {printable(page)}", file=sys.stderr)
             n_skipped += 1
+        else:
+            pages.append(page)
     for res in extract_batch(pages, model=model, favor=args.favor, threshold=args.threshold, explain=True,
                              top_reasons=args.reasons):
         view = explain_html(res)
         if one_file and not args.output:
             sys.stdout.write(view)
         else:
-            target = Path(args.output) if one_file else Path(args.output) / (stems[res.name] + ".html")
-            _write_atomic(target, view)
-            print(f"view of {res.name} written to {target}", file=sys.stderr)
+            target = Path(args.output) if one_file else Path(args.output) / (stems[str(res.name)] + ".html")
+            write_atomic(target, view)
+            print(f"view of {printable(res.name)} written to {printable(target)}", file=sys.stderr)
     return 1 if n_skipped else 0
 
 
@@ -261,8 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ex = sub.add_parser("extract", help="extract the main content of pages",
                         description="Extract main content. Example: blockclf extract page.html --format markdown",
-                        epilog="Exit status: 0 every page processed; 1 some pages skipped (each named on stderr "
-                               "with its reason, then a summary line); 2 usage error or unusable model file.",
+                        epilog=EXIT_CODES,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ex.add_argument("paths", nargs="+", metavar="PATH",
                     help=".html/.htm/.html.gz files or directories, or .warc/.warc.gz files (extra 'warc')")
@@ -279,8 +263,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="progress bar on stderr: auto (only on a terminal), on, off")
     ex.add_argument("--time-budget", type=float, default=30.0, metavar="SECONDS",
                     help="skip a page whose reading and parsing takes longer (default 30, 0 for none)")
-    ex.add_argument("--removed-log", metavar="FILE", help="write one JSON line per removed block")
-    ex.add_argument("--explain", action="store_true", help="add each block's top reasons to JSON output")
+    ex.add_argument("--removed-log", metavar="FILE",
+                    help="write one JSON line per removed block (page, xpath, text, score, threshold); "
+                         "add --explain for each block's reasons, which costs a model pass per block")
+    ex.add_argument("--explain", action="store_true",
+                    help="add each block's top reasons to JSON output and to --removed-log (slower)")
     ex.add_argument("--site", help="treat every page as belonging to this site")
     ex.add_argument("--site-profile", metavar="FILE", help="site profile with repetition counts from earlier pages")
     ex.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
@@ -298,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.set_defaults(func=cmd_extract)
 
     tr = sub.add_parser("train", help="train a model on labelled pages",
-                        description="Train a model. Examples: blockclf train ../shared/benchmark -o my-model.json ; "
+                        epilog=EXIT_CODES, description="Train a model. Examples: blockclf train ../shared/benchmark -o my-model.json ; "
                                     "blockclf train mydata/ --base models/default.json -o my-model.json "
                                     "(fine-tune on your labelled pages, see 'blockclf label')")
     tr.add_argument("data", metavar="DATA", nargs="+",
@@ -327,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.set_defaults(func=cmd_train)
 
     lb = sub.add_parser("label", help="label one site's pages by the selector of their main content",
-                        description="Label pages by selector. Example: blockclf label site/ --content 'div.article-body' "
+                        epilog=EXIT_CODES, description="Label pages by selector. Example: blockclf label site/ --content 'div.article-body' "
                                     "-o mydata/ && blockclf train mydata/ --base models/default.json -o my.json")
     lb.add_argument("pages", nargs="+", metavar="PAGES",
                     help=".html/.htm/.html.gz files or directories of one site, or .warc/.warc.gz files (extra 'warc')")
@@ -346,7 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
     lb.set_defaults(func=cmd_label)
 
     xp = sub.add_parser("explain", help="an HTML view of a page: kept blocks highlighted, removed struck through",
-                        description="Explain decisions. Example: blockclf explain page.html -o view.html "
+                        epilog=EXIT_CODES, description="Explain decisions. Example: blockclf explain page.html -o view.html "
                                     "(hover a block in the view to see its score and reasons)")
     xp.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
     xp.add_argument("-o", "--output", metavar="FILE|OUTDIR",
@@ -359,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     xp.set_defaults(func=cmd_explain)
 
     ev = sub.add_parser("evaluate", help="score a model against gold text",
-                        description="Evaluate. Example: "
+                        epilog=EXIT_CODES, description="Evaluate. Example: "
                                     "blockclf evaluate ../shared/benchmark --split test --report reports/test")
     ev.add_argument("bench", metavar="BENCH")
     ev.add_argument("--model", metavar="FILE")
@@ -377,8 +364,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM ends the command like Ctrl-C does: through the cleanup of temporary files."""
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code (see `EXIT_CODES`)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -386,11 +378,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code) if isinstance(exc.code, int) else 2
     if args.verbose:
         logging.basicConfig(level=logging.INFO, format="blockclf: %(message)s")
+    previous = None
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # not the main thread: leave signals alone
+        pass
     try:
         return int(args.func(args))
-    except (UsageError, ModelError, FileNotFoundError, ValueError) as exc:
+    except OutputError as exc:
         print(f"blockclf: error: {exc}", file=sys.stderr)
+        return 3
+    except (UsageError, ModelError, FileNotFoundError, ValueError) as exc:
+        print(f"blockclf: error: {printable(exc)}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"blockclf: error: {printable(exc.filename or '')}{': ' if exc.filename else ''}"
+              f"{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("blockclf: interrupted", file=sys.stderr)
         return 130
+    except (Exception, RecursionError, MemoryError) as exc:  # a bug: one line, not a traceback
+        log.debug("unexpected failure", exc_info=True)
+        print(f"blockclf: error: unexpected failure ({type(exc).__name__}: {printable(exc)}); "
+              "run with -v to see where", file=sys.stderr)
+        if args.verbose:
+            import traceback
+
+            traceback.print_exc()
+        return 2
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

@@ -23,6 +23,7 @@ _META_CHARSET = re.compile(
     rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE
 )
 _LATIN1_NAMES = {"iso-8859-1", "latin-1", "latin1", "windows-1252", "cp1252", "us-ascii", "ascii"}
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
 _UTF8_MULTI = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
 
@@ -62,12 +63,23 @@ codecs.register_error("blockclf-cp1252", _utf8_cp1252)
 
 
 def _mixed_utf8(data: bytes, declared_utf8: bool) -> bool:
-    """UTF-8 with a few stray single-byte characters (a template in one encoding, text in another)."""
-    valid = len(_UTF8_MULTI.findall(data[:1_000_000]))
-    if not valid:
+    """UTF-8 with stray single-byte characters (a template in one encoding, text in another).
+
+    The page must say it is UTF-8 or hold UTF-8 characters. It is then read as UTF-8 with
+    stray bytes when the UTF-8 characters outnumber the bytes that are not UTF-8, or when
+    those bytes stand alone (at least 80 % of them between ASCII or UTF-8 characters), as
+    Windows-1252 quotes, dashes and accented letters do. Legacy multi-byte encodings
+    (Shift-JIS, GBK, Big5, EUC-KR, Johab) and Cyrillic or Greek single-byte text put their
+    bytes in runs, so they still go to detection.
+    """
+    sample = data[:1_000_000]
+    valid = len(_UTF8_MULTI.findall(sample))
+    runs = _HIGH_RUN.findall(_UTF8_MULTI.sub(b"_", sample))
+    invalid = sum(len(r) for r in runs)
+    alone = sum(1 for r in runs if len(r) == 1)
+    if not (valid or declared_utf8):
         return False
-    invalid = data.decode("utf-8", errors="replace").count("\ufffd")
-    return declared_utf8 or valid > invalid
+    return (valid > 0 and (declared_utf8 or valid > invalid)) or alone >= 0.8 * invalid
 
 
 def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
@@ -76,7 +88,9 @@ def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
     A page that declares Latin-1 (or Windows-1252) but is valid UTF-8 with multi-byte
     characters is read as UTF-8: that mislabelling is common and the reverse is vanishingly
     rare, because Latin-1 text is almost never valid multi-byte UTF-8 by accident. A page
-    that is mostly UTF-8 with stray Latin-1 bytes is read as ``utf-8+cp1252``.
+    that is UTF-8 (by its declaration or its characters) with stray single bytes is read as
+``utf-8+cp1252`` (see `_mixed_utf8`), never handed to detection, which can take a few
+stray bytes for a legacy Asian encoding.
     """
     for bom, name in _BOMS:
         if data.startswith(bom):

@@ -1,22 +1,26 @@
 """``blockclf extract``: many pages through the streaming batch, outputs written atomically.
 
 Each output file, and the removed-blocks log, appears complete or not at all: files are
-written under a temporary name and renamed into place.
+written under a temporary name and renamed into place (`blockclf.files`). An output that
+cannot be written stops the run with exit status 3 and a summary of what was written; a
+page that cannot be read is skipped and named, exit status 1. Names are printed with
+control characters escaped, so no file name can forge a line of the report.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections import Counter
 from collections.abc import Iterable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .cli import UsageError, _write_atomic, collect_inputs
-from .html import FLAG_WARNINGS, Limits
+from .files import OutputError, atomic_open, printable
+from .html import FLAG_WARNINGS, Limits, PageError
 from .model import load_model
 
 if TYPE_CHECKING:
@@ -42,6 +46,19 @@ def _render_page(res, fmt: str, with_log: bool) -> tuple[str, list[dict], list[s
     return _render(res, fmt), (removal_log(res) if with_log else []), [w for w in res.warnings if w in FLAG_WARNINGS]
 
 
+def _write_stdout(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+    except OSError as exc:  # a closed pipe or a full disk behind a redirection
+        raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+
+def _summary(n_done: int, skipped: Counter[str], tail: str) -> None:
+    detail = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
+    print(f"blockclf: {n_done} processed, {sum(skipped.values())} skipped" + (f" ({detail})" if detail else "")
+          + tail, file=sys.stderr)
+
+
 class _FailFast(Exception):
     """Raised on the first skipped page under ``--fail-fast``."""
 
@@ -64,8 +81,9 @@ def extract_command(args: argparse.Namespace) -> int:
     model = load_model(args.model)
     profile = SiteProfile.load(args.site_profile) if args.site_profile else None
     warcs = [Path(p) for p in args.paths if is_warc(p)]
-    inputs = collect_inputs([p for p in args.paths if not is_warc(p)])
-    if not inputs and not warcs:
+    listing: list[tuple[str, PageError]] = []
+    inputs = collect_inputs([p for p in args.paths if not is_warc(p)], skipped=listing)
+    if not inputs and not warcs and not listing:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
     if len(inputs) > 1 and args.output is None:
         raise UsageError(f"{len(inputs)} pages found: give -o OUTDIR to write one output per page")
@@ -75,7 +93,7 @@ def extract_command(args: argparse.Namespace) -> int:
         raise UsageError("HTML files and WARC files together: give -o OUTDIR")
     with_log = bool(args.removed_log)
     opts = BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
-                        site_profile=profile, use_site=not args.no_site, explain=args.explain or with_log,
+                        site_profile=profile, use_site=not args.no_site, explain=args.explain,
                         encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes,
                                                               max_depth=args.max_depth,
                                                               max_seconds=args.time_budget or None),
@@ -83,44 +101,50 @@ def extract_command(args: argparse.Namespace) -> int:
     progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     skipped: Counter[str] = Counter()
     n_done = 0
-    log_path = Path(args.removed_log) if args.removed_log else None
-    log_tmp = log_path.with_name(f".{log_path.name}.tmp{os.getpid()}") if log_path else None
-    log_fh = log_tmp.open("w", encoding="utf-8") if log_tmp else None
+    out_dir = Path(args.output) if args.output is not None else None
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
+
+    def skip(name: str, error: PageError) -> None:
+        print(f"blockclf: skipped {printable(name)}: {printable(error)}", file=sys.stderr)
+        skipped[error.reason] += 1
+        if args.fail_fast:
+            raise _FailFast
+
+    counts: Counter[str] = Counter()  # pages of file inputs written, and failed in the batch
+    log_fh = None
 
     def outcomes(batch):
         nonlocal n_done
         for o in batch:
             if o.error is not None:
-                print(f"blockclf: skipped {o.name}: {o.error}", file=sys.stderr)
-                skipped[o.error.reason] += 1
-                if args.fail_fast:
-                    raise _FailFast
+                counts["failed"] += 1
+                skip(o.name, o.error)
                 continue
             n_done += 1
             out, records, *flags = o.result
             if flags and flags[0]:
-                print(f"blockclf: warning: {o.name}: flagged {', '.join(flags[0])}", file=sys.stderr)
+                print(f"blockclf: warning: {printable(o.name)}: flagged {', '.join(flags[0])}", file=sys.stderr)
             if log_fh is not None:
                 for rec in records:
                     log_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             yield o.name, out
 
     stems = {str(path): stem for path, stem in inputs}
-    if args.output is not None and not args.overwrite:
-        for path, stem in list(inputs):
-            target = Path(args.output) / (stem + EXT[args.format])
-            if target.exists():
-                print(f"blockclf: skipped {path}: output {target} exists (give --overwrite to replace it)",
-                      file=sys.stderr)
-                skipped["exists"] += 1
-                inputs.remove((path, stem))
-    stopped = False
     sites = SiteReport()
-    try:
-        if skipped and args.fail_fast:
-            raise _FailFast
+
+    def extract_all() -> None:
+        for name, err in listing:
+            skip(name, err)
+        if out_dir is not None and not args.overwrite:
+            for path, stem in list(inputs):
+                target = out_dir / (stem + EXT[args.format])
+                if target.exists() or target.is_symlink():
+                    inputs.remove((path, stem))
+                    skip(str(path), PageError("exists", f"output {target} exists (give --overwrite to replace it)"))
         if inputs:
             items = [Item(str(path), path, site=args.site, fallback_site=host_site(stem)) for path, stem in inputs]
+            counts["files"] = len(items)
             batch: Iterable[Outcome]
             if args.dask:
                 from dataclasses import replace
@@ -130,26 +154,45 @@ def extract_command(args: argparse.Namespace) -> int:
                 batch = extract_dask(items, replace(opts, model=args.model), client=args.dask)
             else:
                 batch = run_batch(items, opts, jobs=args.jobs, progress=progress, report=sites)
+            counts["failed"] = 0
             for name, out in outcomes(batch):
-                if args.output is None:
-                    sys.stdout.write(out)
+                if out_dir is None:
+                    _write_stdout(out)
                 else:
-                    _write_atomic(Path(args.output) / (stems[name] + EXT[args.format]), out)
+                    _write_atomic(out_dir / (stems[name] + EXT[args.format]), out)
+                counts["written"] += 1
+            counts["files"] = 0
+        targets: set[Path] = set()
         for warc in warcs:
-            from .warc import extract_warc
+            from .warc import extract_warc, warc_output
 
-            extract_warc(warc, args.output, opts, args.format, jobs=args.jobs, progress=progress,
+            if out_dir is not None:
+                target = warc_output(warc, out_dir)
+                if target in targets:
+                    skip(str(warc), PageError("collision", f"its output {target} is taken by another WARC file"))
+                    continue
+                targets.add(target)
+                if not args.overwrite and (target.exists() or target.is_symlink()):
+                    skip(str(warc), PageError("exists", f"output {target} exists (give --overwrite to replace it)"))
+                    continue
+            extract_warc(warc, out_dir, opts, args.format, jobs=args.jobs, progress=progress,
                          site=args.site, with_log=with_log, outcomes=outcomes)
-    except _FailFast:
-        stopped = True
-    except BaseException:  # an interrupt or a failure leaves no half-written log behind
-        if log_fh is not None:
-            log_fh.close()
-            log_tmp.unlink(missing_ok=True)  # type: ignore[union-attr]
-        raise
-    if log_fh is not None:
-        log_fh.close()
-        log_tmp.replace(log_path)  # type: ignore[union-attr, arg-type]
+
+    stopped = ""
+    try:
+        with ExitStack() as stack:
+            if args.removed_log:  # streamed to a temporary, renamed into place when the run ends
+                log_fh = stack.enter_context(atomic_open(args.removed_log))
+            try:
+                extract_all()
+            except _FailFast:  # the log of the pages done so far is kept
+                stopped = "; stopped at the first skipped page (--fail-fast)"
+    except OutputError as exc:
+        print(f"blockclf: error: {exc}", file=sys.stderr)
+        lost = counts["files"] - counts["written"] - counts["failed"]
+        _summary(n_done, skipped, "; stopped: an output could not be written"
+                 + (f" ({lost} pages not written)" if lost > 0 else ""))
+        return 3
     n_skipped = sum(skipped.values())
     if sites.no_site or sites.alone:
         why = [f"{sites.no_site} name no URL or site (give --site, or keep pages in host-named folders)"] \
@@ -158,7 +201,5 @@ def extract_command(args: argparse.Namespace) -> int:
         print(f"blockclf: {sites.no_site + sites.alone} of {sites.pages} pages got no site evidence: "
               + "; ".join(why), file=sys.stderr)
     if args.output is not None or n_skipped:
-        detail = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
-        print(f"blockclf: {n_done} processed, {n_skipped} skipped" + (f" ({detail})" if detail else "")
-              + ("; stopped at the first skipped page (--fail-fast)" if stopped else ""), file=sys.stderr)
+        _summary(n_done, skipped, stopped)
     return 1 if n_skipped else 0

@@ -42,7 +42,8 @@ import numpy as np
 from .batch import Item
 from .block import Block
 from .data import registered_domain
-from .html import Document, PageError, parse
+from .files import write_atomic
+from .html import Document, Limits, PageError, gunzip_bounded, parse, read_source
 from .labels import from_gold
 from .segment import segment
 
@@ -57,11 +58,19 @@ _ID_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _XPATH_START = ("/", "(", "./")
 
 
-def warc_pages(path: str | Path) -> list[Item]:
-    """The HTML response records of a WARC file (needs the ``warc`` extra), named by URL."""
+def warc_pages(path: str | Path, damage: list[tuple[str, PageError]] | None = None) -> list[Item]:
+    """The HTML response records of a WARC file (needs the ``warc`` extra), named by URL.
+
+    Records that cannot be read, and damage to the file, are appended to ``damage`` as
+    ``(name, PageError)`` pairs (reasons ``warc-truncated``, ``warc-corrupt``, ``too-large``).
+    """
     from .warc import read_warc
 
-    return list(read_warc(path))
+    found: dict[str, PageError] = {}
+    items = list(read_warc(path, damage=found))
+    if damage is not None:
+        damage.extend(found.items())
+    return items
 
 
 @dataclass
@@ -188,15 +197,15 @@ def _write_page(root: Path, dataset: str, page_id: str, raw: bytes, blocks: Sequ
                 content: np.ndarray | None, gold: str) -> None:
     for sub in ("html", "gold", "blocks"):
         (root / dataset / sub).mkdir(parents=True, exist_ok=True)
-    (root / dataset / "html" / f"{page_id}.html.gz").write_bytes(gzip.compress(raw, mtime=0))
-    (root / dataset / "gold" / f"{page_id}.txt").write_text(gold, encoding="utf-8")
+    write_atomic(root / dataset / "html" / f"{page_id}.html.gz", gzip.compress(raw, mtime=0))
+    write_atomic(root / dataset / "gold" / f"{page_id}.txt", gold)
     bpath = root / dataset / "blocks" / f"{page_id}.json"
     if content is None:
         bpath.unlink(missing_ok=True)
         return
     data = {"format": BLOCKS_FORMAT,
             "blocks": [{"text": b.text, "xpath": b.xpath, "content": bool(c)} for b, c in zip(blocks, content)]}
-    bpath.write_text(json.dumps(data, ensure_ascii=False, indent=0), encoding="utf-8")
+    write_atomic(bpath, json.dumps(data, ensure_ascii=False, indent=0))
 
 
 def _merge_index(out: Path, dataset: str, rows: list[dict]) -> None:
@@ -210,16 +219,19 @@ def _merge_index(out: Path, dataset: str, rows: list[dict]) -> None:
             except json.JSONDecodeError:
                 kept.append(line)
     kept += [json.dumps(r, ensure_ascii=False) for r in rows]
-    index.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+    write_atomic(index, "".join(line + "\n" for line in kept))
 
 
 def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, content: str | None = None,
                exclude: Iterable[str] = (), dataset: str = "mysite", site: str | None = None,
                gold_suffix: str | None = ".txt", edits: dict[str, list[tuple[str, bool, int]]] | None = None,
-               dev: float = 0.2, test: float = 0.2) -> LabelReport:
+               dev: float = 0.2, test: float = 0.2, limits: Limits | None = None) -> LabelReport:
     """Label ``pages`` and write them under ``out`` as ``dataset``.
 
     ``pages`` are ``(file, name)`` pairs, or batch `Item`s holding bytes (WARC records).
+    Pages are read within ``limits`` (default `Limits`), as ``blockclf extract`` reads them:
+    a page that cannot be read or parsed, for any reason, is reported in
+    `LabelReport.failed` and the run goes on.
 
     Labels come, per page, from a gold file next to the page (when ``gold_suffix`` finds
     one), else from the ``content`` selector. Pages with neither, or whose selector matches
@@ -232,6 +244,7 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
     for sel in exclude:
         compile_selector(sel)
     out = Path(out)
+    limits = limits or Limits()
     edits = edits or {}
     used_edit_keys: set[str] = set()
     report = LabelReport()
@@ -244,24 +257,36 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
         if page_id in seen:
             page_id = f"{page_id}-{hashlib.sha1(where.encode()).hexdigest()[:6]}"
         seen.add(page_id)
-        try:
-            if isinstance(item, Item):
-                src = item.source
-                raw = src if isinstance(src, bytes) else src.encode("utf-8") if isinstance(src, str) else src.read_bytes()
+        try:  # read as extract reads (bounded gunzip, regular files only); any failure skips this page only
+            src = item.source if isinstance(item, Item) else path
+            if src is None:
+                raise PageError("empty", "no page")
+            if isinstance(src, Path):
+                raw = read_source(src, limits.max_bytes)
             else:
-                assert path is not None
-                raw = path.read_bytes()
-            if raw[:2] == b"\x1f\x8b":
-                raw = gzip.decompress(raw)
-            doc = parse(raw, encoding=item.encoding if isinstance(item, Item) else None)
-            blocks = [b for b in segment(doc) if not b.hidden]  # as training and scoring see the page
-        except (PageError, OSError, EOFError) as exc:
+                raw = src if isinstance(src, bytes) else src.encode("utf-8")
+                if raw[:2] == b"\x1f\x8b":
+                    raw = gunzip_bounded(raw, where, limits.max_bytes)
+            doc = parse(raw, encoding=item.encoding if isinstance(item, Item) else None, limits=limits)
+            blocks = [b for b in segment(doc, limits) if not b.hidden]  # as training and scoring see the page
+        except PageError as exc:
             report.failed.append((where, str(exc)))
+            continue
+        except OSError as exc:
+            report.failed.append((where, f"cannot read ({exc.strerror or exc})"))
+            continue
+        except Exception as exc:  # a bug or a library failure on one page must not end the run
+            log.debug("%s: unexpected failure", where, exc_info=True)
+            report.failed.append((where, f"{type(exc).__name__}: {exc}"))
             continue
         gold_path = _gold_file(path, gold_suffix) if gold_suffix and path is not None else None
         flags: np.ndarray | None
         if gold_path is not None:
-            gold = gold_path.read_text(encoding="utf-8")
+            try:
+                gold = gold_path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                report.failed.append((where, f"gold file {gold_path.name} cannot be read ({exc})"))
+                continue
             flags, source = None, "gold file"
         elif content:
             flags = label_blocks(doc, blocks, content, exclude)

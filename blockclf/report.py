@@ -38,6 +38,7 @@ from .classifier import lightgbm_booster
 from .data import PageRecord
 from .evaluate import score_records, summary, tokens
 from .explain import explain_html, feature_words
+from .files import write_atomic
 from .model import Model
 from .thresholds import f1, page_curve
 
@@ -214,15 +215,15 @@ def write_report(out: str | Path, df: pd.DataFrame, results: Sequence[Result], g
     curve = pr_curve(results, golds)
     imp = feature_importance(model)
     worst = df.sort_values(["f1", "id"]).head(n_worst).reset_index(drop=True)
-    df.to_csv(out / "pages.csv", index=False)
+    write_atomic(out / "pages.csv", df.to_csv(index=False))
     metrics = {**meta, "thresholds": model.thresholds,
                "datasets": {k: {c: float(v) for c, v in row.items()} for k, row in table.iterrows()},
                "pr_curve": curve.round(4).to_dict(orient="list"),
                "feature_importance": imp[["feature", "share"]].round(4).to_dict(orient="records")}
-    (out / "metrics.json").write_text(json.dumps(metrics, indent=1), encoding="utf-8")
+    write_atomic(out / "metrics.json", json.dumps(metrics, indent=1))
     images = _plots(curve, model, imp, worst)
     for name, data in images.items():
-        (out / name).write_bytes(data)
+        write_atomic(out / name, data)
     by_name = {r.name: r for r in results}
     if records is not None:
         keys = [f"{w['dataset']}/{w['id']}" for _, w in worst.iterrows()]
@@ -236,7 +237,7 @@ def write_report(out: str | Path, df: pd.DataFrame, results: Sequence[Result], g
         link = ""
         if res is not None:
             view = out / "worst" / f"{w['dataset']}--{w['id']}.html"
-            view.write_text(explain_html(res), encoding="utf-8")
+            write_atomic(view, explain_html(res))
             link = f'<a href="worst/{html.escape(view.name)}">view</a>'
         rows.append(f"<tr><td>{html.escape(key)}</td><td>{w['precision']:.3f}</td><td>{w['recall']:.3f}</td>"
                     f"<td>{w['f1']:.3f}</td><td>{html.escape(str(w.get('verdict', '')))}</td><td>{link}</td>"
@@ -266,5 +267,5 @@ Each view shows every block with its score and reasons on hover.</p>
 <th>missed</th><th>extra</th></tr>
 {"".join(rows)}</table></body></html>
 """
-    (out / "report.html").write_text(page, encoding="utf-8")
+    write_atomic(out / "report.html", page)
     return out / "report.html"

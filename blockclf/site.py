@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .block import Block
+from .files import write_atomic
 
 __all__ = [
     "MIN_OTHER_PAGES",
@@ -218,8 +219,8 @@ class SiteProfile:
         return prof
 
     def save(self, path: str | Path) -> None:
-        """Write the profile as one JSON file."""
-        Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False), encoding="utf-8")
+        """Write the profile as one JSON file, atomically: a failed write leaves the old file whole."""
+        write_atomic(path, json.dumps(self.to_dict(), ensure_ascii=False))
 
     @classmethod
     def load(cls, path: str | Path) -> SiteProfile:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections import Counter
@@ -21,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from .cli import UsageError, collect_inputs
+from .cli import EXIT_CODES, UsageError, collect_inputs
+from .files import printable, write_atomic
 from .html import PageError
 from .model import FAVORS, load_model
 from .site import SiteProfile, batch_repetition, block_keys
@@ -34,24 +36,36 @@ DF_BINS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 TEMPLATE_SHARE = 0.5
 
 
-def _prepare_all(paths: Sequence[str], site: str | None) -> list:
-    """Parse the pages named by ``paths``; unusable pages are named on stderr and skipped."""
-    from .predict import prepare
+def _prepare_all(paths: Sequence[str], site: str | None, failed: list[str] | None = None) -> list:
+    """Parse the pages named by ``paths``; unusable pages are named on stderr and skipped.
 
-    inputs = collect_inputs(paths)
-    if not inputs:
+    Pages are read as ``blockclf extract`` reads them (`blockclf.predict.prepare_many`):
+    any failure of one page, not only a `PageError`, skips that page and the run goes on.
+    The names of skipped pages are appended to ``failed`` (the command then exits 1).
+    """
+    from .predict import prepare_many
+
+    listing: list[tuple[str, PageError]] = []
+    inputs = collect_inputs(paths, skipped=listing)
+    if not inputs and not listing:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+    failed = failed if failed is not None else []
+    for name, err in listing:
+        print(f"blockclf: skipped {printable(name)}: {printable(err)}", file=sys.stderr)
+        failed.append(name)
     pages = []
-    for path, _stem in inputs:
-        try:
-            pages.append(prepare(path, name=str(path), site=site))
-        except (PageError, OSError) as exc:
-            print(f"blockclf: skipped {path}: {exc}", file=sys.stderr)
+    for name, page in prepare_many(((str(path), path) for path, _stem in inputs), site=site):
+        if isinstance(page, PageError):
+            print(f"blockclf: skipped {printable(name)}: {printable(page)}", file=sys.stderr)
+            failed.append(name)
+        else:
+            pages.append(page)
     return pages
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    pages = _prepare_all(args.paths, args.site)
+    failed: list[str] = []
+    pages = _prepare_all(args.paths, args.site, failed)
     if args.update and Path(args.output).exists():
         prof = SiteProfile.load(args.output)
     else:
@@ -60,7 +74,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     added = skipped = 0
     for p in pages:
         if not prof.matches(p.site):
-            print(f"blockclf: skipped {p.name}: site {p.site} is not {prof.site} (give --site to merge)",
+            print(f"blockclf: skipped {printable(p.name)}: site {p.site} is not {prof.site} (give --site to merge)",
                   file=sys.stderr)
             skipped += 1
             continue
@@ -68,7 +82,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     prof.save(args.output)
     print(f"site {prof.site or '(unknown)'}: {added} new pages, {prof.n_pages} in profile, "
           f"{len(prof.texts)} distinct block texts; written to {args.output}")
-    return 1 if skipped else 0
+    return 1 if skipped or failed else 0
 
 
 def df_histogram(prof: SiteProfile, width: int = 40) -> list[str]:
@@ -102,8 +116,10 @@ def plot_histogram(prof: SiteProfile, path: str) -> None:
     ax.set_ylabel("distinct block texts")
     ax.set_title(f"{prof.site or 'site'}: {prof.n_pages} pages")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    buf = io.BytesIO()  # rendered in memory, written atomically like every other output
+    fig.savefig(buf, format=Path(path).suffix.lstrip(".").lower() or "png", dpi=100)
     plt.close(fig)
+    write_atomic(path, buf.getvalue())
 
 
 def _would_remove(prof: SiteProfile, args: argparse.Namespace) -> list[str]:
@@ -166,11 +182,14 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def _json_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
     recs = []
     for p in paths:
+        if not p.is_file():  # a FIFO or device named .json would never finish reading
+            print(f"blockclf: skipped {printable(p)}: not a regular file", file=sys.stderr)
+            continue
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
             recs.append({"name": data.get("name") or str(p), "site": data.get("site") or "", **data["stats"]})
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            print(f"blockclf: skipped {p}: not a blockclf JSON output ({exc})", file=sys.stderr)
+            print(f"blockclf: skipped {printable(p)}: not a blockclf JSON output ({printable(exc)})", file=sys.stderr)
     return recs
 
 
@@ -189,18 +208,19 @@ def cmd_stats(args: argparse.Namespace) -> int:
         else:
             html_args.append(arg)
     records = _json_records(json_files)
+    failed: list[str] = [""] * (len(json_files) - len(records))  # JSON files named as skipped
     if html_args:
         prof = SiteProfile.load(args.site_profile) if args.site_profile else None
-        pages = _prepare_all(html_args, args.site)
+        pages = _prepare_all(html_args, args.site, failed)
         results = extract_batch(pages, model=load_model(args.model), favor=args.favor,
                                 threshold=args.threshold, site_profile=prof)
         records += [page_record(r) for r in results]
     if not records:
         raise UsageError("no pages or JSON outputs found")
     stats = site_stats(records)
-    Path(args.output).write_text(json.dumps(stats, ensure_ascii=False, indent=1), encoding="utf-8")
+    write_atomic(args.output, json.dumps(stats, ensure_ascii=False, indent=1))
     print(f"{len(records)} pages of {len(stats['sites'])} sites written to {args.output}")
-    return 0
+    return 1 if failed else 0
 
 
 def cmd_drift(args: argparse.Namespace) -> int:
@@ -253,19 +273,19 @@ def _model_options(p: argparse.ArgumentParser) -> None:
 
 def add_parser(sub: Any) -> None:
     """Register ``blockclf site`` and its subcommands on the main parser's subparsers."""
-    site = sub.add_parser("site", help="site profiles: cross-page repetition, inspection, drift",
+    site = sub.add_parser("site", help="site profiles: cross-page repetition, inspection, drift", epilog=EXIT_CODES,
                           description="Build and inspect site profiles. "
                                       "Example: blockclf site build pages/ -o site.json")
     ss = site.add_subparsers(dest="site_command", required=True)
 
-    b = ss.add_parser("build", help="count block repetition over a site's pages")
+    b = ss.add_parser("build", epilog=EXIT_CODES, help="count block repetition over a site's pages")
     b.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
     b.add_argument("-o", "--output", required=True, metavar="FILE", help="profile file to write")
     b.add_argument("--site", help="the site's name (default: the pages' registered domain)")
     b.add_argument("--update", action="store_true", help="add the pages to the existing profile FILE")
     b.set_defaults(func=cmd_build)
 
-    i = ss.add_parser("inspect", help="show what a profile holds and what the model would remove")
+    i = ss.add_parser("inspect", epilog=EXIT_CODES, help="show what a profile holds and what the model would remove")
     i.add_argument("profile", metavar="SITE.json")
     i.add_argument("--top", type=int, default=15, help="rows per list (default 15)")
     i.add_argument("--plot", metavar="PNG", help="write the document-frequency histogram as a PNG (needs matplotlib)")
@@ -273,14 +293,14 @@ def add_parser(sub: Any) -> None:
     _model_options(i)
     i.set_defaults(func=cmd_inspect)
 
-    s = ss.add_parser("stats", help="record extracted length and kept ratio per page and site")
+    s = ss.add_parser("stats", epilog=EXIT_CODES, help="record extracted length and kept ratio per page and site")
     s.add_argument("inputs", nargs="+", metavar="INPUT", help="JSON outputs of 'extract --format json' or HTML pages")
     s.add_argument("-o", "--output", required=True, metavar="STATS.json")
     s.add_argument("--site-profile", metavar="FILE", help="site profile to use when extracting HTML pages")
     _model_options(s)
     s.set_defaults(func=cmd_stats)
 
-    d = ss.add_parser("drift", help="compare two stats files and flag template changes")
+    d = ss.add_parser("drift", epilog=EXIT_CODES, help="compare two stats files and flag template changes")
     d.add_argument("stats", nargs="+", metavar="STATS.json",
                    help="two or more stats files, oldest first; each run is compared with the one before")
     d.add_argument("--top", type=int, default=5, help="pages listed per alarm (default 5)")

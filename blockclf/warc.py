@@ -10,8 +10,12 @@ and never held in memory.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import itertools
 import json
 import logging
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -21,15 +25,18 @@ from pathlib import Path
 from typing import Any
 
 from .batch import BatchOptions, Item, Outcome, run_batch
+from .files import OutputError, atomic_open
+from .html import Limits, PageError
 from .predict import Result
 
-__all__ = ["extract_warc", "is_warc", "read_warc", "warc_line"]
+__all__ = ["extract_warc", "is_warc", "read_warc", "warc_line", "warc_output"]
 
 log = logging.getLogger("blockclf")
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
 _WARC_SUFFIXES = (".warc", ".warc.gz")
+_GZIP_MAGIC = b"\x1f\x8b"
 
 
 def is_warc(path: str | Path) -> bool:
@@ -45,23 +52,141 @@ def _require_warcio() -> Any:
     return ArchiveIterator
 
 
-def read_warc(path: str | Path, site: str | None = None) -> Iterator[Item]:
-    """Yield one `Item` per HTML response record, named and keyed by its target URL."""
+@contextlib.contextmanager
+def _quiet(lines: list[str]) -> Iterator[None]:
+    """Collect what warcio writes to stderr (decompression errors, bad record lines) into ``lines``.
+
+    Used only around warcio's own calls, never across a ``yield`` to the caller, so nothing
+    else's stderr is caught.
+    """
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(buf):
+            yield
+    finally:
+        lines += [line.strip() for line in buf.getvalue().splitlines() if line.strip()]
+
+
+def _damage(damage: dict[str, PageError] | None, name: str, reason: str, message: str) -> None:
+    if damage is not None:
+        damage.setdefault(name, PageError(reason, message))
+    else:
+        log.warning("skipped %s: %s", name, message)
+
+
+def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None = None,
+              damage: dict[str, PageError] | None = None) -> Iterator[Item]:
+    """Yield one `Item` per HTML response record, named and keyed by its target URL.
+
+    A record's content is decoded (chunked transfer, ``Content-Encoding``) up to ``max_bytes``
+    (default `Limits.max_bytes`) and no further: a record over it is not read. Records that
+    cannot be read, and damage to the file itself, are not yielded: each goes into ``damage``
+    (name → `PageError`, or is logged without it) with reason ``warc-truncated`` (the file
+    ends inside a record), ``warc-corrupt`` (unreadable gzip member or record headers, or not
+    a WARC file at all) or ``too-large``. In a gzipped WARC, reading resumes at the next gzip
+    member after a damaged one, so one damaged record costs only itself.
+    """
     archive_iterator = _require_warcio()
+    max_bytes = max_bytes or Limits().max_bytes
+    path = Path(path)
+    noise: list[str] = []
+    end = 0  # where the last complete record ended
+    n_records = 0
     with open(path, "rb") as fh:
-        for record in archive_iterator(fh):
-            if record.rec_type != "response" or record.http_headers is None:
-                continue
-            status = record.http_headers.get_statuscode() or ""
-            ctype = (record.http_headers.get_header("Content-Type") or "").lower()
-            if not status.startswith("2") or not ctype.startswith(_HTML_TYPES):
-                continue
-            url = record.rec_headers.get_header("WARC-Target-URI")
-            if not url:
-                continue
-            charset = _CHARSET.search(ctype)
-            yield Item(name=url, source=record.content_stream().read(), url=url, site=site,
-                       encoding=charset.group(1) if charset else None)
+        size = os.fstat(fh.fileno()).st_size
+        gzipped = fh.read(2) == _GZIP_MAGIC
+        resume: int | None = 0
+        while resume is not None:
+            fh.seek(resume)
+            resume = None
+            try:
+                with _quiet(noise):
+                    archive = archive_iterator(fh)
+                    records = iter(archive)
+                while True:
+                    with _quiet(noise):
+                        record = next(records, None)
+                        if record is None:
+                            break
+                        item = _item(record, site, max_bytes, damage)
+                        archive.read_to_end()
+                        offset = archive.get_record_offset()
+                        end = offset + archive.get_record_length()
+                    n_records += 1
+                    if getattr(record.raw_stream, "limit", 0) and not noise:  # the file ended inside the record
+                        url = record.rec_headers.get_header("WARC-Target-URI") or f"{path.name} record {n_records}"
+                        _damage(damage, url, "warc-truncated",
+                                f"record {n_records} of {path.name} is cut short by the end of the file")
+                        continue
+                    if not record.rec_type:  # the headers were damaged: the record's kind and URL are unknown
+                        noise.append("its WARC headers name no record type")
+                    if noise:
+                        where = item.name if item is not None else f"{path.name} record {n_records}"
+                        _damage(damage, where, "warc-corrupt", f"record {n_records} of {path.name} is damaged "
+                                f"({noise[0]})")
+                        noise.clear()
+                        resume = _next_member(fh, offset + 1, size) if gzipped else None
+                        if resume is not None:
+                            end = resume
+                            break
+                        continue
+                    if item is not None:
+                        yield item
+            except Exception as exc:  # noqa: BLE001 - warcio fails on a damaged or foreign file in many ways
+                # warcio says ArchiveLoadFailed on bytes that are not a record; other errors come from a file cut short
+                cut = type(exc).__name__ != "ArchiveLoadFailed"
+                what = ("ends inside a record" if cut else "is not a WARC file" if n_records == 0 and end == 0
+                        else "is damaged")
+                resume = _next_member(fh, end + 1, size) if gzipped and not cut else None
+                _damage(damage, f"{path} @{end}", "warc-truncated" if cut else "warc-corrupt",
+                        f"{path.name} {what} (after record {n_records}, offset {end}): {type(exc).__name__}: "
+                        f"{str(exc).splitlines()[0][:120] if str(exc) else ''}; "
+                        + (f"reading resumes at offset {resume}" if resume is not None else "the rest is not read"))
+                noise.clear()
+                if resume is None:
+                    return
+                end = resume
+    if noise:
+        _damage(damage, f"{path} @{end}", "warc-corrupt", f"{path.name} is damaged after record {n_records} "
+                f"(offset {end}: {noise[0]}); the rest is not read")
+    elif size - end > 4 or (size and not n_records):  # more than the blank lines that close a record
+        _damage(damage, f"{path} @{end}", "warc-truncated", f"{path.name} ends inside a record: {size - end} bytes "
+                f"after the last complete record (offset {end}, record {n_records}) could not be read")
+
+
+def _next_member(fh: Any, start: int, size: int) -> int | None:
+    """The offset of the next gzip member header at or after ``start``, or None."""
+    header = _GZIP_MAGIC + b"\x08"
+    pos = start
+    while pos < size:
+        fh.seek(pos)
+        chunk = fh.read(1 << 20)
+        if not chunk:
+            return None
+        found = chunk.find(header)
+        if found >= 0:
+            return pos + found
+        pos += len(chunk) - len(header) + 1
+    return None
+
+
+def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageError] | None) -> Item | None:
+    """The batch item of one WARC record, or None for a record that is not an HTML page or cannot be read."""
+    if record.rec_type != "response" or record.http_headers is None:
+        return None
+    status = record.http_headers.get_statuscode() or ""
+    ctype = (record.http_headers.get_header("Content-Type") or "").lower()
+    if not status.startswith("2") or not ctype.startswith(_HTML_TYPES):
+        return None
+    url = record.rec_headers.get_header("WARC-Target-URI")
+    if not url:
+        return None
+    data = record.content_stream().read(max_bytes + 1)
+    if len(data) > max_bytes:
+        _damage(damage, url, "too-large", f"record decodes to over {max_bytes} bytes, the limit")
+        return None
+    charset = _CHARSET.search(ctype)
+    return Item(name=url, source=data, url=url, site=site, encoding=charset.group(1) if charset else None)
 
 
 def warc_line(res: Result, fmt: str, with_log: bool) -> tuple[str, list[dict]]:
@@ -87,6 +212,11 @@ def _stem(path: Path) -> str:
     return name
 
 
+def warc_output(path: str | Path, output: str | Path) -> Path:
+    """The JSONL file `extract_warc` writes for the WARC ``path`` into the folder ``output``."""
+    return Path(output) / f"{_stem(Path(path))}.jsonl"
+
+
 def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions, fmt: str = "text",
                  jobs: int = 1, progress: bool = False, site: str | None = None, with_log: bool = False,
                  outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None) -> Path | None:
@@ -94,25 +224,39 @@ def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions
 
     ``outcomes`` filters the batch's outcomes into ``(name, line)`` pairs (the command line
     uses it to report skipped records and write the removal log); by default failed records
-    are logged and skipped. Returns the JSONL path written, if any.
+    are logged and skipped. Damaged records, and damage to the file, come after the records
+    as failed outcomes (reasons ``warc-truncated``, ``warc-corrupt``, ``too-large``), so they
+    are named and counted like any skipped page. The JSONL file is written atomically
+    (`blockclf.files.atomic_open`; `blockclf.files.OutputError` when it cannot be). Returns
+    the JSONL path written, if any.
     """
     path = Path(path)
     _require_warcio()
     opts = replace(opts, transform=partial(warc_line, fmt=fmt, with_log=with_log))
-    batch = run_batch(lambda: read_warc(path, site), opts, jobs=jobs, progress=progress)
+    damage: dict[str, PageError] = {}  # filled while the records are read; the same on every pass
+    batch = itertools.chain(
+        run_batch(lambda: read_warc(path, site, max_bytes=opts.limits.max_bytes, damage=damage), opts,
+                  jobs=jobs, progress=progress),
+        _damaged(damage))
     lines = outcomes(batch) if outcomes is not None else _default_outcomes(batch)
     if output is None:
-        for _, line in lines:
-            sys.stdout.write(line)
+        try:
+            for _, line in lines:
+                sys.stdout.write(line)
+        except OSError as exc:  # a closed pipe or a full disk behind a redirection
+            raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
         return None
-    target = Path(output) / f"{_stem(path)}.jsonl"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
+    target = warc_output(path, output)
+    with atomic_open(target) as fh:
         for _, line in lines:
             fh.write(line)
-    tmp.replace(target)
     return target
+
+
+def _damaged(damage: dict[str, PageError]) -> Iterator[Outcome]:
+    """The damage found while reading, as failed outcomes (read only once the batch is done)."""
+    for name, error in damage.items():
+        yield Outcome(name, error=error)
 
 
 def _default_outcomes(batch: Iterable[Outcome]) -> Iterator[tuple[str, str]]:

@@ -263,6 +263,9 @@ def test_inspect_plot(site_dir, tmp_path):
 def test_removed_log_lines_match_removed_blocks(site_dir, tmp_path):
     log = tmp_path / "removed.jsonl"
     args = ["extract", str(site_dir), "-o", str(tmp_path / "o"), "--format", "json", "--removed-log", str(log)]
+    assert main(args) == 0  # without --explain the log is cheap: no reasons
+    assert not any("reasons" in json.loads(line) for line in log.read_text().splitlines())
+    args += ["--explain", "--overwrite"]
     assert main(args) == 0
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     removed = 0

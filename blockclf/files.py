@@ -1,0 +1,100 @@
+"""Writing output files safely, and naming files safely on a terminal.
+
+Every file blockclf writes (extracted pages, the removal log, WARC JSONL, site profiles and
+stats, explain views, labelled datasets, reports) goes through `write_atomic` or
+`atomic_open`: the data is written to a temporary file in the target's own directory and
+renamed over the target only when complete, so a reader sees the old file or the new one,
+never half of one. The temporary's name is unpredictable and it is created exclusively
+without following symlinks (``O_CREAT | O_EXCL | O_NOFOLLOW``): a symlink planted where a
+temporary will be cannot redirect the write. The rename replaces a symlink at the target
+itself, never the file it points to. The temporary is removed on every exit path Python sees
+(errors, Ctrl-C, SIGTERM under the command line); only a SIGKILL can leave one behind,
+named ``.<target>.<random>.tmp``.
+
+A failure to write raises `OutputError`, which the command line turns into exit status 3.
+This module is at the bottom of the package: it imports nothing from blockclf.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = ["OutputError", "atomic_open", "printable", "write_atomic"]
+
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+# C0 and C1 controls, line and paragraph separators, and lone surrogates (undecodable file names)
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+class OutputError(Exception):
+    """An output file could not be written (full disk, no permission, not a directory...)."""
+
+
+def printable(name: object) -> str:
+    """``name`` safe for one line of a terminal or log: control characters and undecodable bytes escaped.
+
+    A file name holding a newline could otherwise forge a line of blockclf's own output.
+    """
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(name))
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _temporary(path: Path) -> tuple[int, Path]:
+    """Create an exclusive, unpredictable temporary next to ``path``; return its descriptor and name."""
+    for _ in range(16):
+        tmp = path.with_name(f".{path.name[:120]}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, _FLAGS, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name next to {path}")
+
+
+@contextmanager
+def atomic_open(path: str | Path, mode: str = "w", encoding: str = "utf-8") -> Iterator[IO[Any]]:
+    """Open a file to write that appears at ``path`` only when the ``with`` block ends without error.
+
+    Text is encoded with ``errors="backslashreplace"``: a string that cannot be UTF-8 (a file
+    name with undecodable bytes, held as lone surrogates) is written as ``\\udcff`` escapes,
+    which in a JSON string read back as the same characters. Raises `OutputError` when the
+    file cannot be created, written or renamed; the temporary is removed on any failure.
+    """
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = _temporary(path)
+    except OSError as exc:
+        raise OutputError(f"cannot write {printable(path)}: {_why(exc)}") from None
+    try:
+        try:
+            if "b" in mode:
+                fh = os.fdopen(fd, mode)
+            else:
+                fh = os.fdopen(fd, mode, encoding=encoding, errors="backslashreplace", newline="")
+        except BaseException:
+            os.close(fd)
+            raise
+        with fh:
+            yield fh
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"cannot write {printable(path)}: {_why(exc)}") from None
+    except BaseException:  # an interrupt or a failure leaves neither a half file nor a temporary
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` atomically (see `atomic_open`); `OutputError` on failure."""
+    with atomic_open(path, "wb" if isinstance(data, bytes) else "w") as fh:
+        fh.write(data)

@@ -1,0 +1,120 @@
+"""Which files a command reads: directories walked once, regular files only, distinct output names.
+
+The page-reading commands (``extract``, ``explain``, ``label``, ``site``) take files and
+directories; `list_pages` turns them into ``(file, output stem)`` pairs and names every input
+it will not read, with a reason code, instead of blocking on it or looping through it.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+
+from .files import printable
+from .html import PageError
+
+__all__ = ["SUFFIXES", "list_pages"]
+
+log = logging.getLogger("blockclf")
+
+#: file names read as pages (case-insensitive)
+SUFFIXES = (".html.gz", ".htm.gz", ".html", ".htm")
+
+
+def _strip_suffix(name: str) -> str | None:
+    lower = name.lower()
+    for s in SUFFIXES:
+        if lower.endswith(s):
+            return name[: -len(s)]
+    return None
+
+
+def _regular(path: Path) -> tuple[int, int] | PageError:
+    """The file's ``(st_dev, st_ino)`` if it is a regular file (symlinks followed), else why it is skipped."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        return PageError("unreadable", f"cannot read ({exc.strerror or exc})")
+    if not stat.S_ISREG(st.st_mode):
+        what = ("a FIFO" if stat.S_ISFIFO(st.st_mode) else "a device" if stat.S_ISCHR(st.st_mode) or
+                stat.S_ISBLK(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a file")
+        return PageError("not-a-file", f"{what}, not a regular file: not read")
+    return st.st_dev, st.st_ino
+
+
+def list_pages(paths: Sequence[str],
+                   skipped: list[tuple[str, PageError]] | None = None) -> list[tuple[Path, str]]:
+    """Pages named by ``paths``: ``(file, output stem relative to its argument)`` pairs.
+
+    Directories are walked recursively, following symlinks, in sorted order; each real
+    directory is entered once (a symlink loop ends the descent) and each real file is listed
+    once. Only regular files are listed: FIFOs, devices and sockets are skipped with reason
+    ``not-a-file`` (reading one could block forever or never end), a directory that cannot
+    be listed with reason ``unreadable``. When two inputs would get the same output stem
+    (``a.html``, ``a.htm`` and ``a.HTML`` in one folder, or ``a.html`` in two folders given
+    as arguments), the first keeps it and each later one keeps its whole file name as its
+    stem (``a.htm`` → ``a.htm.txt``); one that still collides is skipped with reason
+    ``collision``. Skips go to ``skipped`` as ``(name, PageError)`` pairs, or are logged.
+    A path that does not exist raises `FileNotFoundError`.
+    """
+    found: list[tuple[Path, str, str]] = []  # file, stem, stem keeping the whole file name
+    problems: list[tuple[str, PageError]] = []
+    seen_files: set[tuple[int, int]] = set()
+    seen_dirs: set[tuple[int, int]] = set()
+
+    def add(file: Path, stem: str, full: str) -> None:
+        key = _regular(file)
+        if isinstance(key, PageError):
+            problems.append((str(file), key))
+        elif key not in seen_files:
+            seen_files.add(key)
+            found.append((file, stem, full))
+
+    def unlistable(exc: OSError) -> None:
+        problems.append((str(exc.filename or ""), PageError(
+            "unreadable", f"directory cannot be listed ({exc.strerror or exc}): its pages are not read")))
+
+    for arg in paths:
+        p = Path(arg)
+        if p.is_dir():
+            for root, dirs, files in os.walk(p, followlinks=True, onerror=unlistable):
+                try:
+                    st = os.stat(root)
+                except OSError as exc:
+                    unlistable(exc)
+                    dirs[:] = []
+                    continue
+                if (st.st_dev, st.st_ino) in seen_dirs:  # a symlink back to a directory already walked
+                    dirs[:] = []
+                    continue
+                seen_dirs.add((st.st_dev, st.st_ino))
+                dirs.sort()
+                rel_dir = Path(root).relative_to(p)
+                for f in sorted(files):
+                    stem = _strip_suffix(f)
+                    if stem is not None:
+                        add(Path(root, f), str(rel_dir / stem) if rel_dir != Path(".") else stem, str(rel_dir / f))
+        elif p.exists() or p.is_symlink():
+            add(p, _strip_suffix(p.name) or p.name, p.name)
+        else:
+            raise FileNotFoundError(errno.ENOENT, "no such file or directory", arg)
+    out: list[tuple[Path, str]] = []
+    used: set[str] = set()
+    for file, stem, full in found:
+        name = stem if stem not in used else full if full not in used else None
+        if name is None:
+            problems.append((str(file), PageError(
+                "collision", f"its output name '{stem}' is taken by another input with the same name")))
+            continue
+        used.add(name)
+        out.append((file, name))
+    for name, err in problems:
+        if skipped is not None:
+            skipped.append((name, err))
+        else:
+            log.warning("skipped %s: %s", printable(name), err)
+    return out

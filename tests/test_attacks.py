@@ -1,0 +1,480 @@
+"""Hostile or unlucky input and output: every case ends in a named skip or one error line, never a hang.
+
+Each test stands for one row of the attack table in docs/robustness.md: damaged WARC files,
+inputs whose outputs would collide, inputs that are not regular files or never end, pages
+that would stall the parser, output that cannot be written, planted symlinks, mixed
+encodings, other commands' page loops, and the smaller cases (file names that forge lines,
+wrong argument types). Exit codes: 0 all processed, 1 some skipped, 2 usage or model error,
+3 output could not be written.
+"""
+
+from __future__ import annotations
+
+import errno
+import gzip
+import io
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+import blockclf
+from blockclf import files
+from blockclf.cli import collect_inputs, main
+from blockclf.encoding import decode
+from blockclf.html import Limits, PageError, most_attributes, parse
+
+ARTICLE = "".join(f"<p>Paragraph {i}: the river bends slowly through the valley and carries sediment.</p>"
+                  for i in range(4))
+PAGE = f"<html><head><title>Rivers</title></head><body>{ARTICLE}</body></html>"
+
+
+def run(capsys, *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert all(line.startswith(("blockclf: ", "view of ")) for line in err.splitlines()), err
+    return code, err
+
+
+def summary(err: str) -> str:
+    return [line for line in err.splitlines() if " processed, " in line][-1]
+
+
+# --- 2. WARC input -----------------------------------------------------------------------
+
+try:
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+except ImportError:  # the WARC cases need the 'warc' extra; the others run without it
+    StatusAndHeaders = WARCWriter = None
+needs_warc = pytest.mark.skipif(WARCWriter is None, reason="WARC input needs the 'warc' extra (warcio)")
+
+
+def write_warc(path: Path, n: int = 20, gz: bool = True, payloads: list[bytes] | None = None,
+               encoding: str | None = None) -> Path:
+    rng = random.Random(0)
+    if payloads is None:  # pages of different sizes, so a cut at half the file falls inside a record
+        payloads = [PAGE.replace("Rivers", f"Rivers {i}" + " x" * rng.randint(1, 300)).encode() for i in range(n)]
+    with path.open("wb") as fh:
+        writer = WARCWriter(fh, gzip=gz)
+        for i, payload in enumerate(payloads):
+            head = [("Content-Type", "text/html; charset=utf-8")] + ([("Content-Encoding", encoding)] if encoding else [])
+            headers = StatusAndHeaders("200 OK", head, protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(f"https://site.example.org/{i}", "response",
+                                                          payload=io.BytesIO(payload), http_headers=headers))
+    return path
+
+
+@needs_warc
+@pytest.mark.parametrize("gz", [True, False])
+def test_truncated_warc_is_a_named_skip_and_exit_1(capsys, tmp_path, tiny_model_file, gz):
+    full = write_warc(tmp_path / "full.warc", gz=gz).read_bytes()
+    for name, data in (("half", full[: len(full) // 2 + 301]), ("fifty", full[:50])):
+        warc = tmp_path / f"{name}.warc"
+        warc.write_bytes(data)
+        code, err = run(capsys, "extract", str(warc), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file))
+        assert code == 1
+        assert "warc-truncated 1" in summary(err)
+        done = int(summary(err).split()[1])
+        assert done < 20 and (name == "half") == (done > 0)
+
+
+@needs_warc
+def test_corrupt_gzip_member_is_a_named_skip_without_library_noise(capsys, tmp_path, tiny_model_file):
+    rng = random.Random(1)
+    big = "".join(f"<p>{rng.getrandbits(64):x} {rng.getrandbits(64):x}</p>" for _ in range(6000)).encode()
+    payloads = [PAGE.encode(), PAGE.replace("Rivers", "Lakes").encode() + big, PAGE.replace("Rivers", "Seas").encode()]
+    data = bytearray(write_warc(tmp_path / "w.warc.gz", payloads=payloads).read_bytes())
+    # damage the middle of the second member's deflate stream, past warcio's first read block
+    start = data.find(b"\x1f\x8b", 10)
+    for i in range(start + 60_000, start + 60_400):
+        data[i] ^= 0x5A
+    (tmp_path / "w.warc.gz").write_bytes(bytes(data))
+    code, err = run(capsys, "extract", str(tmp_path / "w.warc.gz"), "-o", str(tmp_path / "out"),
+                    "--model", str(tiny_model_file))
+    assert code == 1
+    assert summary(err) == "blockclf: 2 processed, 1 skipped (warc-corrupt 1)"  # reading resumed after it
+    assert "skipped https://site.example.org/1: " in err
+    assert sum("Error -3" in line for line in err.splitlines()) == 1  # quoted once, in the skip line
+
+
+@needs_warc
+def test_not_a_warc_file_is_a_named_skip(capsys, tmp_path, tiny_model_file):
+    fake = tmp_path / "fake.warc"
+    fake.write_text("<html><body><p>not a crawl</p></body></html>\n" * 20, encoding="utf-8")
+    code, err = run(capsys, "extract", str(fake), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file))
+    assert code == 1
+    assert "not a WARC file" in err and "warc-corrupt 1" in summary(err)
+
+
+@needs_warc
+def test_warc_rerun_honours_overwrite(capsys, tmp_path, tiny_model_file):
+    warc = write_warc(tmp_path / "crawl.warc.gz", n=3)
+    out = tmp_path / "out"
+    args = ["extract", str(warc), "-o", str(out), "--model", str(tiny_model_file)]
+    assert run(capsys, *args)[0] == 0
+    (out / "crawl.jsonl").write_text("keep me\n", encoding="utf-8")
+    code, err = run(capsys, *args)
+    assert code == 1 and "exists 1" in summary(err)
+    assert (out / "crawl.jsonl").read_text(encoding="utf-8") == "keep me\n"
+    assert run(capsys, *args, "--overwrite")[0] == 0
+    assert len((out / "crawl.jsonl").read_text(encoding="utf-8").splitlines()) == 3
+
+
+@needs_warc
+def test_content_encoding_bomb_is_bounded(capsys, tmp_path, tiny_model_file):
+    bomb = gzip.compress(b"<p>" + b"a" * 8_000_000 + b"</p>")  # 8 MB from about 8 KB
+    warc = write_warc(tmp_path / "bomb.warc.gz", payloads=[PAGE.encode(), bomb], encoding="gzip")
+    # the first record is plain HTML marked gzip: warcio falls back to the raw bytes
+    code, err = run(capsys, "extract", str(warc), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file),
+                    "--max-bytes", "1000000")
+    assert code == 1
+    assert "too-large 1" in summary(err) and "https://site.example.org/1" in err
+
+
+# --- 3. different inputs, one output ---------------------------------------------------------
+
+def test_inputs_with_one_output_name_get_distinct_names(capsys, tmp_path, tiny_model_file):
+    src = tmp_path / "IN"
+    src.mkdir()
+    for name in ("a.html", "a.htm", "a.HTML"):
+        (src / name).write_text(PAGE.replace("Rivers", name), encoding="utf-8")
+    out = tmp_path / "OUT"
+    code, err = run(capsys, "extract", str(src), "-o", str(out), "--model", str(tiny_model_file))
+    assert code == 0 and "3 processed, 0 skipped" in err
+    # in sorted order a.HTML comes first and keeps the stem; the others keep their whole names
+    assert sorted(p.name for p in out.iterdir()) == ["a.htm.txt", "a.html.txt", "a.txt"]
+
+
+def test_same_name_in_folders_given_as_arguments(capsys, tmp_path, tiny_model_file):
+    for d in ("d1", "d2", "d3"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "a.html").write_text(PAGE, encoding="utf-8")
+    out = tmp_path / "OUT"
+    code, err = run(capsys, "extract", *(str(tmp_path / d / "a.html") for d in ("d1", "d2", "d3")),
+                    "-o", str(out), "--model", str(tiny_model_file))
+    assert code == 1 and "2 processed, 1 skipped (collision 1)" in err and "d3" in err
+    assert sorted(p.name for p in out.iterdir()) == ["a.html.txt", "a.txt"]
+
+
+# --- 4. inputs that stall ------------------------------------------------------------------
+
+def test_fifo_and_device_are_skipped_unread(capsys, tmp_path, tiny_model_file):
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "good.html").write_text(PAGE, encoding="utf-8")
+    os.mkfifo(src / "a.html")  # reading it would block forever
+    os.symlink("/dev/zero", src / "zero.html")  # reading it would never end
+    code, err = run(capsys, "extract", str(src), "-o", str(tmp_path / "OUT"), "--model", str(tiny_model_file))
+    assert code == 1 and "1 processed, 2 skipped (not-a-file 2)" in err
+    code, err = run(capsys, "extract", str(src / "a.html"), "--model", str(tiny_model_file))
+    assert code == 1 and "not-a-file" in err
+
+
+def test_fifo_is_refused_by_the_reader_too(tmp_path):
+    os.mkfifo(tmp_path / "late.html")  # created after a listing: the reader checks the open descriptor
+    with pytest.raises(PageError) as info:
+        parse(tmp_path / "late.html")
+    assert info.value.reason == "not-a-file"
+
+
+def test_symlink_loops_end_and_each_file_is_read_once(tmp_path):
+    src = tmp_path / "IN"
+    (src / "sub").mkdir(parents=True)
+    (src / "a.html").write_text(PAGE, encoding="utf-8")
+    (src / "sub" / "b.html").write_text(PAGE, encoding="utf-8")
+    os.symlink(".", src / "self")
+    os.symlink("..", src / "sub" / "up")
+    os.symlink("a.html", src / "again.html")
+    skipped: list = []
+    found = collect_inputs([str(src)], skipped=skipped)
+    assert sorted(stem for _, stem in found) == ["a", "sub/b"] and skipped == []
+
+
+def test_unlistable_directory_is_a_named_skip(capsys, tmp_path, tiny_model_file, monkeypatch):
+    src = tmp_path / "IN"
+    (src / "locked").mkdir(parents=True)
+    (src / "a.html").write_text(PAGE, encoding="utf-8")
+    real = os.scandir
+
+    def scandir(path="."):
+        if str(path).endswith("locked"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, err = run(capsys, "extract", str(src), "-o", str(tmp_path / "OUT"), "--model", str(tiny_model_file))
+    assert code == 1 and "locked" in err and "cannot be listed" in err and "unreadable 1" in err
+
+
+def test_half_a_million_attributes_are_refused_before_parsing(capsys, tmp_path, tiny_model_file):
+    attrs = " ".join(f"a{i}=1" for i in range(500_000))
+    page = tmp_path / "attrs.html"
+    page.write_text(f"<html><body><div {attrs}><p>hello</p></div></body></html>", encoding="utf-8")
+    code, err = run(capsys, "extract", str(page), "--model", str(tiny_model_file))
+    assert code == 1 and "too-many-attributes" in err
+    # the scan skips scripts and comments, and counts what libxml2 would see as attributes
+    assert most_attributes("<script>" + "<x " + "a=1 " * 20_000 + "></script><p>x</p>") == 0
+    assert most_attributes("<div " + " ".join(f'k{i}="v w"' for i in range(500)) + ">") == 500
+    # unclosed scripts and comments by the hundred thousand: each end is searched for once, not once per tag
+    assert most_attributes("<script>" * 100_000 + "<!--" * 100_000) == 0
+    with pytest.raises(PageError):
+        parse("<div " + "b " * 300 + ">x</div>", limits=Limits(max_attributes=100))
+
+
+# --- 6. output failures ------------------------------------------------------------------------
+
+def test_output_naming_a_file_exits_3(capsys, tmp_path, tiny_model_file):
+    (tmp_path / "a.html").write_text(PAGE, encoding="utf-8")
+    (tmp_path / "out").write_text("a file", encoding="utf-8")
+    code, err = run(capsys, "extract", str(tmp_path / "a.html"), "-o", str(tmp_path / "out"),
+                    "--model", str(tiny_model_file))
+    assert code == 3 and err.count("\n") == 1 and "not a directory" in err
+
+
+def test_unwritable_folder_exits_3(capsys, tmp_path, tiny_model_file, monkeypatch):
+    (tmp_path / "a.html").write_text(PAGE, encoding="utf-8")
+
+    def denied(path):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(files, "_temporary", denied)
+    code, err = run(capsys, "extract", str(tmp_path / "a.html"), "-o", str(tmp_path / "out"),
+                    "--model", str(tiny_model_file))
+    assert code == 3 and "Permission denied" in err and "stopped: an output could not be written" in err
+
+
+class _FullDisk(io.RawIOBase):
+    """A writable file that is always out of space."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def _full_disk(monkeypatch) -> None:
+    real = os.fdopen
+
+    def fdopen(fd, mode="r", *args, **kwargs):
+        if "w" not in mode:
+            return real(fd, mode, *args, **kwargs)
+        os.close(fd)
+        raw = _FullDisk()
+        return raw if "b" in mode else io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8")
+
+    monkeypatch.setattr(files.os, "fdopen", fdopen)
+
+
+def test_full_disk_exits_3_and_leaves_no_temporary(capsys, tmp_path, tiny_model_file, monkeypatch):
+    src = tmp_path / "IN"
+    src.mkdir()
+    for i in range(3):
+        (src / f"p{i}.html").write_text(PAGE, encoding="utf-8")
+    out = tmp_path / "OUT"
+    out.mkdir()
+    _full_disk(monkeypatch)
+    code, err = run(capsys, "extract", str(src), "-o", str(out), "--model", str(tiny_model_file))
+    assert code == 3 and "No space left on device" in err
+    assert summary(err).endswith("stopped: an output could not be written (3 pages not written)")
+    assert list(out.iterdir()) == []
+
+
+def test_fail_fast_keeps_the_removal_log_of_the_pages_done(capsys, tmp_path, tiny_model_file):
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "a.html").write_text(PAGE.replace("</body>", "<footer><p>All rights reserved</p></footer></body>"),
+                                encoding="utf-8")
+    (src / "b.html").write_bytes(b"")
+    log = tmp_path / "removed.jsonl"
+    code, err = run(capsys, "extract", str(src), "-o", str(tmp_path / "OUT"), "--model", str(tiny_model_file),
+                    "--removed-log", str(log), "--fail-fast")
+    assert code == 1 and "--fail-fast" in summary(err)
+    assert log.read_text(encoding="utf-8").strip()
+
+
+def test_site_build_update_on_a_full_disk_keeps_the_old_profile(capsys, tmp_path, monkeypatch):
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "a.html").write_text(PAGE, encoding="utf-8")
+    prof = tmp_path / "site.json"
+    assert run(capsys, "site", "build", str(src), "-o", str(prof), "--site", "example.org")[0] == 0
+    before = prof.read_text(encoding="utf-8")
+    (src / "b.html").write_text(PAGE.replace("Rivers", "Lakes"), encoding="utf-8")
+    _full_disk(monkeypatch)
+    code, err = run(capsys, "site", "build", str(src), "-o", str(prof), "--update", "--site", "example.org")
+    assert code == 3 and "No space left" in err
+    assert prof.read_text(encoding="utf-8") == before and json.loads(before)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_non_utf8_file_name_with_json_and_removed_log(capsys, tmp_path, tiny_model_file):
+    src = tmp_path / "IN"
+    src.mkdir()
+    name = os.fsdecode(b"caf\xe9.html")  # not UTF-8: held as a lone surrogate
+    (src / name).write_text(PAGE.replace("</body>", "<footer><p>All rights reserved</p></footer></body>"),
+                            encoding="utf-8")
+    log = tmp_path / "removed.jsonl"
+    code, err = run(capsys, "extract", str(src), "-o", str(tmp_path / "OUT"), "--format", "json",
+                    "--model", str(tiny_model_file), "--removed-log", str(log))
+    assert code == 0, err
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert records and all(r["page"].endswith(name) for r in records)  # the escape reads back as the name
+    out = json.loads((tmp_path / "OUT" / (name[:-5] + ".json")).read_text(encoding="utf-8"))
+    assert out["name"].endswith(name)
+    assert "reasons" not in records[0]  # 10: the log alone is cheap, reasons need --explain
+
+
+# --- 7. planted symlinks ----------------------------------------------------------------------------
+
+def test_planted_temporary_symlink_is_never_followed(tmp_path, monkeypatch):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setattr(files.secrets, "token_hex", lambda n: "guessed")
+    os.symlink(victim, out / ".a.txt.guessed.tmp")
+    with pytest.raises(files.OutputError):
+        files.write_atomic(out / "a.txt", "attacker-controlled")
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert not (out / "a.txt").exists()
+
+
+def test_old_temporary_names_and_output_symlinks_do_not_redirect_writes(capsys, tmp_path, tiny_model_file):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "a.html").write_text(PAGE, encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    os.symlink(victim, out / f".a.txt.tmp{os.getpid()}")  # the names used before
+    os.symlink(victim, out / "a.txt")  # an output that is a symlink to outside
+    code, err = run(capsys, "extract", str(src), "-o", str(out), "--model", str(tiny_model_file), "--overwrite")
+    assert code == 0, err
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert not (out / "a.txt").is_symlink() and "Paragraph 1" in (out / "a.txt").read_text(encoding="utf-8")
+
+
+# --- 8. mis-decoding ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("page", [
+    "<html><body><p>Caf\u00e9 opens \udc93soon\udc94 then</p><p>more \udc96 text</p></body></html>",
+    '<html><head><meta charset="utf-8"></head><body><p>He said \udc93hello\udc94 then</p></body></html>',
+])
+def test_utf8_with_stray_cp1252_bytes_is_utf8_plus_cp1252(page):
+    text, used = decode(page.encode("utf-8", "surrogateescape"))
+    assert used == "utf-8+cp1252"
+    assert "\u201c" in text and "\u201d" in text and "then</p>" in text
+
+
+def test_legacy_multibyte_pages_still_go_to_detection():
+    page = "<html><body><p>" + "日本語のテキストです。川が谷をゆっくり流れる。" * 20 + "</p></body></html>"
+    text, used = decode(page.encode("shift_jis"))
+    assert used != "utf-8+cp1252" and "日本語" in text
+
+
+# --- 9. other commands read pages as extract does ------------------------------------------------
+
+def test_explain_and_site_build_skip_a_page_that_breaks(capsys, tmp_path, tiny_model_file, monkeypatch):
+    from blockclf import predict
+
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "good.html").write_text(PAGE, encoding="utf-8")
+    (src / "bad.html").write_text(PAGE, encoding="utf-8")
+    (src / "nested.html").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    real = predict.prepare
+
+    def prepare(source, **kw):
+        if str(source).endswith("bad.html"):
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(source, **kw)
+
+    monkeypatch.setattr(predict, "prepare", prepare)
+    code, err = run(capsys, "explain", str(src), "-o", str(tmp_path / "views"), "--model", str(tiny_model_file))
+    assert code == 1 and "bad.html: RecursionError" in err and "nested.html: input is deeply nested JSON" in err
+    assert [p.name for p in (tmp_path / "views").iterdir()] == ["good.html"]
+    code, err = run(capsys, "site", "build", str(src), "-o", str(tmp_path / "site.json"))
+    assert code == 1 and "bad.html: RecursionError" in err and (tmp_path / "site.json").exists()
+
+
+def test_label_skips_a_gzip_bomb_and_a_page_that_breaks(capsys, tmp_path, monkeypatch):
+    from blockclf import labelcmd
+
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "good.html").write_text(PAGE, encoding="utf-8")
+    (src / "bomb.html.gz").write_bytes(gzip.compress(b"<p>" + b"a" * 20_000_000))  # over the 16 MiB limit
+    (src / "bad.html").write_text(PAGE.replace("Rivers", "Broken"), encoding="utf-8")
+    real = labelcmd.parse
+
+    def parse_(raw, **kw):
+        if b"Broken" in raw:
+            raise MemoryError
+        return real(raw, **kw)
+
+    monkeypatch.setattr(labelcmd, "parse", parse_)
+    code = main(["label", str(src), "--content", "body", "-o", str(tmp_path / "data")])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert "bomb.html.gz: " in err and "over 16777216 bytes" in err and "bad.html: MemoryError" in err
+    rows = (tmp_path / "data" / "index.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 1 and json.loads(rows[0])["id"] == "good"
+
+
+# --- 10. smaller cases -----------------------------------------------------------------------------
+
+def test_control_characters_in_names_cannot_forge_lines(capsys, tmp_path, tiny_model_file):
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "x\nblockclf: 99 processed, 0 skipped\n.html").write_bytes(b"")
+    code, err = run(capsys, "extract", str(src), "-o", str(tmp_path / "OUT"), "--model", str(tiny_model_file))
+    assert code == 1
+    assert "blockclf: 99 processed, 0 skipped" not in err.splitlines()
+    assert err.splitlines()[-1] == "blockclf: 0 processed, 1 skipped (empty 1)"
+    assert files.printable("a\nb\x1b[2J\udce9") == "a\\nb\\x1b[2J\\udce9"
+
+
+def test_wrong_argument_types_raise_a_documented_type_error():
+    with pytest.raises(TypeError, match="parse\\(\\) takes bytes, str .* not int"):
+        blockclf.parse(123)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not NoneType"):
+        blockclf.extract(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="limits must be"):
+        blockclf.parse("<p>x</p>", limits={"max_bytes": 1})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Limits.max_bytes must be an int, not str"):
+        Limits(max_bytes="16M")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="Limits.max_seconds must be above 0"):
+        Limits(max_seconds=-1)
+
+
+def test_exit_codes_are_documented_in_help(capsys):
+    for cmd in ("extract", "label", "explain"):
+        assert main([cmd, "--help"]) == 0
+        out = capsys.readouterr().out
+        assert "3 an output could not be" in " ".join(out.split())
+
+
+def test_sigterm_ends_a_run_like_ctrl_c(capsys, tmp_path, tiny_model_file, monkeypatch):
+    import signal
+
+    from blockclf import extractcmd
+
+    (tmp_path / "a.html").write_text(PAGE, encoding="utf-8")
+
+    def terminated(path, data):
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(extractcmd, "_write_atomic", terminated)
+    log = tmp_path / "log" / "removed.jsonl"
+    before = signal.getsignal(signal.SIGTERM)
+    code, err = run(capsys, "extract", str(tmp_path / "a.html"), "-o", str(tmp_path / "out"),
+                    "--model", str(tiny_model_file), "--removed-log", str(log))
+    assert code == 130 and "interrupted" in err
+    assert list(log.parent.iterdir()) == []  # the log's temporary was removed
+    assert signal.getsignal(signal.SIGTERM) is before  # the handler lasts only as long as the command
