@@ -50,6 +50,9 @@ def collect_inputs(paths: Sequence[str],
     try:
         return list_pages(paths, skipped)
     except FileNotFoundError as exc:
+        if str(exc.filename).lower().startswith(("http://", "https://")):
+            raise UsageError(f"{exc.filename}: blockclf reads pages from files and does not fetch URLs; save the "
+                             "page and give its file, or pipe it to 'blockclf extract -'") from None
         raise UsageError(f"{exc.filename}: no such file or directory") from None
 
 
@@ -249,8 +252,11 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog=EXIT_CODES,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ex.add_argument("paths", nargs="+", metavar="PATH",
-                    help=".html/.htm/.html.gz files or directories, or .warc/.warc.gz files (extra 'warc')")
-    ex.add_argument("-o", "--output", metavar="OUTDIR", help="write OUTDIR/<relative path>.{txt,md,json}")
+                    help=".html/.htm/.html.gz files or directories, .warc/.warc.gz files (extra 'warc'), "
+                         "or - for one page on standard input")
+    ex.add_argument("-o", "--output", metavar="OUTDIR",
+                    help="write OUTDIR/<relative path>.{txt,md,json}; without it (or with -o -) one page is "
+                         "written to standard output, several as JSON lines, one object per page")
     ex.add_argument("--model", metavar="FILE", help="model file, or 'refined' for the shipped model with the refining "
                     "pass (default: the shipped default model)")
     ex.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")

@@ -39,11 +39,24 @@ def _render(res, fmt: str) -> str:
     return json.dumps(res.to_dict(), ensure_ascii=False, indent=1) + "\n"
 
 
-def _render_page(res, fmt: str, with_log: bool) -> tuple[str, list[dict], list[str]]:
-    """A result's output, removal-log records and flag warnings (runs in batch workers, so module level)."""
+def _render_page(res, fmt: str, with_log: bool, jsonl: bool = False) -> tuple[str, list[dict], list[str]]:
+    """A result's output (a JSON line with ``jsonl``), removal-log records and flag warnings
+    (runs in batch workers, so module level)."""
     from .render import removal_log
+    from .warc import warc_line
 
-    return _render(res, fmt), (removal_log(res) if with_log else []), [w for w in res.warnings if w in FLAG_WARNINGS]
+    flags = [w for w in res.warnings if w in FLAG_WARNINGS]
+    if jsonl:
+        return (*warc_line(res, fmt, with_log, key="name"), flags)
+    return _render(res, fmt), (removal_log(res) if with_log else []), flags
+
+
+def _read_stdin(max_bytes: int) -> bytes | PageError:
+    """One page from standard input, refused past ``max_bytes`` like a file would be."""
+    data = sys.stdin.buffer.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        return PageError("too-large", f"standard input holds more than --max-bytes ({max_bytes} bytes)")
+    return data
 
 
 def _write_stdout(text: str) -> None:
@@ -80,24 +93,27 @@ def extract_command(args: argparse.Namespace) -> int:
         raise UsageError("--max-bytes, --max-nodes and --max-depth must be at least 1")
     model = load_model(args.model)
     profile = SiteProfile.load(args.site_profile) if args.site_profile else None
-    warcs = [Path(p) for p in args.paths if is_warc(p)]
+    if args.paths.count("-") > 1:
+        raise UsageError("standard input ('-') can be read once")
+    stdin = "-" in args.paths
+    warcs = [Path(p) for p in args.paths if p != "-" and is_warc(p)]
     listing: list[tuple[str, PageError]] = []
-    inputs = collect_inputs([p for p in args.paths if not is_warc(p)], skipped=listing)
-    if not inputs and not warcs and not listing:
+    inputs = collect_inputs([p for p in args.paths if p != "-" and not is_warc(p)], skipped=listing)
+    if not inputs and not warcs and not listing and not stdin:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
-    if len(inputs) > 1 and args.output is None:
-        raise UsageError(f"{len(inputs)} pages found: give -o OUTDIR to write one output per page")
-    if args.dask and warcs:
-        raise UsageError("--dask reads files the workers can open; extract WARC files without it")
-    if inputs and warcs and args.output is None:
-        raise UsageError("HTML files and WARC files together: give -o OUTDIR")
+    if args.output == "-":
+        args.output = None
+    # several pages and no output folder: one JSON object per page on standard output
+    jsonl = args.output is None and (len(inputs) + len(listing) + stdin > 1 or (warcs and (inputs or stdin)))
+    if args.dask and (warcs or stdin):
+        raise UsageError("--dask reads files the workers can open; extract WARC files and standard input without it")
     with_log = bool(args.removed_log)
     opts = BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
                         site_profile=profile, use_site=not args.no_site, explain=args.explain,
                         encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes,
                                                               max_depth=args.max_depth,
                                                               max_seconds=args.time_budget or None),
-                        transform=partial(_render_page, fmt=args.format, with_log=with_log))
+                        transform=partial(_render_page, fmt=args.format, with_log=with_log, jsonl=jsonl))
     progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     skipped: Counter[str] = Counter()
     n_done = 0
@@ -131,6 +147,14 @@ def extract_command(args: argparse.Namespace) -> int:
             yield o.name, out
 
     stems = {str(path): stem for path, stem in inputs}
+    sources: dict[str, Path | bytes] = {str(path): path for path, _ in inputs}
+    if stdin:
+        data = _read_stdin(args.max_bytes)
+        if isinstance(data, PageError):
+            listing.append(("-", data))
+        else:
+            inputs.insert(0, (Path("-"), "stdin"))
+            stems["-"], sources["-"] = "stdin", data
     sites = SiteReport()
 
     def extract_all() -> None:
@@ -143,7 +167,8 @@ def extract_command(args: argparse.Namespace) -> int:
                     inputs.remove((path, stem))
                     skip(str(path), PageError("exists", f"output {target} exists (give --overwrite to replace it)"))
         if inputs:
-            items = [Item(str(path), path, site=args.site, fallback_site=host_site(stem)) for path, stem in inputs]
+            items = [Item(str(path), sources[str(path)], site=args.site, fallback_site=host_site(stem))
+                     for path, stem in inputs]
             counts["files"] = len(items)
             batch: Iterable[Outcome]
             if args.dask:

@@ -189,14 +189,15 @@ def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageE
     return Item(name=url, source=data, url=url, site=site, encoding=charset.group(1) if charset else None)
 
 
-def warc_line(res: Result, fmt: str, with_log: bool) -> tuple[str, list[dict]]:
-    """One JSONL line for a WARC record's result, and its removal-log records."""
+def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[str, list[dict]]:
+    """One JSONL line for a result (a WARC record's, keyed by its URL; ``key="name"`` for a
+    page file), and its removal-log records."""
     from .render import removal_log, to_dict
 
-    row: dict[str, Any] = {"url": res.name}
+    row: dict[str, Any] = {key: res.name}
     if fmt == "json":
         row.update(to_dict(res))
-        row["url"] = res.name
+        row[key] = res.name
     else:
         row.update(title=res.title, site=res.site, verdict=res.verdict)
         row[fmt] = res.text if fmt == "text" else res.markdown

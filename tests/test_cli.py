@@ -104,11 +104,6 @@ def test_usage_errors_exit_2(capsys, argv):
     assert capsys.readouterr().err
 
 
-def test_several_pages_without_output_dir_exit_2(capsys, tiny_model_file, pages_dir):
-    code, out, err = run(capsys, "extract", str(pages_dir), "--model", str(tiny_model_file))
-    assert code == 2 and out == "" and "-o" in err
-
-
 def test_bad_threshold_exits_2(capsys, tiny_model_file, pages_dir):
     code, _, err = run(capsys, "extract", str(pages_dir / "c.htm"), "--threshold", "1.5",
                        "--model", str(tiny_model_file))
@@ -227,3 +222,36 @@ def test_version_flag_prints_the_version(flag, capsys):
 
     assert main([flag]) == 0
     assert capsys.readouterr().out.strip() == f"blockclf {blockclf.__version__}"
+
+
+def _cli(args, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "blockclf", *args], input=stdin, capture_output=True, timeout=120)
+
+
+def test_one_page_on_standard_input_goes_to_standard_output(tiny_model_file, synthetic_page):
+    page = synthetic_page(8, 1)
+    proc = _cli(["extract", "-", "--model", str(tiny_model_file)], page.html.encode("utf-8"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode("utf-8").strip() and b"Traceback" not in proc.stderr
+
+
+def test_several_pages_without_an_output_folder_are_json_lines(tmp_path, tiny_model_file, synthetic_page):
+    for p in range(3):
+        (tmp_path / f"{p}.html").write_text(synthetic_page(8, p).html, encoding="utf-8")
+    for out in ([], ["-o", "-"]):
+        proc = _cli(["extract", str(tmp_path), "-", "--model", str(tiny_model_file), *out],
+                    synthetic_page(9, 0).html.encode("utf-8"))
+        assert proc.returncode == 0, proc.stderr
+        rows = [json.loads(line) for line in proc.stdout.decode("utf-8").splitlines()]
+        assert [r["name"] for r in rows] == ["-"] + [str(tmp_path / f"{p}.html") for p in range(3)]
+        assert all(isinstance(r["text"], str) and r["text"] for r in rows)
+
+
+def test_standard_input_over_the_size_limit_is_a_named_skip(tiny_model_file):
+    proc = _cli(["extract", "-", "--model", str(tiny_model_file), "--max-bytes", "10"], b"<p>" + b"x" * 100)
+    assert proc.returncode == 1 and b"skipped -: " in proc.stderr and b"Traceback" not in proc.stderr
+
+
+def test_a_url_is_not_fetched_and_says_so(capsys):
+    assert main(["extract", "https://example.org/page.html"]) == 2
+    assert "does not fetch URLs" in capsys.readouterr().err
