@@ -251,7 +251,7 @@ def _fail(path: Path, what: str) -> ModelError:
 
 def _short(value: Any, n: int = 40) -> str:
     """``repr(value)`` cut to ``n`` characters, so a message stays one short line."""
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**20 else "a huge number"
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**20 else "(a number of over 20 digits)"
     return text if len(text) <= n else text[:n] + "..."
 
 
@@ -285,8 +285,8 @@ def _parse(p: Path, raw: bytes) -> Any:
         raise not_json from None
     except RecursionError:
         raise _fail(p, "model file is damaged: its JSON is nested too deeply") from None
-    except ValueError as exc:  # a number of more digits than Python converts
-        raise _fail(p, f"model file is damaged: {str(exc).splitlines()[0][:100]}") from None
+    except ValueError:  # a number of more digits than Python converts (4300 by default)
+        raise _fail(p, "model file is damaged: it holds a number of more digits than can be read") from None
 
 
 def _plain(value: Any, depth: int = 0) -> bool:
