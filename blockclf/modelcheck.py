@@ -56,6 +56,9 @@ _TREE_KEYS = frozenset(("num_leaves", "num_cat", "split_feature", "split_gain", 
 #: per internal node (``num_leaves - 1`` values) and per leaf (``num_leaves``)
 _FLOATS_PER_NODE = ("threshold", "split_gain", "internal_value", "internal_weight")
 _FLOATS_PER_LEAF = ("leaf_value", "leaf_weight")
+#: arrays LightGBM reads with its precise reader (a token it cannot start reading is fatal, a
+#: number out of range makes it warn); its fast reader, for the others, fails only on words
+_PRECISE = frozenset(("leaf_value", "threshold", "leaf_weight", "shrinkage"))
 _COUNTS = (("internal_count", 0), ("leaf_count", 1))
 #: decision types of numerical splits: default left or right (bit 1), missing type none/zero/NaN (bits 2-3)
 _DECISION_TYPES = np.array([0, 2, 4, 6, 8, 10])
@@ -129,6 +132,7 @@ class _Trees:
     def __init__(self, n_features: int) -> None:
         self.n_features = n_features
         self.floats: list[str] = []  # non-empty number lists, joined for the bulk check
+        self.precise: list[str] = []  # those LightGBM reads with its precise reader
         self.counts: list[str] = []
         self.m: list[int] = []  # internal nodes of each tree of more than one leaf
         self.index: list[int] = []  # which tree each of those is
@@ -190,18 +194,21 @@ class _Trees:
     def _floats(self, kv: dict[str, str], key: str, count: int, i: int) -> None:
         value = _listed(kv, key, count, i)
         self.floats.append(value)
+        if key in _PRECISE:
+            self.precise.append(value)
 
     def check(self) -> None:
         """The bulk checks: number text, feature indices, decision types, tree shapes."""
-        # every token starts with a digit, or a minus sign and a digit, or is inf or nan (letters
-        # other than e were checked line by line to occur only in whole inf and nan tokens)
-        floats = (" " + " ".join(self.floats)).encode("ascii")
+        # number characters only, and letters other than e only in whole inf and nan tokens;
+        # in the arrays read precisely, every token starts with a digit, or a minus sign and a
+        # digit, or is inf or nan, and no exponent is out of range
+        floats = " ".join(self.floats).encode("ascii")
         letters = floats.translate(None, b"-+0123456789.e ")
-        if (letters.translate(None, b"infa") or _BAD_START.search(floats) or _BAD_MINUS.search(floats)
-                or floats.endswith(b"-")
-                or (letters and not self._specials_are_whole_tokens(letters))):
+        precise = (" " + " ".join(self.precise)).encode("ascii")
+        if (letters.translate(None, b"infa") or (letters and not self._specials_are_whole_tokens(letters))
+                or _BAD_START.search(precise) or _BAD_MINUS.search(precise) or precise.endswith(b"-")):
             raise ModelTextError("a tree holds text that is not a number where numbers belong")
-        if _BIG_EXPONENT.search(floats):
+        if _BIG_EXPONENT.search(precise):
             raise ModelTextError("a tree holds a number out of range")
         counts = " ".join(self.counts).encode("ascii")
         if counts.translate(None, b"0123456789 ") or b"  " in counts:
