@@ -54,14 +54,14 @@ _TREE_KEYS = frozenset(("num_leaves", "num_cat", "split_feature", "split_gain", 
                         "left_child", "right_child", "leaf_value", "leaf_weight", "leaf_count", "internal_value",
                         "internal_weight", "internal_count", "is_linear", "shrinkage"))
 #: per internal node (``num_leaves - 1`` values) and per leaf (``num_leaves``)
-_FLOATS_PER_NODE = ("threshold", "split_gain", "internal_value", "internal_weight")
-_FLOATS_PER_LEAF = ("leaf_value", "leaf_weight")
-#: arrays LightGBM reads with its precise reader (a token it cannot start reading is fatal, a
-#: number out of range makes it warn); its fast reader, for the others, fails only on words
-_PRECISE = frozenset(("leaf_value", "threshold", "leaf_weight", "shrinkage"))
-_COUNTS = (("internal_count", 0), ("leaf_count", 1))
+_PER_LEAF = frozenset(("leaf_value", "leaf_weight", "leaf_count"))
+#: number arrays LightGBM reads with its precise reader (a token it cannot start reading is
+#: fatal, a number out of range makes it warn), and those read by its fast reader, which fails
+#: only on words
+_PRECISE = ("leaf_value", "threshold", "leaf_weight")
+_FLOATS = ("split_gain", "internal_value", "internal_weight")
 #: decision types of numerical splits: default left or right (bit 1), missing type none/zero/NaN (bits 2-3)
-_DECISION_TYPES = np.array([0, 2, 4, 6, 8, 10])
+_DECISION_TYPES = np.isin(np.arange(256), [0, 2, 4, 6, 8, 10])
 
 
 class ModelTextError(ValueError):
@@ -138,6 +138,13 @@ class _Trees:
         self.index: list[int] = []  # which tree each of those is
         self.ints: dict[str, list[str]] = {"split_feature": [], "left_child": [], "right_child": [],
                                            "decision_type": []}
+        #: where each array's text goes for the bulk checks
+        self.route: dict[str, tuple[list[str], ...]] = {
+            **{key: (self.floats,) for key in _FLOATS},
+            **{key: (self.floats, self.precise) for key in _PRECISE},
+            **{key: (self.counts,) for key in ("internal_count", "leaf_count")},
+            **{key: (values,) for key, values in self.ints.items()},
+        }
 
     def add(self, text: str, start: int, end: int, i: int) -> None:
         """Read the tree section ``text[start:end]`` (``Tree=<i>``, its lines, a blank line)."""
@@ -166,36 +173,35 @@ class _Trees:
             raise ModelTextError(f"tree {i} has categorical or linear splits, which blockclf models never have")
         if "shrinkage" in kv and not _positive(kv["shrinkage"]):
             raise ModelTextError(f"tree {i}: shrinkage is not a positive number")
-        self._floats(kv, "leaf_value", n, i)
         if "n" in kv["leaf_value"]:  # inf or nan
             raise ModelTextError(f"tree {i}: a leaf value is not a finite number")
         if n == 1:  # LightGBM reads nothing more of a one-leaf tree
+            self._list(kv["leaf_value"], "leaf_value", 1, i)
+            self.floats.append(kv["leaf_value"])
+            self.precise.append(kv["leaf_value"])
             return
         m = n - 1
         for key in ("split_feature", "threshold", "left_child", "right_child"):
             if key not in kv:
                 raise ModelTextError(f"tree {i} has no {key}")
-        for key in _FLOATS_PER_NODE + _FLOATS_PER_LEAF[1:]:
-            if key in kv:
-                self._floats(kv, key, m if key in _FLOATS_PER_NODE else n, i)
         if "nan" in kv["threshold"]:
             raise ModelTextError(f"tree {i}: a threshold is not a number")
-        for key, extra in _COUNTS:
-            if key in kv:
-                self.counts.append(_listed(kv, key, m + extra, i))
-        for key, values in self.ints.items():
-            if key in kv:
-                values.append(_listed(kv, key, m, i))
-            elif key == "decision_type":  # LightGBM reads all zeros: numerical splits
-                values.append(" ".join("0" * m))
+        for key, value in kv.items():
+            where = self.route.get(key)
+            if where is not None:
+                self._list(value, key, n if key in _PER_LEAF else m, i)
+                for bucket in where:
+                    bucket.append(value)
+        if "decision_type" not in kv:  # LightGBM reads all zeros: numerical splits
+            self.ints["decision_type"].append(" ".join("0" * m))
         self.m.append(m)
         self.index.append(i)
 
-    def _floats(self, kv: dict[str, str], key: str, count: int, i: int) -> None:
-        value = _listed(kv, key, count, i)
-        self.floats.append(value)
-        if key in _PRECISE:
-            self.precise.append(value)
+    @staticmethod
+    def _list(value: str, key: str, count: int, i: int) -> None:
+        """``value`` must be ``count`` tokens, one space apart (their text is checked in bulk)."""
+        if not value or value[0] == " " or value[-1] == " " or value.count(" ") != count - 1:
+            raise ModelTextError(f"tree {i}: {key} has {len(value.split())} values, expected {count}")
 
     def check(self) -> None:
         """The bulk checks: number text, feature indices, decision types, tree shapes."""
@@ -232,7 +238,8 @@ class _Trees:
             bad = int(np.flatnonzero((feats < 0) | (feats >= self.n_features))[0])
             raise ModelTextError(f"tree {self._tree_of(bad)}: split feature {int(feats[bad])} is outside the "
                                  f"{self.n_features} features")
-        if not np.isin(arrays["decision_type"], _DECISION_TYPES).all():
+        types = arrays["decision_type"]
+        if types.min() < 0 or types.max() > 255 or not _DECISION_TYPES[types].all():
             raise ModelTextError("a tree holds a categorical or unknown decision type")
         self._shapes(arrays["left_child"], arrays["right_child"])
 
@@ -282,7 +289,9 @@ class _Trees:
         n_nodes = node_m.size
         hits = np.bincount(inner_ids, minlength=n_nodes)
         leaf_hits = np.bincount(leaf_ids, minlength=n_nodes + len(m))
-        wrong = (hits != np.isin(np.arange(n_nodes), first, invert=True)).nonzero()[0]
+        not_root = np.ones(n_nodes, dtype=bool)
+        not_root[first] = False
+        wrong = (hits != not_root).nonzero()[0]
         if wrong.size or (leaf_hits != 1).any():
             where = int(wrong[0]) if wrong.size else int(np.searchsorted(first_leaf, (leaf_hits != 1).argmax(),
                                                                          side="right") - 1)
@@ -303,14 +312,6 @@ class _Trees:
         if depth.max() + 1 > MAX_DEPTH:
             raise ModelTextError(f"tree {self._tree_of(int(depth.argmax()))} is {int(depth.max()) + 1} levels deep "
                                  f"(at most {MAX_DEPTH})")
-
-
-def _listed(kv: dict[str, str], key: str, count: int, i: int) -> str:
-    """``kv[key]``, a list of ``count`` space-separated tokens (their text is checked in bulk)."""
-    value = kv[key]
-    if not value or value[0] == " " or value[-1] == " " or value.count(" ") != count - 1:
-        raise ModelTextError(f"tree {i}: {key} has {len(value.split())} values, expected {count}")
-    return value
 
 
 def _positive(s: str) -> bool:
