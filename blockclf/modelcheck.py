@@ -156,12 +156,15 @@ class _Trees:
             body_end -= 1
         if end - body_end < 2:  # the blank line that ends a tree for LightGBM's reader
             raise ModelTextError(f"tree {i} does not end where tree_sizes says (a line added or deleted?)")
-        kv: dict[str, str] = {}
-        for line in text[start + len(title):body_end].split("\n"):
-            key, eq, value = line.partition("=")
-            if not eq or key not in _TREE_KEYS or key in kv or "=" in value:
-                raise ModelTextError(f"tree {i}: unexpected line {_short(line)!r}")
-            kv[key] = value
+        lines = text[start + len(title):body_end].split("\n")
+        try:  # a line with no "=" fails here; a second "=" stays in a value, whose text is checked
+            kv = dict(line.split("=", 1) for line in lines)
+        except ValueError:
+            kv = {}
+        if len(kv) != len(lines) or not kv.keys() <= _TREE_KEYS:
+            bad = next((line for line in lines if line.partition("=")[0] not in _TREE_KEYS or "=" not in line),
+                       "a key given twice")
+            raise ModelTextError(f"tree {i}: unexpected line {_short(bad)!r}")
         for key in ("num_leaves", "num_cat", "leaf_value"):
             if key not in kv:
                 raise ModelTextError(f"tree {i} has no {key}")
