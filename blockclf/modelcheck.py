@@ -42,18 +42,19 @@ MAX_DEPTH = 1024
 _NAMES = re.compile(r"[!-~]+(?: [!-~]+)*")
 _OBJECTIVE = re.compile(r"binary sigmoid:([0-9.eE+-]{1,30})")
 _SIZES = re.compile(r"\d{1,10}(?: \d{1,10})*")
-#: exponents from 300 up: out of double range, where LightGBM's reader warns from a worker thread
-#: a number's first character that LightGBM's readers do not take (or a double space), and a
-#: minus sign not before a digit, inf or nan (two searches: one with both is four times slower)
+#: a number's first character that LightGBM's precise reader does not take (or a double
+#: space), and a minus sign not before a digit, inf or nan (two searches: one regular
+#: expression with both is four times slower)
 _BAD_START = re.compile(rb" [^-0-9in]")
 _BAD_MINUS = re.compile(rb"-[^0-9in]")
+#: exponents from 300 up: out of double range, where LightGBM's reader warns from a worker thread
 _BIG_EXPONENT = re.compile(rb"e[-+]?(?:\d{4}|[3-9]\d\d)")
 _HEADER_KEYS = ("version", "num_class", "num_tree_per_iteration", "label_index", "max_feature_idx",
                 "objective", "feature_names", "feature_infos", "tree_sizes")
 _TREE_KEYS = frozenset(("num_leaves", "num_cat", "split_feature", "split_gain", "threshold", "decision_type",
                         "left_child", "right_child", "leaf_value", "leaf_weight", "leaf_count", "internal_value",
                         "internal_weight", "internal_count", "is_linear", "shrinkage"))
-#: per internal node (``num_leaves - 1`` values) and per leaf (``num_leaves``)
+#: arrays of one value per leaf (``num_leaves``); the others have one per internal node
 _PER_LEAF = frozenset(("leaf_value", "leaf_weight", "leaf_count"))
 #: number arrays LightGBM reads with its precise reader (a token it cannot start reading is
 #: fatal, a number out of range makes it warn), and those read by its fast reader, which fails
