@@ -122,7 +122,7 @@ class NativeBooster:
         return self._model_str
 
     def predict(self, X: np.ndarray, num_iteration: int | None = None, num_threads: int = 1,
-                pred_contrib: bool = False) -> np.ndarray:
+                pred_contrib: bool = False, verbosity: int = -1) -> np.ndarray:
         """P(content) per row, or with ``pred_contrib`` each column's contribution and the bias."""
         X = np.ascontiguousarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self._n_features:
@@ -136,7 +136,7 @@ class NativeBooster:
             self._handle, X.ctypes.data_as(ctypes.c_void_p), ctypes.c_int(_DTYPE_FLOAT64),
             ctypes.c_int32(n_rows), ctypes.c_int32(self._n_features), ctypes.c_int(1),
             ctypes.c_int(_PREDICT_CONTRIB if pred_contrib else _PREDICT_NORMAL), ctypes.c_int(0),
-            ctypes.c_int(iterations), ctypes.c_char_p(f"num_threads={max(int(num_threads), 1)}".encode()),
+            ctypes.c_int(iterations), ctypes.c_char_p(f"num_threads={max(int(num_threads), 1)} verbosity={int(verbosity)}".encode()),
             ctypes.byref(out_len), out.ctypes.data_as(ctypes.POINTER(ctypes.c_double))))
         if out_len.value != n_rows * width:
             raise NativeError(f"LightGBM returned {out_len.value} values for {n_rows} rows")

@@ -5,16 +5,18 @@ the feature list, the thresholds of each favor mode, library versions, a digest 
 training data and the dev metrics; from version 2, optionally the refining model that scores
 blocks again beside the first pass's scores (`blockclf.refine`), with its own column list.
 Loading parses JSON and LightGBM's own text format; it never unpickles and never executes
-anything from the file.
+anything from the file. Every part is checked before it is used: the JSON by type and shape,
+the LightGBM text by `blockclf.modelcheck` before LightGBM's parser sees it (a damaged model
+string would otherwise crash the process), so any damage is one `ModelError` line.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
-from collections.abc import Iterator
-from contextlib import contextmanager
+import stat
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.metadata import PackageNotFoundError, version
@@ -26,6 +28,7 @@ import numpy as np
 from . import refine
 from .booster import NativeBooster, NativeError
 from .features import FEATURES
+from .modelcheck import ModelTextError, checked_text
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SHIPPED", "Model", "ModelError", "TreeScorer", "TreeScoring",
            "default_model_path", "load_model", "shipped_name"]
@@ -35,6 +38,10 @@ FORMAT_VERSION = 2
 FAVORS = ("precision", "balanced", "recall")
 #: predictions over fewer rows than this run on one thread
 SINGLE_THREAD_ROWS = 20_000
+#: largest model file read (the shipped ones are 2-4 MB)
+MAX_MODEL_BYTES = 1 << 30
+#: deepest nesting accepted in a model file's JSON (``info`` is a few levels deep)
+MAX_JSON_DEPTH = 32
 
 
 class ModelError(ValueError):
@@ -68,7 +75,7 @@ class TreeScoring:
         if len(X) == 0:
             return np.zeros((0, 2))
         p = np.asarray(self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_,
-                                             num_threads=self._threads(len(X))))
+                                             num_threads=self._threads(len(X)), verbosity=-1))
         return np.column_stack([1 - p, p])
 
     def _threads(self, rows: int) -> int:
@@ -81,7 +88,7 @@ class TreeScoring:
         if len(X) == 0:
             return np.zeros((0, self.n_features_in_ + 1))
         return np.asarray(self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_,
-                                                pred_contrib=True, num_threads=self._threads(len(X))))
+                                                pred_contrib=True, num_threads=self._threads(len(X)), verbosity=-1))
 
 
 class TreeScorer(TreeScoring):
@@ -193,25 +200,68 @@ def default_model_path(name: str = "default") -> Path:
     return Path(__file__).resolve().parent.parent / "models" / f"{name}.json"
 
 
-@contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """Silence native writes to file descriptor 2, so an error is reported once, in one line."""
-    try:
-        saved = os.dup(2)
-    except OSError:  # no usable stderr descriptor: nothing to silence
-        yield
-        return
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
 def _fail(path: Path, what: str) -> ModelError:
     return ModelError(f"{path}: {what}")
+
+
+def _short(value: Any, n: int = 40) -> str:
+    """``repr(value)`` cut to ``n`` characters, so a message stays one short line."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**20 else "(a number of over 20 digits)"
+    return text if len(text) <= n else text[:n] + "..."
+
+
+def _read(p: Path) -> bytes:
+    """The bytes of model file ``p``; only regular files, at most `MAX_MODEL_BYTES`.
+
+    A FIFO would block the read forever and a device never ends: both are refused unread.
+    """
+    try:
+        st = os.stat(p)
+        if not stat.S_ISREG(st.st_mode):
+            raise _fail(p, "model path is not a regular file")
+        if st.st_size > MAX_MODEL_BYTES:
+            raise _fail(p, f"model file is {st.st_size:,} bytes, over the {MAX_MODEL_BYTES:,} a model may have")
+        return p.read_bytes()
+    except OSError as exc:
+        hint = f"; the shipped models are {', '.join(SHIPPED)}" if isinstance(exc, FileNotFoundError) else ""
+        raise _fail(p, f"cannot read model file ({exc.strerror or exc}){hint}") from None
+
+
+def _parse(p: Path, raw: bytes) -> Any:
+    """The JSON value of a model file's bytes, or a one-line `ModelError`."""
+    not_json = _fail(p, "not a blockclf model file (not JSON text; models are never unpickled)")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except json.JSONDecodeError as exc:
+        if raw.lstrip()[:1] == b"{":  # began as a model file: cut short or edited by hand
+            raise _fail(p, f"model file is damaged (truncated or edited?): {exc.msg} at line {exc.lineno}") from None
+        raise not_json from None
+    except UnicodeDecodeError:
+        raise not_json from None
+    except RecursionError:
+        raise _fail(p, "model file is damaged: its JSON is nested too deeply") from None
+    except ValueError:  # a number of more digits than Python converts (4300 by default)
+        raise _fail(p, "model file is damaged: it holds a number of more digits than can be read") from None
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Whether JSON ``value`` nests at most `MAX_JSON_DEPTH` deep and holds no integer
+    beyond 64 bits or float that is not finite (so code reading ``info`` meets no surprise)."""
+    if depth > MAX_JSON_DEPTH:
+        return False
+    if isinstance(value, dict):
+        return all(_plain(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return all(_plain(v, depth + 1) for v in value)
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return True
+    if isinstance(value, int):
+        return -(2**63) <= value < 2**64
+    return isinstance(value, float) and math.isfinite(value)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def load_model(path: str | Path | None = None) -> Model:
@@ -219,41 +269,36 @@ def load_model(path: str | Path | None = None) -> Model:
 
     ``path`` may also name a shipped model (`SHIPPED`) when no file of that name exists.
     Raises `ModelError` with a one-line message for a missing, non-JSON, foreign, newer,
-    incomplete or corrupt file.
+    incomplete or corrupt file; a damaged LightGBM model string is found before LightGBM
+    reads it (`blockclf.modelcheck`), so no file can take the process down.
     """
     shipped = shipped_name(path)
     p = default_model_path(shipped) if shipped is not None else Path(str(path))
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        hint = f"; the shipped models are {', '.join(SHIPPED)}" if isinstance(exc, FileNotFoundError) else ""
-        raise _fail(p, f"cannot read model file ({exc.strerror or exc}){hint}") from None
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except json.JSONDecodeError as exc:
-        if raw.lstrip()[:1] == b"{":  # began as a model file: cut short or edited by hand
-            raise _fail(p, f"model file is damaged (truncated or edited?): {exc.msg} at line {exc.lineno}") from None
-        raise _fail(p, "not a blockclf model file (not JSON text; models are never unpickled)") from None
-    except UnicodeDecodeError:
-        raise _fail(p, "not a blockclf model file (not JSON text; models are never unpickled)") from None
+    data = _parse(p, _read(p))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _fail(p, "not a blockclf model file (no 'format: blockclf-model')")
     version = data.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION or version < 1:
-        raise _fail(p, f"model format version {version!r} is not supported by this blockclf (reads up to {FORMAT_VERSION})")
+    if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION or version < 1:
+        raise _fail(p, f"model format version {_short(version)} is not supported by this blockclf "
+                       f"(reads up to {FORMAT_VERSION})")
     for key in ("features", "thresholds", "booster"):
         if key not in data:
             raise _fail(p, f"model file has no '{key}'")
     features = data["features"]
-    if not isinstance(features, list) or features != FEATURES:
-        missing = sorted(set(FEATURES) - set(features or []))
-        extra = sorted(set(features or []) - set(FEATURES))
-        raise _fail(p, f"model features do not match this blockclf (missing {missing[:5]}, unknown {extra[:5]})")
+    if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+        raise _fail(p, f"model features must be a list of names, not {_short(features)}")
+    if features != FEATURES:
+        missing = sorted(set(FEATURES) - set(features))
+        extra = sorted(set(features) - set(FEATURES))
+        raise _fail(p, f"model features do not match this blockclf (missing {missing[:5]}, unknown {extra[:5]})"[:300])
     thresholds = data["thresholds"]
     if not isinstance(thresholds, dict) or any(
-        not isinstance(thresholds.get(f), (int, float)) or not 0 <= thresholds[f] <= 1 for f in FAVORS
+        not _number(thresholds.get(f)) or not 0 <= thresholds[f] <= 1 for f in FAVORS
     ):
         raise _fail(p, "model thresholds are missing or outside [0, 1]")
+    info = data.get("info")
+    if info is not None and (not isinstance(info, dict) or not _plain(info)):
+        raise _fail(p, f"model 'info' must be an object of plain values (at most {MAX_JSON_DEPTH} levels deep)")
     clf = _classifier(p, data["booster"], FEATURES, "")
     refiner = None
     if data.get("refiner") is not None:
@@ -262,8 +307,7 @@ def load_model(path: str | Path | None = None) -> Model:
         if not isinstance(part, dict) or part.get("features") != columns:
             raise _fail(p, "the refining model's columns do not match this blockclf")
         refiner = _classifier(p, part.get("booster"), columns, " (refining pass)")
-    return Model(clf, {f: float(thresholds[f]) for f in FAVORS}, list(features), dict(data.get("info") or {}),
-                 refiner)
+    return Model(clf, {f: float(thresholds[f]) for f in FAVORS}, list(features), dict(info or {}), refiner)
 
 
 def _classifier(p: Path, booster_str: Any, columns: list[str], which: str) -> TreeScorer:
@@ -272,9 +316,12 @@ def _classifier(p: Path, booster_str: Any, columns: list[str], which: str) -> Tr
     if not isinstance(booster_str, str) or not booster_str.startswith("tree"):
         raise _fail(p, f"model has no LightGBM text model{which}")
     try:
-        with _quiet_stderr():  # LightGBM prints its fatal errors on fd 2 as well as raising them
-            booster = NativeBooster(booster_str)
-    except NativeError as exc:
+        text = checked_text(booster_str, len(columns))
+    except ModelTextError as exc:
+        raise _fail(p, f"LightGBM model string{which} is malformed: {exc}") from None
+    try:
+        booster = NativeBooster(text)
+    except NativeError as exc:  # not expected once checked
         raise _fail(p, f"LightGBM model string{which} is malformed ({str(exc)[:120]})") from None
     if booster.num_feature() != len(columns):
         raise _fail(p, f"LightGBM model{which} has {booster.num_feature()} features, expected {len(columns)}")

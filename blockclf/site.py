@@ -17,7 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -30,6 +32,7 @@ from .files import write_atomic
 
 __all__ = [
     "MIN_OTHER_PAGES",
+    "ProfileError",
     "SiteProfile",
     "batch_repetition",
     "block_keys",
@@ -50,6 +53,14 @@ VERSION = 2
 MAX_SAMPLES = 200
 SAMPLE_CHARS = 80
 _DIGITS = re.compile(r"\d+")
+#: a key of the texts/paths/samples tables: an unsigned 64-bit hash in hexadecimal
+_HEX_KEY = re.compile(r"[0-9a-f]{1,16}")
+#: most pages a profile may count (beyond this a count is not a page count but damage)
+MAX_PAGES = 2**53
+
+
+class ProfileError(ValueError):
+    """A site profile file that cannot be used; the message names the file and the problem in one line."""
 
 
 def _hash(s: str) -> int:
@@ -201,21 +212,37 @@ class SiteProfile:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> SiteProfile:
-        """Read `to_dict` output; version 1 files (no page digests or samples) are accepted."""
+    def from_dict(cls, data: Any) -> SiteProfile:
+        """Read `to_dict` output; version 1 files (no page digests or samples) are accepted.
+
+        Every field is checked by type and range; anything else raises `ProfileError`
+        (a `ValueError`) with a one-line message.
+        """
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError("not a blockclf site profile")
-        if data.get("version") not in (1, VERSION):
-            raise ValueError(f"site profile version {data.get('version')} is not supported (expected {VERSION})")
-        try:
-            prof = cls(str(data.get("site", "")))
-            prof.n_pages = int(data["n_pages"])
-            prof.texts = Counter({int(k, 16): int(v) for k, v in data["texts"].items()})
-            prof.paths = Counter({int(k, 16): int(v) for k, v in data["paths"].items()})
-            prof.pages = {str(d) for d in data.get("pages", [])}
-            prof.samples = {int(k, 16): str(v) for k, v in data.get("samples", {}).items()}
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ValueError(f"site profile is damaged ({exc})") from None
+            raise ProfileError("not a blockclf site profile")
+        version = data.get("version")
+        if isinstance(version, bool) or version not in (1, VERSION):
+            raise ProfileError(f"site profile version {_short(version)} is not supported (expected {VERSION})")
+        site = data.get("site", "")
+        if not isinstance(site, str):
+            raise ProfileError(f"site profile is damaged: 'site' must be a domain name, not {_short(site)}")
+        n_pages: Any = data.get("n_pages")
+        if not _count(n_pages, MAX_PAGES):
+            raise ProfileError(f"site profile is damaged: 'n_pages' must be a whole number from 0 to 2**53, "
+                               f"not {_short(n_pages)}")
+        prof = cls(site)
+        prof.n_pages = int(n_pages)
+        prof.texts = Counter(_table(data, "texts", prof.n_pages))
+        prof.paths = Counter(_table(data, "paths", prof.n_pages))
+        pages = data.get("pages", [])
+        if not isinstance(pages, list) or not all(isinstance(d, str) for d in pages):
+            raise ProfileError("site profile is damaged: 'pages' must be a list of page digests")
+        prof.pages = set(pages)
+        samples = data.get("samples", {})
+        if not isinstance(samples, dict) or not all(
+                isinstance(k, str) and _HEX_KEY.fullmatch(k) and isinstance(v, str) for k, v in samples.items()):
+            raise ProfileError("site profile is damaged: 'samples' must map text hashes to texts")
+        prof.samples = {int(k, 16): v for k, v in samples.items()}
         return prof
 
     def save(self, path: str | Path) -> None:
@@ -224,12 +251,58 @@ class SiteProfile:
 
     @classmethod
     def load(cls, path: str | Path) -> SiteProfile:
-        """Read a profile written by `save`; ValueError when it is not one."""
+        """Read a profile written by `save`.
+
+        Raises `ProfileError` (a `ValueError`) naming the file when it is not a regular file,
+        cannot be read, is not JSON (or nests too deeply to read), or is not a valid profile.
+        """
         try:
+            st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read forever, a device never ends
+                raise ProfileError(f"{path}: cannot read site profile (not a regular file)")
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{path}: cannot read site profile ({exc})") from None
-        return cls.from_dict(data)
+            raise ProfileError(f"{path}: cannot read site profile ({_one_line(exc)})") from None
+        except RecursionError:
+            raise ProfileError(f"{path}: cannot read site profile (JSON nested too deeply)") from None
+        except ProfileError:
+            raise
+        except ValueError as exc:  # a number of more digits than Python converts
+            raise ProfileError(f"{path}: cannot read site profile ({_one_line(exc)})") from None
+        try:
+            return cls.from_dict(data)
+        except ProfileError as exc:
+            raise ProfileError(f"{path}: {exc}") from None
+
+
+def _count(value: Any, most: int) -> bool:
+    """Whether ``value`` is a whole number (not a bool) from 0 to ``most``."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most
+
+
+def _table(data: dict, key: str, n_pages: int) -> dict[int, int]:
+    """The ``texts`` or ``paths`` table of profile ``data``: hex hash -> pages holding it."""
+    table = data.get(key)
+    if not isinstance(table, dict):
+        raise ProfileError(f"site profile is damaged: '{key}' must map hashes to page counts")
+    out: dict[int, int] = {}
+    for k, v in table.items():
+        if not _HEX_KEY.fullmatch(k) or not _count(v, n_pages):
+            raise ProfileError(f"site profile is damaged: '{key}' has {_short(k)}: {_short(v)} "
+                               f"(a hash and a page count up to n_pages)")
+        out[int(k, 16)] = v
+    return out
+
+
+def _short(value: Any, n: int = 40) -> str:
+    """``repr(value)`` cut to ``n`` characters, so a message stays one short line."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**20 else "(a number of over 20 digits)"
+    return text if len(text) <= n else text[:n] + "..."
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).splitlines()
+    return text[0][:200] if text else type(exc).__name__
 
 
 # --- form labels and their values -------------------------------------------------------
