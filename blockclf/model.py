@@ -28,6 +28,7 @@ import numpy as np
 from . import refine
 from .booster import NativeBooster, NativeError
 from .features import FEATURES
+from .files import write_atomic
 from .modelcheck import ModelTextError, checked_text
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SHIPPED", "Model", "ModelError", "TreeScorer", "TreeScoring",
@@ -170,10 +171,7 @@ class Model:
 
     def save(self, path: str | Path) -> None:
         """Write the model file atomically (a temporary file renamed into place)."""
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1), encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(Path(path), json.dumps(self.to_dict(), indent=1))
 
 
 #: models shipped with the package, by name: the default, and the slower one with the refining pass
