@@ -24,22 +24,27 @@ if TYPE_CHECKING:
 
 __all__ = ["EXT", "extract_command"]
 
-EXT = {"text": ".txt", "markdown": ".md", "json": ".json"}
+EXT = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
 
 
-def _render(res, fmt: str) -> str:
+def _render(res, fmt: str, images: bool = False) -> str:
+    from .render import to_dict, to_html, to_markdown
+
     if fmt == "text":
         return res.text + ("\n" if res.text else "")
     if fmt == "markdown":
-        return res.markdown
-    return json.dumps(res.to_dict(), ensure_ascii=False, indent=1) + "\n"
+        return to_markdown(res, images)
+    if fmt == "html":
+        return to_html(res, images)
+    return json.dumps(to_dict(res, images), ensure_ascii=False, indent=1) + "\n"
 
 
-def _render_page(res, fmt: str, with_log: bool) -> tuple[str, list[dict], list[str]]:
+def _render_page(res, fmt: str, with_log: bool, images: bool = False) -> tuple[str, list[dict], list[str]]:
     """A result's output, removal-log records and flag warnings (runs in batch workers, so module level)."""
     from .render import removal_log
 
-    return _render(res, fmt), (removal_log(res) if with_log else []), [w for w in res.warnings if w in FLAG_WARNINGS]
+    return (_render(res, fmt, images), (removal_log(res) if with_log else []),
+            [w for w in res.warnings if w in FLAG_WARNINGS])
 
 
 class _FailFast(Exception):
@@ -70,6 +75,8 @@ def extract_command(args: argparse.Namespace) -> int:
         raise UsageError(f"{len(inputs)} pages found: give -o OUTDIR to write one output per page")
     if args.dask and warcs:
         raise UsageError("--dask reads files the workers can open; extract WARC files without it")
+    if warcs and args.format == "html":
+        raise UsageError("--format html writes one file per page; WARC input writes JSONL lines (text, markdown, json)")
     if inputs and warcs and args.output is None:
         raise UsageError("HTML files and WARC files together: give -o OUTDIR")
     with_log = bool(args.removed_log)
@@ -78,7 +85,8 @@ def extract_command(args: argparse.Namespace) -> int:
                         encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes,
                                                               max_depth=args.max_depth,
                                                               max_seconds=args.time_budget or None),
-                        transform=partial(_render_page, fmt=args.format, with_log=with_log))
+                        transform=partial(_render_page, fmt=args.format, with_log=with_log,
+                                          images=getattr(args, "images", False)))
     progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     skipped: Counter[str] = Counter()
     n_done = 0
