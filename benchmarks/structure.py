@@ -44,10 +44,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from blockclf.data import PageRecord, read_index  # noqa: E402
 from blockclf.html import parse  # noqa: E402
-from blockclf.segment import FURNITURE_CLASSES  # noqa: E402
+from blockclf.segment import ANCHOR_GLYPHS, FURNITURE_CLASSES  # noqa: E402
 
 KINDS = ("code blocks verbatim", "headings", "list items", "table rows", "inline code")
-_GLYPHS = {"¶", "#", "§", "🔗"}
 _BLOCKS = {"p", "div", "ul", "ol", "dl", "pre", "table", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6",
            "figure", "section"}
 
@@ -63,7 +62,7 @@ def _strip_furniture(root: etree._Element) -> None:
         cls = set((el.get("class") or "").lower().split())
         href = el.get("href") or ""
         if (tag in ("script", "style", "button", "template") or cls & FURNITURE_CLASSES
-                or (tag == "a" and href.startswith("#") and (_text(el) or "").strip() in _GLYPHS)):
+                or (tag == "a" and href.startswith("#") and (_text(el) or "").strip() in ANCHOR_GLYPHS)):
             doomed.append(el)
     for el in doomed:
         parent = el.getparent()
@@ -121,6 +120,8 @@ def gold_structure(el: etree._Element) -> dict[str, list]:
     for node in el.iter():
         tag = _tag(node)
         if tag == "pre":
+            for br in node.iter("br"):  # a line break in code is a new line
+                br.tail = "\n" + (br.tail or "")
             lines = _code_lines(_text(node))
             if lines:
                 out["code blocks verbatim"].append(lines)
@@ -178,6 +179,7 @@ _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
 _ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
 _GLYPH_RE = re.compile(r"[¶§🔗]")
+_QUOTE = re.compile(r"^(?:> ?)*")
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 
 
@@ -190,8 +192,8 @@ def plain(md: str) -> str:
         return f"\x00{len(spans) - 1}\x00"
 
     md = _CODE_SPAN.sub(keep, md)
-    md = re.sub(r"!\[((?:\\.|[^\]\\])*)\]\([^)]*\)", r"\1", md)
-    md = re.sub(r"\[((?:\\.|[^\]\\])*)\]\((?:<[^>]*>|[^)]*)\)", r"\1", md)
+    for _ in range(2):  # an image inside a link
+        md = re.sub(r"(?<!\\)!?\[((?:\\.|[^\[\]\\])*)\]\((?:<[^>]*>|[^)\s]*)(?: \"[^\"]*\")?\)", r"\1", md)
     md = re.sub(r"(?<!\\)(\*\*|__|\*)", "", md)
     md = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", md)
     md = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], md)
@@ -202,7 +204,8 @@ def output_structure(md: str) -> dict[str, list]:
     """The structure items found in a Markdown text, by kind."""
     out: dict[str, Any] = {k: [] for k in KINDS}
     out["anchor glyphs"] = 0
-    lines = [re.sub(r"^(?:> ?)+", "", line) for line in md.split("\n")]
+    raw = md.split("\n")
+    lines = [_QUOTE.sub("", line) for line in raw]
     prose: list[str] = []
     i = 0
     while i < len(lines):
@@ -210,10 +213,12 @@ def output_structure(md: str) -> dict[str, list]:
         fence = _FENCE.match(line)
         if fence:
             indent, mark = len(fence.group(1)), fence.group(2)
+            depth = _QUOTE.match(raw[i]).group(0).count(">")  # type: ignore[union-attr]
             code = []
             i += 1
             while i < len(lines) and not lines[i].strip().startswith(mark[0] * len(mark)):
-                code.append(lines[i][indent:] if lines[i][:indent].strip() == "" else lines[i])
+                inner = re.sub(r"^" + r"> ?" * depth, "", raw[i]) if depth else raw[i]
+                code.append(inner[indent:] if inner[:indent].strip() == "" else inner)
                 i += 1
             i += 1
             out["code blocks verbatim"].append(_code_lines("\n".join(code)))
@@ -229,7 +234,17 @@ def output_structure(md: str) -> dict[str, list]:
         item = _ITEM.match(line)
         if item:
             marker = item.group(2)
-            out["list items"].append((plain(item.group(3)), int(marker[:-1]) if marker[0].isdigit() else 0,
+            text = item.group(3)
+            j, prev = i, line
+            # the item's paragraph goes on after a hard line break (a line ending in a backslash
+            # or two spaces, the next line indented), as Markdown reads it
+            while (j < len(lines) and lines[j].strip() and (prev.endswith(("\\", "  ")))
+                   and lines[j].startswith(" ") and not (_ITEM.match(lines[j]) or _FENCE.match(lines[j]))):
+                text = text.rstrip("\\") + " " + lines[j].strip()
+                prev = lines[j]
+                j += 1
+            text = text.rstrip("\\")
+            out["list items"].append((plain(text), int(marker[:-1]) if marker[0].isdigit() else 0,
                                       len(item.group(1).expandtabs(4))))
         stripped = line.strip()
         if stripped.startswith("|") and stripped.endswith("|") and not re.fullmatch(r"\|[\s:|-]+\|", stripped):

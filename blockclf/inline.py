@@ -20,6 +20,7 @@ _TAG = re.compile(r'<(/?)(a|code|strong|em|img)((?: [a-z]+="[^"]*")*)>')
 _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
 _MD_INLINE = re.compile(r"([\\`*\[\]])|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+=]|-(?=\s|-|$)|\d+(?=[.)](?:\s|$))|(?:`{3,}|~{3,}))")
+_UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data|file):", re.IGNORECASE)
 _URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"}
 
 
@@ -54,8 +55,11 @@ def _tokens(rich: str):
 
 
 def _url(url: str, base: str | None) -> str:
+    """``url`` resolved against the page's address, with what Markdown would misread encoded."""
     if base:
         url = urljoin(base, url)
+    if _UNSAFE_SCHEME.match(url):  # never a script address, whatever the page's base made of it
+        return ""
     return "".join(_URL_UNSAFE.get(c, c) for c in url)
 
 

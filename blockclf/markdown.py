@@ -16,6 +16,7 @@ from .inline import block_markdown
 from .structure import LIST_ELEMENTS, Item, kept_items
 
 if TYPE_CHECKING:
+    from .block import Block
     from .predict import Result
 
 __all__ = ["to_markdown"]
@@ -72,6 +73,7 @@ def to_markdown(res: Result, images: bool = False) -> str:
     items = kept_items(res)
     chunks: list[tuple[list[str], str, int]] = []  # lines, kind (item, dt, dd, other), quote depth
     widths: dict[str, int] = {}  # list item path -> width of its marker
+    prev: Block | None = None  # the last block written as a paragraph or list item
     i = 0
     while i < len(items):
         it = items[i]
@@ -88,6 +90,8 @@ def to_markdown(res: Result, images: bool = False) -> str:
             i = j
             continue
         i += 1
+        if b.heading_level or b.tag == "pre" or "pre" in tags:
+            prev = None
         items_in = [(p, chain[n - 1][1] if n and chain[n - 1][1] in LIST_ELEMENTS else "ul")
                     for n, (p, t) in enumerate(chain) if t == "li"]
         outer = items_in[:-1]
@@ -103,6 +107,17 @@ def to_markdown(res: Result, images: bool = False) -> str:
         text = block_markdown(b, base, images)
         if not text:
             continue
+        if prev is not None and prev.xpath == b.xpath and chunks[-1][1] in ("item", "other"):
+            # more text of the same element after a line break: the same paragraph, broken
+            first, last_line = chunks[-1][0][0], chunks[-1][0][-1]
+            pad = len(first) - len(first.lstrip(" "))
+            if chunks[-1][1] == "item":
+                pad += widths.get(next((p for p, t in reversed(chain) if t == "li"), ""), 0)
+            chunks[-1][0][-1] = last_line + "\\"
+            chunks[-1][0].append(" " * pad + text)
+            prev = b
+            continue
+        prev = b
         last = next((t for _, t in reversed(chain) if t in ("li", "dt", "dd")), "")
         last_path = next((p for p, t in reversed(chain) if t in ("li", "dt", "dd")), "")
         if last == "li" and last_path not in widths:

@@ -20,7 +20,7 @@ from lxml import etree
 from .block import Block
 from .html import Document, Limits, PageError, check_deadline
 
-__all__ = ["BLOCK_TAGS", "LIST_TAGS", "SKIP_TAGS", "segment"]
+__all__ = ["ANCHOR_GLYPHS", "BLOCK_TAGS", "FURNITURE_CLASSES", "LIST_TAGS", "SKIP_TAGS", "segment"]
 
 log = logging.getLogger("blockclf")
 
@@ -49,7 +49,8 @@ FURNITURE_CLASSES = frozenset(
     gutter rouge-gutter line-numbers-rows copybtn copybutton copy-button copy-code-button
     clipboard-button language-name example-header""".split()
 )
-_ANCHOR_GLYPHS = frozenset("¶ # § 🔗 ⚓ ↩ ↵".split())
+#: texts of in-page links that are furniture: heading anchors, footnote back-links
+ANCHOR_GLYPHS = frozenset("¶ # § 🔗 ⚓ ↩ ↵ ^ ↑".split())
 _SAFE_URL = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", re.IGNORECASE)
 _CODE_LANG = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?)[-\s]*([A-Za-z0-9_+#.-]+)")
 _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notranslate", "nohighlight", "source"))
@@ -82,7 +83,7 @@ def _is_furniture(cls: str) -> bool:
 def _is_anchor_glyph(el: etree._Element) -> bool:
     """True for a link into the page whose only text is a glyph such as ``¶`` or ``#``."""
     href = el.get("href")
-    return href is not None and href.startswith("#") and not len(el) and (el.text or "").strip() in _ANCHOR_GLYPHS
+    return href is not None and href.startswith("#") and not len(el) and (el.text or "").strip() in ANCHOR_GLYPHS
 
 
 def _code_lang(el: etree._Element) -> str:
