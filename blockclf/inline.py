@@ -70,7 +70,7 @@ def _code_span(code: str) -> str:
         return ""
     runs = [len(r) for r in re.findall(r"`+", code)]
     fence = "`" * (max(runs) + 1 if runs else 1)
-    pad = " " if code.startswith("`") or code.endswith("`") or fence != "`" else ""
+    pad = " " if code.startswith("`") or code.endswith("`") else ""
     return f"{fence}{pad}{code}{pad}{fence}"
 
 
@@ -87,7 +87,7 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False) 
         elif kind == "open":
             if value == "img":
                 if images and attrs.get("src"):
-                    alt = md_escape(" ".join(attrs.get("alt", "").split())).replace("]", "\\]")
+                    alt = md_escape(" ".join(attrs.get("alt", "").split()))
                     top[2].append(f"![{alt}]({_url(attrs['src'], base)})")
             elif top[0] == "code":  # nothing nests in code
                 continue
