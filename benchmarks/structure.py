@@ -8,6 +8,7 @@ Each kind is the share of gold items found in the output:
 
 - code blocks: a ``<pre>`` found as a fenced block with every line, in order, with the same
   relative indentation (trailing spaces and blank lines around the block aside);
+  (the same with blank lines inside the block left out of both: "blank lines aside");
 - headings: an ``h1``-``h6`` found as a Markdown heading line with its text;
 - list items: an ``li`` found as a list line (``-``/``*``/``+`` or ``N.``) with its first
   paragraph's text, numbered as on the page in an ``ol``, indented when nested;
@@ -46,7 +47,7 @@ from blockclf.data import PageRecord, read_index  # noqa: E402
 from blockclf.html import parse  # noqa: E402
 from blockclf.segment import ANCHOR_GLYPHS, FURNITURE_CLASSES  # noqa: E402
 
-KINDS = ("code blocks verbatim", "headings", "list items", "table rows", "inline code")
+KINDS = ("code blocks verbatim", "code blocks, blank lines aside", "headings", "list items", "table rows", "inline code")
 _BLOCKS = {"p", "div", "ul", "ol", "dl", "pre", "table", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6",
            "figure", "section"}
 
@@ -125,6 +126,7 @@ def gold_structure(el: etree._Element) -> dict[str, list]:
             lines = _code_lines(_text(node))
             if lines:
                 out["code blocks verbatim"].append(lines)
+                out["code blocks, blank lines aside"].append(tuple(line for line in lines if line.strip()))
         elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             text = _fold(_text(node))
             if text:
@@ -221,7 +223,9 @@ def output_structure(md: str) -> dict[str, list]:
                 code.append(inner[indent:] if inner[:indent].strip() == "" else inner)
                 i += 1
             i += 1
-            out["code blocks verbatim"].append(_code_lines("\n".join(code)))
+            block = _code_lines("\n".join(code))
+            out["code blocks verbatim"].append(block)
+            out["code blocks, blank lines aside"].append(tuple(line for line in block if line.strip()))
             continue
         i += 1
         prose.append(line)
@@ -258,7 +262,9 @@ def output_structure(md: str) -> dict[str, list]:
 def matches(gold: dict[str, list], found: dict[str, list]) -> dict[str, tuple[int, int]]:
     """Per kind: (gold items found, gold items)."""
     res: dict[str, tuple[int, int]] = {}
-    for kind in ("code blocks verbatim", "headings", "table rows", "inline code"):
+    for kind in KINDS:
+        if kind == "list items":
+            continue
         pool = Counter(found[kind])
         hit = 0
         for g in gold[kind]:
