@@ -11,7 +11,9 @@ Each kind is the share of gold items found in the output:
   (the same with blank lines inside the block left out of both: "blank lines aside");
 - headings: an ``h1``-``h6`` found as a Markdown heading line with its text;
 - list items: an ``li`` found as a list line (``-``/``*``/``+`` or ``N.``) with its first
-  paragraph's text, numbered as on the page in an ``ol``, indented when nested;
+  paragraph's text, numbered as on the page in an ``ol`` (sphinx_sites only: the expected
+  HTML of readability drops some items of the page's lists, so its counts are not the
+  page's numbers), indented when nested;
 - table rows: a ``tr`` (of tables without code or nested tables) found as a ``|`` row whose
   non-empty cells are the row's non-empty cells;
 - inline code: a ``code``/``kbd``/``samp``/``tt`` outside ``<pre>`` found in backticks.
@@ -167,7 +169,11 @@ def gold_for(rec: PageRecord, bench: Path) -> dict[str, list] | None:
             return None
         root = parse(path.read_bytes()).root
         body = root.find(".//body")
-        return gold_structure(body if body is not None else root)
+        gold = gold_structure(body if body is not None else root)
+        # the expected HTML leaves out some items of a page's lists, so its count of an ordered
+        # list's items is not the page's numbering: only text and nesting are checked there
+        gold["list items"] = [(text, 0, depth) for text, _, depth in gold["list items"]]
+        return gold
     selector = rec.extra.get("main_selector")
     if not selector:
         return None

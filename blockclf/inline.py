@@ -145,7 +145,7 @@ def block_html(block: Block, base: str | None = None, images: bool = False) -> s
             out.append(f"</{value}>")
     out += [f"</{t}>" for t in reversed(open_tags)]
     html = "".join(out)
-    return html if "\n" in html and block.tag == "pre" else " ".join(html.split())
+    return html if block.tag == "pre" else " ".join(html.split())
 
 
 def block_plain(block: Block) -> str:

@@ -74,6 +74,7 @@ def to_markdown(res: Result, images: bool = False) -> str:
     chunks: list[tuple[list[str], str, int]] = []  # lines, kind (item, dt, dd, other), quote depth
     widths: dict[str, int] = {}  # list item path -> width of its marker
     prev: Block | None = None  # the last block written as a paragraph or list item
+    code_path, code_at, code_text, code_lang = "", -2, "", ""  # the last code block written
     i = 0
     while i < len(items):
         it = items[i]
@@ -101,8 +102,15 @@ def to_markdown(res: Result, images: bool = False) -> str:
             continue
         if b.tag == "pre" or "pre" in tags:
             inner = indent + " " * sum(widths.get(p, 0) for p, _ in items_in[-1:])
-            lines = [(inner + line) if line else "" for line in _fence(_code(it), b.lang)]
+            code = _code(it)
+            if code_path == b.xpath and i - 1 == code_at + 1:  # the same code block, cut at a <br>
+                code, lang = code_text + "\n" + code, code_lang
+                chunks.pop()
+            else:
+                lang = b.lang
+            lines = [(inner + line) if line else "" for line in _fence(code, lang)]
             chunks.append((lines, "other", quote))
+            code_path, code_at, code_text, code_lang = b.xpath, i - 1, code, lang
             continue
         text = block_markdown(b, base, images)
         if not text:

@@ -212,3 +212,10 @@ def test_cli_formats_and_images_option(capsys, tiny_model_file: Path, tmp_path: 
         assert written.startswith("# Head\n") and "`code`" in written and "![A](i.png)" in written
     else:
         assert json.loads(written)["markdown"].startswith("# Head\n")
+
+
+def test_code_cut_at_line_breaks_is_one_block():
+    res = page('<pre class="language-lisp"><code>(func<br> (i32.add<br>  x)<br>)</code></pre><p>after</p>')
+    assert to_markdown(res) == "```lisp\n(func\n (i32.add\n  x)\n)\n```\n\nafter\n"
+    assert '<pre><code class="language-lisp">(func\n (i32.add\n  x)\n)</code></pre>' in to_html(res)
+    assert to_text(res) == "(func\n (i32.add\n  x)\n)\nafter"
