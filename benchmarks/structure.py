@@ -307,8 +307,8 @@ def run_blockclf(records: list[PageRecord], out: Path) -> float:
     for r in records:
         try:
             pages.append(prepare(r.html_path, url=r.url, site=r.site, name=r.key))
-        except Exception:  # noqa: BLE001 - a page that cannot be read has no output
-            continue
+        except Exception as exc:  # noqa: BLE001 - a page that cannot be read has no output
+            print(f"blockclf: {r.key}: {exc}", file=sys.stderr)
     for res in extract_batch(pages):
         path = out / f"{res.name}.md"
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -249,6 +249,7 @@ class _Segmenter:
         raw = "".join(self.pieces)
         owner = self.owner[-1] if self.owner else None
         rich = self.rich
+        code: str | None
         if owner is not None and owner.pre:
             lines = [" ".join(line.split()) for line in raw.splitlines()]
             text = "\n".join(line for line in lines if line)

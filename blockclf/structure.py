@@ -21,7 +21,7 @@ from .block import Block
 if TYPE_CHECKING:
     from .predict import Result
 
-__all__ = ["Item", "LIST_ELEMENTS", "kept_items"]
+__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "kept_items"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
