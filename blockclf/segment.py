@@ -49,6 +49,8 @@ FURNITURE_CLASSES = frozenset(
     gutter rouge-gutter line-numbers-rows copybtn copybutton copy-button copy-code-button
     clipboard-button language-name example-header""".split()
 )
+_BUTTON_LABELS = frozenset(("", "copy", "copied", "copied!", "copy code", "copy to clipboard", "run", "reset",
+                            "edit", "try it"))
 #: texts of in-page links that are furniture: heading anchors, footnote back-links
 ANCHOR_GLYPHS = frozenset("¶ # § 🔗 ⚓ ↩ ↵ ^ ↑".split())
 _SAFE_URL = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", re.IGNORECASE)
@@ -78,6 +80,16 @@ def _is_furniture(cls: str) -> bool:
             _FURNITURE_CACHE.clear()
         _FURNITURE_CACHE[cls] = hit
     return hit
+
+
+def _is_furniture_button(el: etree._Element) -> bool:
+    """True for a button that works a code block (copy, run, edit) rather than saying something.
+
+    Buttons also hold questions of FAQ accordions, tab names and names in running text, which
+    are content: only these labels are furniture.
+    """
+    label = " ".join("".join(t for t in el.itertext() if isinstance(t, str)).split()).lower()
+    return label in _BUTTON_LABELS
 
 
 def _is_anchor_glyph(el: etree._Element) -> bool:
@@ -492,7 +504,7 @@ class _Segmenter:
         inline = _INLINE.get(tag)
         if inline is not None and not furniture:
             if inline == "button":
-                furniture = True
+                furniture = _is_furniture_button(el)
             elif inline == "base":
                 href = attrib.get("href")
                 if href and self.base is None:

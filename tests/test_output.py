@@ -219,3 +219,11 @@ def test_code_cut_at_line_breaks_is_one_block():
     assert to_markdown(res) == "```lisp\n(func\n (i32.add\n  x)\n)\n```\n\nafter\n"
     assert '<pre><code class="language-lisp">(func\n (i32.add\n  x)\n)</code></pre>' in to_html(res)
     assert to_text(res) == "(func\n (i32.add\n  x)\n)\nafter"
+
+
+def test_buttons_that_say_something_stay():
+    res = page('<div class="faq"><button><h3>How long can I rent?</h3></button><p>A week.</p></div>'
+               '<p>According to <button title="x">Ada Lovelace,</button> a pioneer.</p><p>Run <button>Copy</button></p>')
+    md = to_markdown(res)
+    assert "### How long can I rent?" in md and "According to Ada Lovelace, a pioneer." in md
+    assert "Copy" not in md and to_text(res).endswith("Run")
