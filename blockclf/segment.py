@@ -82,6 +82,27 @@ def _is_furniture(cls: str) -> bool:
     return hit
 
 
+#: a tag in the pending markup is written between these (private-use characters, taken out of
+#: page text), so that page text is escaped once per block rather than piece by piece
+_OPEN, _CLOSE, _QUOTE = "\ue000", "\ue001", "\ue002"
+_MARKERS = str.maketrans("", "", _OPEN + _CLOSE + _QUOTE)
+
+
+def _attr(value: str) -> str:
+    """An attribute value for the pending markup (`_markup` escapes it)."""
+    if not value.isascii():
+        value = value.translate(_MARKERS)
+    return value.replace('"', _QUOTE) if '"' in value else value
+
+
+def _markup(raw: str) -> str:
+    """The pending markup as `Block.rich`: page text escaped, the tags made tags."""
+    text = escape(raw, False)
+    if _OPEN in text:
+        text = text.replace(_OPEN, "<").replace(_CLOSE, ">").replace(_QUOTE, "&quot;")
+    return text
+
+
 def _is_furniture_button(el: etree._Element) -> bool:
     """True for a button that works a code block (copy, run, edit) rather than saying something.
 
@@ -237,18 +258,18 @@ class _Segmenter:
         rich = self.rich
         if rich is not None:
             if not self.furniture:
-                rich.append(escape(text, False))
+                rich.append(text)
         elif self.furniture:
-            self.rich = [escape(p, False) for p in self.pieces]
+            self.rich = list(self.pieces)
         self.pieces.append(text)
         self.markup += len(text)
         if link:
             self.link_chars += len(" ".join(text.split()))  # as the block text folds it
 
     def put(self, tag: str) -> None:
-        """Put an inline tag into the pending block's `Block.rich`."""
+        """Put an inline tag (written with `_OPEN` and `_CLOSE`) into the pending block's markup."""
         if self.rich is None:
-            self.rich = [escape(p, False) for p in self.pieces]
+            self.rich = list(self.pieces)
         self.rich.append(tag)
 
     def flush(self) -> None:
@@ -262,13 +283,16 @@ class _Segmenter:
         owner = self.owner[-1] if self.owner else None
         rich = self.rich
         code: str | None
+        if rich is not None and (_OPEN in raw or _CLOSE in raw or _QUOTE in raw):
+            # page text holding the marker characters: its markup cannot be told from it
+            rich = [raw.translate(_MARKERS)]
         if owner is not None and owner.pre:
             lines = [" ".join(line.split()) for line in raw.splitlines()]
             text = "\n".join(line for line in lines if line)
-            code = _verbatim("".join(rich) if rich is not None else escape(raw, False))
+            code = _verbatim(_markup("".join(rich)) if rich is not None else escape(raw, False))
         else:
             text = " ".join(raw.split())
-            code = " ".join("".join(rich).split()) if rich is not None else None
+            code = " ".join(_markup("".join(rich)).split()) if rich is not None else None
         if text:
             self._emit(text, owner, code)
         self.pieces = []
@@ -433,15 +457,16 @@ class _Segmenter:
             url = self._href(el.get("href"))
             if url is None:  # a named anchor, or a script address: the text stays, unlinked
                 return None
-            self.put(f'<a href="{escape(url)}">')
-            return "</a>"
+            self.put(f'{_OPEN}a href="{_attr(url)}"{_CLOSE}')
+            return f"{_OPEN}/a{_CLOSE}"
         if inline == "img":
             src = self._href(el.get("src") or el.get("data-src"))
             if src is not None:
-                self.put(f'<img src="{escape(src)}" alt="{escape(" ".join((el.get("alt") or "").split()))}">')
+                alt = " ".join((el.get("alt") or "").split())
+                self.put(f'{_OPEN}img src="{_attr(src)}" alt="{_attr(alt)}"{_CLOSE}')
             return None
-        self.put(f"<{inline}>")
-        return f"</{inline}>"
+        self.put(f"{_OPEN}{inline}{_CLOSE}")
+        return f"{_OPEN}/{inline}{_CLOSE}"
 
     def run(self) -> list[Block]:
         root = self.doc.root
@@ -500,7 +525,13 @@ class _Segmenter:
         elif tag == "pre":
             pre = True
         close = None  # what closes this element in `Block.rich`
-        furniture = bool(n_attrib) and _is_furniture(attrib.get("class") or "")
+        furniture = False
+        if n_attrib:
+            cls = attrib.get("class")
+            if cls:
+                furniture = _FURNITURE_CACHE.get(cls)  # type: ignore[assignment]
+                if furniture is None:
+                    furniture = _is_furniture(cls)
         inline = _INLINE.get(tag)
         if inline is not None and not furniture:
             if inline == "button":
@@ -515,7 +546,7 @@ class _Segmenter:
                 close = self._open(el, inline)
         if furniture:
             if self.rich is None:
-                self.rich = [escape(p, False) for p in self.pieces]
+                self.rich = list(self.pieces)
             self.furniture += 1
         self.markup += 2 * len(tag) + 5 + 12 * n_attrib
         block = tag in BLOCK_TAGS
