@@ -1,4 +1,4 @@
-"""A `Result` as plain text, Markdown, a JSON-ready dict, or removal-log lines."""
+"""A `Result` as plain text, Markdown, HTML, a JSON-ready dict, or removal-log lines."""
 
 from __future__ import annotations
 
