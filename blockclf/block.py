@@ -33,6 +33,15 @@ class Block:
             ``display:none``, ``visibility:hidden``); scripts often reveal such content (tabs,
             accordions, product details), so it is read as one block per hidden element
             and left to the model, which sees the flag.
+        rich: the block's content as minimal HTML for the renderers, or None when that is just
+            ``text`` escaped: escaped text with ``a``, ``code``, ``strong``, ``em`` and ``img``
+            tags (links resolved against ``<base>``), without page furniture (heading anchors
+            such as a ``¶`` link, copy buttons, line numbers); for code (``pre``) its escaped
+            text line for line with indentation and blank lines. ``""``: nothing but furniture.
+            The features never read it: what is kept does not depend on it.
+        lang: the language a ``pre`` block's code is marked with (``language-python``...).
+        number: the number of the innermost ordered list item holding the block, else 0.
+        colspan: the column span of the innermost table cell holding the block.
     """
 
     index: int
@@ -51,6 +60,10 @@ class Block:
     ancestors: tuple[str, ...] = ()
     starts_element: bool = True
     hidden: bool = False
+    rich: str | None = None
+    lang: str = ""
+    number: int = 0
+    colspan: int = 1
 
     @property
     def parent_xpath(self) -> str:

@@ -255,13 +255,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help=".html/.htm/.html.gz files or directories, .warc/.warc.gz files (extra 'warc'), "
                          "or - for one page on standard input")
     ex.add_argument("-o", "--output", metavar="OUTDIR",
-                    help="write OUTDIR/<relative path>.{txt,md,json}; without it (or with -o -) one page is "
+                    help="write OUTDIR/<relative path>.{txt,md,json,html}; without it (or with -o -) one page is "
                          "written to standard output, several as JSON lines, one object per page")
     ex.add_argument("--model", metavar="FILE", help="model file, or 'refined' for the shipped model with the refining "
                     "pass (default: the shipped default model)")
     ex.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")
     ex.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
-    ex.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    ex.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text",
+                    help="text (default), markdown, json (with the Markdown), or html (clean, safe to embed)")
+    ex.add_argument("--images", action="store_true", help="keep images as ![alt](src) in markdown, <img> in html")
     ex.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     ex.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
                     help="run on a Dask cluster (extra 'dask'); the workers must see the input paths")

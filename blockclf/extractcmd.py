@@ -28,18 +28,23 @@ if TYPE_CHECKING:
 
 __all__ = ["EXT", "extract_command"]
 
-EXT = {"text": ".txt", "markdown": ".md", "json": ".json"}
+EXT = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
 
 
-def _render(res, fmt: str) -> str:
+def _render(res, fmt: str, images: bool = False) -> str:
+    from .render import to_dict, to_html, to_markdown
+
     if fmt == "text":
         return res.text + ("\n" if res.text else "")
     if fmt == "markdown":
-        return res.markdown
-    return json.dumps(res.to_dict(), ensure_ascii=False, indent=1) + "\n"
+        return to_markdown(res, images)
+    if fmt == "html":
+        return to_html(res, images)
+    return json.dumps(to_dict(res, images), ensure_ascii=False, indent=1) + "\n"
 
 
-def _render_page(res, fmt: str, with_log: bool, jsonl: bool = False) -> tuple[str, list[dict], list[str]]:
+def _render_page(res, fmt: str, with_log: bool, jsonl: bool = False,
+                 images: bool = False) -> tuple[str, list[dict], list[str]]:
     """A result's output (a JSON line with ``jsonl``), removal-log records and flag warnings
     (runs in batch workers, so module level)."""
     from .render import removal_log
@@ -48,7 +53,7 @@ def _render_page(res, fmt: str, with_log: bool, jsonl: bool = False) -> tuple[st
     flags = [w for w in res.warnings if w in FLAG_WARNINGS]
     if jsonl:
         return (*warc_line(res, fmt, with_log, key="name"), flags)
-    return _render(res, fmt), (removal_log(res) if with_log else []), flags
+    return _render(res, fmt, images), (removal_log(res) if with_log else []), flags
 
 
 def _read_stdin(max_bytes: int) -> bytes | PageError:
@@ -113,7 +118,8 @@ def extract_command(args: argparse.Namespace) -> int:
                         encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes,
                                                               max_depth=args.max_depth,
                                                               max_seconds=args.time_budget or None),
-                        transform=partial(_render_page, fmt=args.format, with_log=with_log, jsonl=jsonl))
+                        transform=partial(_render_page, fmt=args.format, with_log=with_log, jsonl=jsonl,
+                                          images=getattr(args, "images", False)))
     progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     skipped: Counter[str] = Counter()
     n_done = 0

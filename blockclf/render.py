@@ -1,86 +1,64 @@
-"""A `Result` as plain text, Markdown, a JSON-ready dict, or removal-log lines."""
+"""A `Result` as plain text, Markdown, HTML, a JSON-ready dict, or removal-log lines."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .segment import LIST_TAGS
+from .htmlout import to_html
+from .inline import block_plain
+from .markdown import to_markdown
+from .structure import kept_items
 
 if TYPE_CHECKING:
     from .predict import Result
 
-__all__ = ["HIDDEN_UNREAD", "removal_log", "to_dict", "to_markdown", "to_text"]
+__all__ = ["HIDDEN_UNREAD", "removal_log", "to_dict", "to_html", "to_markdown", "to_text"]
 
 #: why a hidden block was removed without a score
 HIDDEN_UNREAD = "hidden on the page; not read, as the visible text was enough"
 
 
 def to_text(res: Result) -> str:
-    """Kept blocks, one per line."""
-    return "\n".join(b.text for b, k in zip(res.blocks, res.kept) if k)
-
-
-def _md_escape_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _list_item(ancestors: tuple[str, ...], text: str) -> str:
-    """``- text`` or ``1. text`` (Markdown numbers the items), indented under the enclosing items."""
-    lists = [t for t in ancestors if t in LIST_TAGS]
-    indent = sum(3 if t == "ol" else 2 for t in lists[:-1])
-    return " " * indent + ("1. " if lists and lists[-1] == "ol" else "- ") + text
-
-
-def to_markdown(res: Result) -> str:
-    """Kept blocks as Markdown: headings, list items (nested), table rows, code, quotes."""
+    """Kept blocks, one per line: a table row on one line with its cells separated by `` | ``,
+    code line for line, list items marked ``-`` and indented two spaces a level; page furniture
+    (heading anchors, copy buttons, line numbers) left out. Nothing here adds a word to the
+    kept text, which token scores read: ordered items are numbered in Markdown and HTML only.
+    """
     out: list[str] = []
-    row: list[str] = []
+    items = kept_items(res)
+    seen_items: set[str] = set()
     row_path: str | None = None
-    rows_in_table = 0
-
-    def end_row() -> None:
-        nonlocal row, row_path, rows_in_table
+    row: list[tuple[str, str]] = []  # (cell path, text)
+    for it in items:
+        b, chain = it.block, it.chain
+        cell = next(((p, n) for n, (p, t) in enumerate(chain) if t in ("td", "th")), None)
+        text = block_plain(b)
+        if cell is not None:
+            path = next((p for p, t in reversed(chain[:cell[1]]) if t == "tr"), chain[0][0])
+            if path != row_path and row:
+                out.append(" | ".join(t for _, t in row))
+                row = []
+            row_path = path
+            if row and chain[cell[1]][0] == row[-1][0]:
+                row[-1] = (row[-1][0], row[-1][1] + " " + text)
+            else:
+                row.append((chain[cell[1]][0], text))
+            continue
         if row:
-            out.append("| " + " | ".join(row) + " |")
-            if rows_in_table == 0:
-                out.append("|" + " --- |" * len(row))
-            rows_in_table += 1
-        row, row_path = [], None
-
-    prev_kind = ""
-    for b, k in zip(res.blocks, res.kept):
-        if not k:
-            continue
-        kind = "cell" if b.tag in ("td", "th") else "other"
-        if kind == "cell":
-            if row_path is not None and b.parent_xpath != row_path:
-                end_row()
-            if prev_kind != "cell":
-                out.append("")
-                rows_in_table = 0
-            row.append(_md_escape_cell(b.text))
-            row_path = b.parent_xpath
-            prev_kind = kind
-            continue
-        end_row()
-        if b.heading_level:
-            out += ["", "#" * b.heading_level + " " + b.text, ""]
-        elif b.tag == "li":
-            out.append(_list_item(b.ancestors, b.text))
-        elif b.tag == "pre":
-            out += ["", "```", b.text, "```", ""]
-        elif "blockquote" in b.ancestors:
-            out += ["", "> " + b.text, ""]
-        else:
-            out += ["", b.text, ""]
-        prev_kind = kind
-    end_row()
-    lines: list[str] = []
-    for line in out:
-        if line == "" and (not lines or lines[-1] == ""):
-            continue
-        lines.append(line)
-    return "\n".join(lines).strip() + "\n"
+            out.append(" | ".join(t for _, t in row))
+            row, row_path = [], None
+        lis = [(p, chain[n - 1][1] if n else "ul") for n, (p, t) in enumerate(chain) if t == "li"]
+        if lis and not b.heading_level and b.tag != "pre":
+            indent = "  " * (len(lis) - 1)
+            if lis[-1][0] not in seen_items:
+                seen_items.add(lis[-1][0])
+                text = f"{indent}- {text}"
+            else:
+                text = indent + "  " + text
+        out.append(text)
+    if row:
+        out.append(" | ".join(t for _, t in row))
+    return "\n".join(out)
 
 
 def _block_dict(res: Result, i: int) -> dict[str, Any]:
@@ -111,8 +89,9 @@ def _reason_dict(name: str, value: float, contribution: float) -> dict[str, Any]
             "text": describe(name, value, contribution)}
 
 
-def to_dict(res: Result) -> dict[str, Any]:
-    """Everything about the page: metadata, verdict, warnings, statistics, every block."""
+def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
+    """Everything about the page: metadata, verdict, warnings, statistics, the kept text as
+    text and as Markdown, every block."""
     return {
         "name": res.name,
         "url": res.url,
@@ -125,6 +104,7 @@ def to_dict(res: Result) -> dict[str, Any]:
         "warnings": res.warnings,
         "stats": res.stats,
         "text": res.text,
+        "markdown": to_markdown(res, images),
         "blocks": [_block_dict(res, i) for i in range(len(res.blocks))],
     }
 

@@ -12,13 +12,15 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import replace
+from html import escape
+from urllib.parse import urljoin
 
 from lxml import etree
 
 from .block import Block
 from .html import Document, Limits, PageError, check_deadline
 
-__all__ = ["BLOCK_TAGS", "LIST_TAGS", "SKIP_TAGS", "segment"]
+__all__ = ["ANCHOR_GLYPHS", "BLOCK_TAGS", "FURNITURE_CLASSES", "LIST_TAGS", "SKIP_TAGS", "segment"]
 
 log = logging.getLogger("blockclf")
 
@@ -37,6 +39,23 @@ LIST_TAGS = frozenset(("ul", "ol", "dl", "menu", "dir"))
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _MAX_TOKENS = 48
+#: inline elements the renderers keep, by the tag they are written as in `Block.rich`
+_INLINE = {"a": "a", "code": "code", "kbd": "code", "samp": "code", "tt": "code", "strong": "strong", "b": "strong",
+           "em": "em", "i": "em", "img": "img", "base": "base", "button": "button"}
+#: classes of page furniture inside content: heading anchors, copy buttons, code line numbers,
+#: code-block language labels
+FURNITURE_CLASSES = frozenset(
+    """headerlink anchorjs-link anchor-link heading-anchor header-anchor linenos lineno linenodiv
+    gutter rouge-gutter line-numbers-rows copybtn copybutton copy-button copy-code-button
+    clipboard-button language-name example-header""".split()
+)
+_BUTTON_LABELS = frozenset(("", "copy", "copied", "copied!", "copy code", "copy to clipboard", "run", "reset",
+                            "edit", "try it"))
+#: texts of in-page links that are furniture: heading anchors, footnote back-links
+ANCHOR_GLYPHS = frozenset("¶ # § 🔗 ⚓ ↩ ↵ ^ ↑".split())
+_SAFE_URL = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", re.IGNORECASE)
+_CODE_LANG = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?)[-\s]*([A-Za-z0-9_+#.-]+)")
+_NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notranslate", "nohighlight", "source"))
 
 
 def _is_hidden(el: etree._Element, attrib) -> bool:
@@ -47,6 +66,86 @@ def _is_hidden(el: etree._Element, attrib) -> bool:
     if style and _HIDDEN_STYLE.search(style):
         return True
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
+
+
+_FURNITURE_CACHE: dict[str, bool] = {}
+
+
+def _is_furniture(cls: str) -> bool:
+    """True for a class attribute that marks page furniture (`FURNITURE_CLASSES`)."""
+    hit = _FURNITURE_CACHE.get(cls)
+    if hit is None:
+        hit = not FURNITURE_CLASSES.isdisjoint(cls.lower().split())
+        if len(_FURNITURE_CACHE) >= _TOKEN_CACHE_SIZE:
+            _FURNITURE_CACHE.clear()
+        _FURNITURE_CACHE[cls] = hit
+    return hit
+
+
+#: a tag in the pending markup is written between these (private-use characters, taken out of
+#: page text), so that page text is escaped once per block rather than piece by piece
+_OPEN, _CLOSE, _QUOTE = "\ue000", "\ue001", "\ue002"
+_MARKERS = str.maketrans("", "", _OPEN + _CLOSE + _QUOTE)
+
+
+def _attr(value: str) -> str:
+    """An attribute value for the pending markup (`_markup` escapes it)."""
+    if not value.isascii():
+        value = value.translate(_MARKERS)
+    return value.replace('"', _QUOTE) if '"' in value else value
+
+
+def _markup(raw: str) -> str:
+    """The pending markup as `Block.rich`: page text escaped, the tags made tags."""
+    text = escape(raw, False)
+    if _OPEN in text:
+        text = text.replace(_OPEN, "<").replace(_CLOSE, ">").replace(_QUOTE, "&quot;")
+    return text
+
+
+def _is_furniture_button(el: etree._Element) -> bool:
+    """True for a button that works a code block (copy, run, edit) rather than saying something.
+
+    Buttons also hold questions of FAQ accordions, tab names and names in running text, which
+    are content: only these labels are furniture.
+    """
+    label = " ".join("".join(t for t in el.itertext() if isinstance(t, str)).split()).lower()
+    return label in _BUTTON_LABELS
+
+
+def _is_anchor_glyph(el: etree._Element) -> bool:
+    """True for a link into the page whose only text is a glyph such as ``¶`` or ``#``."""
+    href = el.get("href")
+    return href is not None and href.startswith("#") and not len(el) and (el.text or "").strip() in ANCHOR_GLYPHS
+
+
+def _code_lang(el: etree._Element) -> str:
+    """The language a code block's element, its first child or two ancestors are marked with."""
+    near = [el, *el[:1]]
+    parent = el.getparent()
+    if parent is not None:
+        near.append(parent)
+        if parent.getparent() is not None:
+            near.append(parent.getparent())
+    for node in near:
+        if not isinstance(node.tag, str):
+            continue
+        lang = node.get("data-lang") or ""
+        m = _CODE_LANG.search(node.get("class") or "")
+        lang = lang or (m.group(1) if m else "")
+        if lang and lang.lower() not in _NOT_LANGS:
+            return lang.lower()
+    return ""
+
+
+def _verbatim(code: str) -> str:
+    """A code block's text without the blank lines around it and trailing spaces on lines."""
+    lines = [line.rstrip() for line in code.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
 
 
 _TOKEN_CACHE: dict[tuple[str | None, str | None], tuple[str, ...]] = {}
@@ -106,7 +205,7 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
 class _Owner:
     """An open block-level element: what its blocks inherit, and its path once asked for."""
 
-    __slots__ = ("el", "tag", "tokens", "ancestors", "heading", "lists", "tables", "pre", "xpath")
+    __slots__ = ("el", "tag", "tokens", "ancestors", "heading", "lists", "tables", "pre", "xpath", "number")
 
     def __init__(self, el: etree._Element, tag: str, tokens: tuple[str, ...], ancestors: tuple[str, ...],
                  heading: int, lists: int, tables: int, pre: bool) -> None:
@@ -119,6 +218,7 @@ class _Owner:
         self.tables = tables
         self.pre = pre
         self.xpath: str | None = None
+        self.number: int | None = None  # item number (li) or column span (td, th), once asked for
 
 
 class _Segmenter:
@@ -148,29 +248,55 @@ class _Segmenter:
         self.headings: list[tuple[int, str]] = []
         self.heading_path: tuple[str, ...] = ()
         self.started = True  # the pending text starts its owner element
+        # `Block.rich` of the pending block: None while it is just the escaped text
+        self.rich: list[str] | None = None
+        self.furniture = 0  # depth of furniture elements around the walk
+        self.base: str | None = None
+        self.numbers: dict[etree._Element, dict[etree._Element, int]] = {}
 
     def add(self, text: str, link: bool) -> None:
+        rich = self.rich
+        if rich is not None:
+            if not self.furniture:
+                rich.append(text)
+        elif self.furniture:
+            self.rich = list(self.pieces)
         self.pieces.append(text)
         self.markup += len(text)
         if link:
             self.link_chars += len(" ".join(text.split()))  # as the block text folds it
 
+    def put(self, tag: str) -> None:
+        """Put an inline tag (written with `_OPEN` and `_CLOSE`) into the pending block's markup."""
+        if self.rich is None:
+            self.rich = list(self.pieces)
+        self.rich.append(tag)
+
     def flush(self) -> None:
         if not self.pieces:
+            self.rich = None
             self.started = False
             if self.hidden:
                 self._emit_hidden()
             return
         raw = "".join(self.pieces)
         owner = self.owner[-1] if self.owner else None
+        rich = self.rich
+        code: str | None
+        if rich is not None and (_OPEN in raw or _CLOSE in raw or _QUOTE in raw):
+            # page text holding the marker characters: its markup cannot be told from it
+            rich = [raw.translate(_MARKERS)]
         if owner is not None and owner.pre:
             lines = [" ".join(line.split()) for line in raw.splitlines()]
             text = "\n".join(line for line in lines if line)
+            code = _verbatim(_markup("".join(rich)) if rich is not None else escape(raw, False))
         else:
             text = " ".join(raw.split())
+            code = " ".join(_markup("".join(rich)).split()) if rich is not None else None
         if text:
-            self._emit(text, owner)
+            self._emit(text, owner, code)
         self.pieces = []
+        self.rich = None
         self.link_chars = 0
         self.n_links = 0
         self.markup = 0
@@ -199,7 +325,31 @@ class _Segmenter:
             table_depth=tables, link_chars=link_chars, n_links=counts[1], markup_bytes=len(text) + 20 * counts[0],
             tokens=tokens, ancestors=ancestors + (tag,), starts_element=True, hidden=True))
 
-    def _emit(self, text: str, owner: _Owner | None) -> None:
+    def _number(self, owner: _Owner) -> int:
+        """An ``li``'s number in its ordered list (0 in others), a cell's column span."""
+        el = owner.el
+        if owner.tag in ("td", "th"):
+            span = el.get("colspan")
+            return min(max(int(span), 1), 100) if span and span.strip().isdigit() else 1
+        parent = el.getparent()
+        if parent is None or not isinstance(parent.tag, str) or parent.tag.lower() != "ol":
+            return 0
+        numbered = self.numbers.get(parent)
+        if numbered is None:  # each list's items are numbered once
+            items = [c for c in parent if isinstance(c.tag, str) and c.tag.lower() == "li"]
+            step = -1 if parent.get("reversed") is not None else 1
+            start = parent.get("start", "").strip()
+            n = int(start) if start.lstrip("-").isdigit() else (len(items) if step < 0 else 1)
+            numbered = self.numbers[parent] = {}
+            for item in items:
+                value = item.get("value", "").strip()
+                if value.lstrip("-").isdigit():
+                    n = int(value)
+                numbered[item] = n
+                n += step
+        return numbered.get(el, 0)
+
+    def _emit(self, text: str, owner: _Owner | None, rich: str | None = None) -> None:
         xpath: str | None
         tokens: tuple[str, ...]
         ancestors: tuple[str, ...]
@@ -213,6 +363,22 @@ class _Segmenter:
             assert xpath is not None
             tag, depth, tokens, ancestors = owner.tag, len(owner.ancestors) - 1, owner.tokens, owner.ancestors
             heading, lists, tables = owner.heading, owner.lists, owner.tables
+        number, colspan, lang = 0, 1, ""
+        if (lists or tables) and owner is not None:
+            want_item, want_cell = bool(lists), bool(tables)
+            for o in reversed(self.owner):
+                if want_item and o.tag == "li":
+                    if o.number is None:
+                        o.number = self._number(o)
+                    number, want_item = o.number, False
+                elif want_cell and o.tag in ("td", "th"):
+                    if o.number is None:
+                        o.number = self._number(o)
+                    colspan, want_cell = o.number, False
+                if not (want_item or want_cell):
+                    break
+        if owner is not None and owner.pre and owner.tag == "pre":
+            lang = _code_lang(owner.el)
         if heading:
             popped = False
             while self.headings and self.headings[-1][0] >= heading:
@@ -238,6 +404,10 @@ class _Segmenter:
                 tokens=tokens,
                 ancestors=ancestors,
                 starts_element=self.started,
+                rich=rich,
+                lang=lang,
+                number=number,
+                colspan=colspan,
             )
         )
         if heading:
@@ -271,6 +441,32 @@ class _Segmenter:
             path = f"{base}/{el.tag}[{position[el]}]" if per_tag[el.tag] > 1 else f"{base}/{el.tag}"
         self.paths[el] = path
         return path
+
+    def _href(self, url: str | None) -> str | None:
+        """A link or image address resolved against ``<base>``; None when not safe to follow."""
+        if not url:
+            return None
+        url = url.strip()
+        if not _SAFE_URL.match(url):
+            return None  # javascript:, data:, vbscript: and other schemes
+        return urljoin(self.base, url) if self.base else url
+
+    def _open(self, el: etree._Element, inline: str) -> str | None:
+        """Open ``el``'s inline tag in `Block.rich`; the closing tag, or None when none is due."""
+        if inline == "a":
+            url = self._href(el.get("href"))
+            if url is None:  # a named anchor, or a script address: the text stays, unlinked
+                return None
+            self.put(f'{_OPEN}a href="{_attr(url)}"{_CLOSE}')
+            return f"{_OPEN}/a{_CLOSE}"
+        if inline == "img":
+            src = self._href(el.get("src") or el.get("data-src"))
+            if src is not None:
+                alt = " ".join((el.get("alt") or "").split())
+                self.put(f'{_OPEN}img src="{_attr(src)}" alt="{_attr(alt)}"{_CLOSE}')
+            return None
+        self.put(f"{_OPEN}{inline}{_CLOSE}")
+        return f"{_OPEN}/{inline}{_CLOSE}"
 
     def run(self) -> list[Block]:
         root = self.doc.root
@@ -328,6 +524,30 @@ class _Segmenter:
             self.n_links += 1
         elif tag == "pre":
             pre = True
+        close = None  # what closes this element in `Block.rich`
+        furniture = False
+        if n_attrib:
+            cls = attrib.get("class")
+            if cls:
+                furniture = _FURNITURE_CACHE.get(cls)  # type: ignore[assignment]
+                if furniture is None:
+                    furniture = _is_furniture(cls)
+        inline = _INLINE.get(tag)
+        if inline is not None and not furniture:
+            if inline == "button":
+                furniture = _is_furniture_button(el)
+            elif inline == "base":
+                href = attrib.get("href")
+                if href and self.base is None:
+                    self.base = href.strip()
+            elif inline == "a" and _is_anchor_glyph(el):
+                furniture = True
+            elif not pre and not self.furniture:
+                close = self._open(el, inline)
+        if furniture:
+            if self.rich is None:
+                self.rich = list(self.pieces)
+            self.furniture += 1
         self.markup += 2 * len(tag) + 5 + 12 * n_attrib
         block = tag in BLOCK_TAGS
         if block or tag == "br":
@@ -340,6 +560,8 @@ class _Segmenter:
                 self.owner.append(_Owner(el, tag, tokens, ancestors, heading, lists, tables, pre))
             elif self.owner and self.owner[-1].pre:
                 self.pieces.append("\n")
+                if self.rich is not None:
+                    self.rich.append("\n")
         text = el.text
         if text:
             self.add(text, link)
@@ -350,6 +572,10 @@ class _Segmenter:
                 tail = child.tail
                 if tail:
                     self.add(tail, link)
+        if close is not None:
+            self.put(close)
+        if furniture:
+            self.furniture -= 1
         if block:
             self.flush()
             self.owner.pop()

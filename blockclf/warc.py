@@ -192,7 +192,7 @@ def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageE
 def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[str, list[dict]]:
     """One JSONL line for a result (a WARC record's, keyed by its URL; ``key="name"`` for a
     page file), and its removal-log records."""
-    from .render import removal_log, to_dict
+    from .render import removal_log, to_dict, to_html
 
     row: dict[str, Any] = {key: res.name}
     if fmt == "json":
@@ -200,7 +200,7 @@ def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[
         row[key] = res.name
     else:
         row.update(title=res.title, site=res.site, verdict=res.verdict)
-        row[fmt] = res.text if fmt == "text" else res.markdown
+        row[fmt] = res.text if fmt == "text" else to_html(res) if fmt == "html" else res.markdown
     line = json.dumps(row, ensure_ascii=False) + "\n"
     return line, (removal_log(res) if with_log else [])
 

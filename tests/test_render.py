@@ -55,7 +55,7 @@ def test_markdown_restores_headings_lists_tables_code_and_quotes():
 def test_markdown_numbers_ordered_lists_and_nests_under_them():
     html = "<body><ol><li>first</li><li>second<ul><li>bullet<ol><li>deep</li></ol></li></ul></li></ol></body>"
     md = result(html, drop=()).markdown
-    assert md == "1. first\n1. second\n   - bullet\n     1. deep\n"
+    assert md == "1. first\n2. second\n   - bullet\n     1. deep\n"
 
 
 def test_markdown_of_nothing_kept():

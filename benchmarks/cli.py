@@ -1,0 +1,142 @@
+"""The installed ``blockclf`` command as a user runs it: whole-process speed against trafilatura,
+and the quality of the files it writes, on the same folders in one run.
+
+Each dataset's pages of a split are laid out as one folder (links to the benchmark's files,
+in a temporary directory). For every folder, ``blockclf extract FOLDER -o OUT`` runs as its
+own process (start-up, both passes and writing the outputs included), and so does a Python
+process that runs trafilatura over the same files and writes one ``.txt`` per page; the two
+take turns going first from folder to folder, so a load spike on a shared machine hits both.
+The ratio of the summed wall times is the figure to compare. Then blockclf's written text
+files are scored against the gold text (DESIGN section 4), as a user would score them.
+
+    python benchmarks/cli.py                               # test split, every dataset
+    python benchmarks/cli.py --dataset wcxb --args=--jobs=2
+    python benchmarks/cli.py --no-peer --args=--no-site    # quality of other settings only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from blockclf.data import read_index  # noqa: E402
+from blockclf.evaluate import score_text  # noqa: E402
+
+#: trafilatura over a folder as one process: read, extract, write one .txt per page
+PEER = r"""
+import gzip, sys
+from pathlib import Path
+import trafilatura
+src, out = Path(sys.argv[1]), Path(sys.argv[2])
+for f in sorted(src.rglob("*.html.gz")):
+    data = gzip.decompress(f.read_bytes())
+    text = trafilatura.extract(data, include_comments=False, include_tables=True) or ""
+    target = out / f.relative_to(src).with_suffix("").with_suffix(".txt")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text + "\n", encoding="utf-8")
+"""
+
+
+def _run(cmd: list[str]) -> tuple[float, int, str]:
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return time.perf_counter() - t0, proc.returncode, proc.stderr
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("bench", type=Path, nargs="?", default=Path(os.environ.get("BLOCKCLF_BENCH", ROOT.parent / "shared"
+                                                                                 / "benchmark")))
+    ap.add_argument("--split", default="test")
+    ap.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
+    ap.add_argument("--args", default="", help="extra arguments for blockclf extract, e.g. --args='--jobs 2'")
+    ap.add_argument("--no-peer", action="store_true", help="run blockclf only (quality of other settings)")
+    ap.add_argument("--keep", type=Path, help="keep the outputs in this folder")
+    ap.add_argument("--json", type=Path, help="write the figures here")
+    args = ap.parse_args(argv)
+    records = read_index(args.bench, [args.split], args.dataset)
+    exe = shutil.which("blockclf")
+    if exe is None:
+        print("the blockclf command is not installed (pip install .)", file=sys.stderr)
+        return 2
+    peer = not args.no_peer
+    if peer:
+        try:
+            import trafilatura  # noqa: F401
+        except ImportError:
+            print("trafilatura is not installed (pip install '.[bench]'); use --no-peer", file=sys.stderr)
+            return 2
+    work = Path(tempfile.mkdtemp(prefix="blockclf-cli-"))
+    by_set: dict[str, list] = defaultdict(list)
+    for r in records:
+        by_set[r.dataset].append(r)
+    seconds: dict[str, float] = defaultdict(float)
+    for n, (dataset, recs) in enumerate(sorted(by_set.items())):
+        folder = work / "pages" / dataset
+        folder.mkdir(parents=True)
+        for r in recs:
+            os.symlink(r.html_path.resolve(), folder / f"{r.id}.html.gz")
+        runs = {"blockclf": [exe, "extract", str(folder), "-o", str(work / "blockclf" / dataset),
+                             *shlex.split(args.args)]}
+        if peer:
+            runs["trafilatura"] = [sys.executable, "-c", PEER, str(folder), str(work / "trafilatura" / dataset)]
+        order = list(runs) if n % 2 == 0 else list(reversed(runs))
+        for name in order:
+            secs, code, err = _run(runs[name])
+            seconds[name] += secs
+            if code not in (0, 1):
+                print(f"{name} failed on {dataset} (exit {code}): {err.strip()[-300:]}", file=sys.stderr)
+                return 1
+        print(f"{dataset}: {len(recs)} pages, " + ", ".join(f"{k} {seconds[k]:.1f}s so far" for k in order),
+              file=sys.stderr)
+    figures: dict[str, dict] = {"pages": {"n": len(records)}}
+    for name, secs in seconds.items():
+        figures[name] = {"seconds": round(secs, 2), "pages_per_s": round(len(records) / secs, 2)}
+    # quality of what the command wrote
+    rows = defaultdict(list)
+    for r in records:
+        out = work / "blockclf" / r.dataset / f"{r.id}.txt"
+        text = out.read_text(encoding="utf-8") if out.exists() else ""
+        s = score_text(text, r.read_gold())
+        rows[r.dataset].append((s.precision, s.recall, s.f1))
+    print(f"\nsplit {args.split}, {len(records)} pages, blockclf extract DIR -o OUT {args.args}".rstrip())
+    print("| dataset | pages | P | R | F1 |\n|---|---:|---:|---:|---:|")
+    every = []
+    for dataset, vals in sorted(rows.items()):
+        every += vals
+        p, r_, f = (sum(v[i] for v in vals) / len(vals) for i in range(3))
+        print(f"| {dataset} | {len(vals)} | {p:.3f} | {r_:.3f} | {f:.3f} |")
+        figures.setdefault("quality", {})[dataset] = {"pages": len(vals), "f1": round(f, 4)}
+    p, r_, f = (sum(v[i] for v in every) / len(every) for i in range(3))
+    print(f"| all | {len(every)} | {p:.3f} | {r_:.3f} | {f:.3f} |")
+    figures.setdefault("quality", {})["all"] = {"pages": len(every), "precision": round(p, 4), "recall": round(r_, 4),
+                                                "f1": round(f, 4)}
+    print()
+    for name in seconds:
+        print(f"{name}: {figures[name]['pages_per_s']:.1f} pages/s ({figures[name]['seconds']:.1f} s, whole processes)")
+    if peer:
+        ratio = figures["blockclf"]["pages_per_s"] / figures["trafilatura"]["pages_per_s"]
+        figures["ratio"] = round(ratio, 3)
+        print(f"blockclf x trafilatura: {ratio:.2f}")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1) + "\n")
+    if args.keep:
+        shutil.copytree(work, args.keep, dirs_exist_ok=True)
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

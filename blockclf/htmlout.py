@@ -1,0 +1,78 @@
+"""Kept blocks as clean, minimal HTML that is safe to embed.
+
+Only structural elements (headings, paragraphs, lists, definition lists, tables, quotes,
+code) and inline ``a``, ``code``, ``strong``, ``em`` (and ``img`` on request) are written,
+with no attributes but ``href``/``src``/``alt``, ``value`` of ordered items, ``colspan`` and
+the code language's class; all page text is escaped and script addresses never reach an
+``href``. The nesting comes from the blocks' structural chains (`blockclf.structure`).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+from .inline import block_html
+from .structure import LIST_ELEMENTS, kept_items
+
+if TYPE_CHECKING:
+    from .block import Block
+    from .predict import Result
+
+__all__ = ["to_html"]
+
+
+def _open(tag: str, block: Block, innermost: bool) -> str:
+    if tag in LIST_ELEMENTS:
+        return "<ol>" if tag == "ol" else "<ul>"
+    if tag == "li" and innermost and block.number:
+        return f'<li value="{block.number}">'
+    if tag in ("td", "th") and innermost and block.colspan > 1:
+        return f'<{tag} colspan="{block.colspan}">'
+    if tag == "pre":
+        lang = f' class="language-{escape(block.lang)}"' if block.lang else ""
+        return f"<pre><code{lang}>"
+    return f"<{tag}>"
+
+
+def _close(tag: str) -> str:
+    if tag in LIST_ELEMENTS:
+        return "</ol>" if tag == "ol" else "</ul>"
+    return "</code></pre>" if tag == "pre" else f"</{tag}>"
+
+
+_BREAK_AFTER = frozenset(("ul", "ol", "dl", "table", "thead", "tbody", "tfoot", "tr", "blockquote"))
+
+
+def to_html(res: Result, images: bool = False) -> str:
+    """The kept blocks as an HTML fragment (``images``: keep ``<img>`` in the text)."""
+    base = res.url
+    out: list[str] = []
+    stack: list[tuple[str, str]] = []
+    last_xpath = None
+    for it in kept_items(res):
+        b, chain = it.block, it.chain
+        k = 0
+        while k < len(stack) and k < len(chain) and stack[k] == chain[k]:
+            k += 1
+        while len(stack) > k:
+            out.append(_close(stack.pop()[1]))
+            out.append("\n")
+        for path, tag in chain[k:]:
+            inner = next((p for p, t in reversed(chain) if t == tag), None)
+            out.append(_open(tag, b, path == inner))
+            if tag in _BREAK_AFTER:
+                out.append("\n")
+            stack.append((path, tag))
+        content = block_html(b, base, images)
+        if it.own:
+            if k == len(chain) and last_xpath == b.xpath:  # more text of the same element
+                out.append("<br>" if b.tag != "pre" else "\n")
+            out.append(content)
+        else:
+            out.append(f"<p>{content}</p>\n")
+        last_xpath = b.xpath
+    while stack:
+        out.append(_close(stack.pop()[1]))
+        out.append("\n")
+    return "".join(out).lstrip("\n")

@@ -1,0 +1,156 @@
+"""A block's inline content (`Block.rich`) written as plain text, Markdown or safe HTML.
+
+`Block.rich` is escaped text with a few tags the segmenter itself wrote (``a``, ``code``,
+``strong``, ``em``, ``img``), so it is read here with one regular expression, never parsed
+as page HTML. A block element inside an inline one can leave a tag unmatched in a block:
+unmatched closing tags are dropped and open ones closed at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape, unescape
+from urllib.parse import urljoin
+
+from .block import Block
+
+__all__ = ["block_html", "block_markdown", "block_plain", "md_escape"]
+
+_TAG = re.compile(r'<(/?)(a|code|strong|em|img)((?: [a-z]+="[^"]*")*)>')
+_ATTR = re.compile(r'([a-z]+)="([^"]*)"')
+_MD_INLINE = re.compile(r"([\\`*\[\]])|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)")
+_MD_LINE_START = re.compile(r"^(\s*)([#>+=]|-(?=\s|-|$)|\d+(?=[.)](?:\s|$))|(?:`{3,}|~{3,}))")
+_UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data|file):", re.IGNORECASE)
+_URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"}
+
+
+def md_escape(text: str) -> str:
+    """Text with the characters that would make Markdown out of it backslash-escaped."""
+    return _MD_INLINE.sub(lambda m: "\\" + m.group(0) if m.group(0) != "&" else "&amp;", text)
+
+
+def _escape_line_start(line: str) -> str:
+    """Escape what would start a heading, quote, list item, rule or fence at a line start."""
+    m = _MD_LINE_START.match(line)
+    if not m:
+        return line
+    mark = m.group(2)
+    if mark[0].isdigit():  # "1. foo" in a paragraph is not a list item
+        end = m.end(2)
+        return line[:end] + "\\" + line[end:]
+    return m.group(1) + "\\" + line[len(m.group(1)):]
+
+
+def _tokens(rich: str):
+    """``(kind, value, attrs)`` items: ``("text", unescaped text, None)`` or tags."""
+    pos = 0
+    for m in _TAG.finditer(rich):
+        if m.start() > pos:
+            yield "text", unescape(rich[pos:m.start()]), None
+        attrs = {k: unescape(v) for k, v in _ATTR.findall(m.group(3))}
+        yield ("close" if m.group(1) else "open"), m.group(2), attrs
+        pos = m.end()
+    if pos < len(rich):
+        yield "text", unescape(rich[pos:]), None
+
+
+def _url(url: str, base: str | None) -> str:
+    """``url`` resolved against the page's address, with what Markdown would misread encoded."""
+    if base:
+        url = urljoin(base, url)
+    if _UNSAFE_SCHEME.match(url):  # never a script address, whatever the page's base made of it
+        return ""
+    return "".join(_URL_UNSAFE.get(c, c) for c in url)
+
+
+def _code_span(code: str) -> str:
+    """``code`` in backticks, the fence longer than any run of backticks inside."""
+    code = " ".join(code.split())
+    if not code:
+        return ""
+    runs = [len(r) for r in re.findall(r"`+", code)]
+    fence = "`" * (max(runs) + 1 if runs else 1)
+    pad = " " if code.startswith("`") or code.endswith("`") else ""
+    return f"{fence}{pad}{code}{pad}{fence}"
+
+
+def block_markdown(block: Block, base: str | None = None, images: bool = False) -> str:
+    """The block's text as one line of Markdown: escaped, with links, code, bold, italic."""
+    if block.rich is None:
+        return _escape_line_start(md_escape(block.text))
+    # a stack of open spans: [tag, attrs, pieces]
+    stack: list[list] = [["", {}, []]]
+    for kind, value, attrs in _tokens(block.rich):
+        top = stack[-1]
+        if kind == "text":
+            top[2].append(value if top[0] == "code" else md_escape(value))
+        elif kind == "open":
+            if value == "img":
+                if images and attrs.get("src"):
+                    alt = md_escape(" ".join(attrs.get("alt", "").split()))
+                    top[2].append(f"![{alt}]({_url(attrs['src'], base)})")
+            elif top[0] == "code":  # nothing nests in code
+                continue
+            else:
+                stack.append([value, attrs or {}, []])
+        elif len(stack) > 1 and stack[-1][0] == value:
+            _close(stack, base)
+    while len(stack) > 1:
+        _close(stack, base)
+    out = " ".join("".join(stack[0][2]).split())
+    return _escape_line_start(out)
+
+
+def _close(stack: list[list], base: str | None) -> None:
+    tag, attrs, pieces = stack.pop()
+    inner = "".join(pieces)
+    if tag == "code":
+        out = _code_span(inner)
+    else:
+        stripped = inner.strip()
+        lead = " " if inner[:1].isspace() else ""
+        trail = " " if inner[-1:].isspace() else ""
+        if not stripped:
+            out = inner
+        elif tag == "a":
+            out = f"{lead}[{stripped}]({_url(attrs.get('href', ''), base)}){trail}"
+        elif tag == "strong":
+            out = f"{lead}**{stripped}**{trail}"
+        else:
+            out = f"{lead}*{stripped}*{trail}"
+    stack[-1][2].append(out)
+
+
+def block_html(block: Block, base: str | None = None, images: bool = False) -> str:
+    """The block's text as HTML: escaped, with only ``a``, ``code``, ``strong``, ``em`` (and ``img``)."""
+    if block.rich is None:
+        return escape(block.text, False)
+    out: list[str] = []
+    open_tags: list[str] = []
+    for kind, value, attrs in _tokens(block.rich):
+        if kind == "text":
+            out.append(escape(value, False))
+        elif kind == "open":
+            if value == "img":
+                if images and attrs.get("src"):
+                    out.append(f'<img src="{escape(_url(attrs["src"], base))}" alt="{escape(attrs.get("alt", ""))}">')
+            elif value == "a":
+                out.append(f'<a href="{escape(_url(attrs.get("href", ""), base))}">')
+                open_tags.append(value)
+            else:
+                out.append(f"<{value}>")
+                open_tags.append(value)
+        elif open_tags and open_tags[-1] == value:
+            open_tags.pop()
+            out.append(f"</{value}>")
+    out += [f"</{t}>" for t in reversed(open_tags)]
+    html = "".join(out)
+    return html if block.tag == "pre" else " ".join(html.split())
+
+
+def block_plain(block: Block) -> str:
+    """The block's text without page furniture; code line for line as the page shows it."""
+    if block.rich is None:
+        return block.text
+    text = "".join(value for kind, value, _ in _tokens(block.rich) if kind == "text")
+    return text if block.tag == "pre" else " ".join(text.split())

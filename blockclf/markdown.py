@@ -1,0 +1,161 @@
+"""Kept blocks as Markdown: headings, nested and numbered lists, tables, fenced code, quotes,
+definition lists, links, inline code, bold and italic, with the page's own text escaped.
+
+Lists nest by the items' element paths, ordered items keep their numbers, a table's rows
+become ``|`` rows (a cell's paragraphs or list joined in the cell), code keeps every line and
+its indentation, fenced with the language the page names.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import TYPE_CHECKING
+
+from .inline import block_markdown
+from .structure import LIST_ELEMENTS, Item, kept_items
+
+if TYPE_CHECKING:
+    from .block import Block
+    from .predict import Result
+
+__all__ = ["to_markdown"]
+
+
+def _fence(code: str, lang: str) -> list[str]:
+    runs = [len(r) for r in re.findall(r"^\s*(`{3,})", code, re.MULTILINE)]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return [fence + lang, *code.split("\n"), fence]
+
+
+def _code(item: Item) -> str:
+    b = item.block
+    return unescape(b.rich) if b.rich is not None else b.text
+
+
+def _table(items: list[Item], table: str, base: str | None, images: bool) -> list[str]:
+    """A data table's items as Markdown table rows (a caption, if any, as a line before it)."""
+    caption: list[str] = []
+    rows: dict[str, dict[str, list]] = {}
+    for it in items:
+        inner = it.chain[[p for p, _ in it.chain].index(table):]
+        cell = next(((p, t) for p, t in reversed(inner) if t in ("td", "th")), None)
+        text = block_markdown(it.block, base, images)
+        if cell is None:
+            caption.append(text)
+            continue
+        row = next((p for p, t in reversed(inner) if t == "tr"), table)
+        cells = rows.setdefault(row, {})
+        entry = cells.setdefault(cell[0], [[], 1])
+        entry[0].append(text)
+        entry[1] = max(entry[1], it.block.colspan)
+    lines = [" ".join(caption)] if caption else []
+    out_rows = []
+    for cells in rows.values():
+        row_cells: list[str] = []
+        for texts, span in cells.values():
+            row_cells.append(" ".join(texts).replace("|", "\\|"))
+            row_cells += [""] * (span - 1)
+        out_rows.append(row_cells)
+    width = max(len(r) for r in out_rows) if out_rows else 0
+    for n, r in enumerate(out_rows):
+        if n == 0:
+            r = r + [""] * (width - len(r))
+        lines.append("| " + " | ".join(r) + " |")
+        if n == 0:
+            lines.append("|" + " --- |" * width)
+    return lines
+
+
+def to_markdown(res: Result, images: bool = False) -> str:
+    """The kept blocks as Markdown (``images``: write images as ``![alt](src)``)."""
+    base = res.url
+    items = kept_items(res)
+    chunks: list[tuple[list[str], str, int]] = []  # lines, kind (item, dt, dd, other), quote depth
+    widths: dict[str, int] = {}  # list item path -> width of its marker
+    prev: Block | None = None  # the last block written as a paragraph or list item
+    code_path, code_at, code_text, code_lang = "", -2, "", ""  # the last code block written
+    i = 0
+    while i < len(items):
+        it = items[i]
+        b = it.block
+        chain = it.chain
+        tags = [t for _, t in chain]
+        quote = tags.count("blockquote")
+        if "td" in tags or "th" in tags:
+            table = next(p for p, t in reversed(chain) if t == "table") if "table" in tags else chain[0][0]
+            j = i
+            while j < len(items) and any(p == table for p, _ in items[j].chain):
+                j += 1
+            chunks.append((_table(items[i:j], table, base, images), "other", quote))
+            i = j
+            continue
+        i += 1
+        if b.heading_level or b.tag == "pre" or "pre" in tags:
+            prev = None
+        items_in = [(p, chain[n - 1][1] if n and chain[n - 1][1] in LIST_ELEMENTS else "ul")
+                    for n, (p, t) in enumerate(chain) if t == "li"]
+        outer = items_in[:-1]
+        indent = " " * sum(widths.get(p, 2) for p, _ in outer)
+        if b.heading_level:
+            chunks.append((["#" * b.heading_level + " " + block_markdown(b, base, images)], "other", quote))
+            continue
+        if b.tag == "pre" or "pre" in tags:
+            inner = indent + " " * sum(widths.get(p, 0) for p, _ in items_in[-1:])
+            code = _code(it)
+            if code_path == b.xpath and i - 1 == code_at + 1:  # the same code block, cut at a <br>
+                code, lang = code_text + "\n" + code, code_lang
+                chunks.pop()
+            else:
+                lang = b.lang
+            lines = [(inner + line) if line else "" for line in _fence(code, lang)]
+            chunks.append((lines, "other", quote))
+            code_path, code_at, code_text, code_lang = b.xpath, i - 1, code, lang
+            continue
+        text = block_markdown(b, base, images)
+        if not text:
+            continue
+        if prev is not None and prev.xpath == b.xpath and chunks[-1][1] in ("item", "other"):
+            # more text of the same element after a line break: the same paragraph, broken
+            first, last_line = chunks[-1][0][0], chunks[-1][0][-1]
+            pad = len(first) - len(first.lstrip(" "))
+            if chunks[-1][1] == "item":
+                pad += widths.get(next((p for p, t in reversed(chain) if t == "li"), ""), 0)
+            chunks[-1][0][-1] = last_line + "\\"
+            chunks[-1][0].append(" " * pad + text)
+            prev = b
+            continue
+        prev = b
+        last = next((t for _, t in reversed(chain) if t in ("li", "dt", "dd")), "")
+        last_path = next((p for p, t in reversed(chain) if t in ("li", "dt", "dd")), "")
+        if last == "li" and last_path not in widths:
+            kind = items_in[-1][1]
+            marker = f"{b.number or 1}. " if kind == "ol" else "- "
+            widths[last_path] = len(marker)
+            chunks.append(([indent + marker + text], "item", quote))
+            continue
+        if last == "li":
+            chunks.append(([indent + " " * widths[last_path] + text], "other", quote))
+        elif last == "dd" and last_path not in widths:
+            widths[last_path] = 0
+            chunks.append(([": " + text], "dd", quote))
+        elif last == "dt" and last_path not in widths:
+            widths[last_path] = 0
+            chunks.append(([text], "dt", quote))
+        else:
+            chunks.append(([text], "other", quote))
+    return _join(chunks)
+
+
+def _join(chunks: list[tuple[list[str], str, int]]) -> str:
+    """Chunks separated by blank lines, except items of one list and a term and its definition."""
+    out: list[str] = []
+    prev_kind, prev_quote = "", 0
+    for lines, kind, quote in chunks:
+        if out and not ((kind == "item" and prev_kind == "item") or (kind == "dd" and prev_kind == "dt")):
+            out.append(("> " * min(quote, prev_quote)).rstrip() if quote and prev_quote else "")
+        prefix = "> " * quote
+        out += [(prefix + line) if line else prefix.rstrip() for line in lines]
+        prev_kind, prev_quote = kind, quote
+    text = "\n".join(out).strip("\n")
+    return text + "\n" if text else "\n"

@@ -1,0 +1,97 @@
+"""The page structure around each kept block, rebuilt from the block records alone.
+
+A block knows its element path and its ancestors' tags; the structural ones among them
+(lists and items, definition lists, tables, rows and cells, quotes, code, headings) are its
+*chain*, outermost first, each named by its element path. Blocks that share an element in
+their chains sat in the same list, table or quote on the page, so the renderers can rebuild
+it without the parsed tree (which a streaming batch no longer holds at render time).
+
+Tables that lay out a page rather than hold data (a heading, code or another table inside,
+or a cell with a whole article in it) are left out of the chains: their content is written
+as ordinary blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .block import Block
+
+if TYPE_CHECKING:
+    from .predict import Result
+
+__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "kept_items"]
+
+LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
+_TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
+STRUCTURAL = LIST_ELEMENTS | _TABLE_PARTS | frozenset(
+    ("li", "dl", "dt", "dd", "blockquote", "pre", "h1", "h2", "h3", "h4", "h5", "h6"))
+#: a table cell with more text than this holds an article, not a value
+_LAYOUT_CELL_CHARS = 1500
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A kept block to write, with the structural elements around it (``(path, tag)`` pairs)."""
+
+    block: Block
+    chain: tuple[tuple[str, str], ...]
+
+    @property
+    def own(self) -> bool:
+        """True when the block's own element is the innermost structural one (a ``li``, ``td``...)."""
+        return bool(self.chain) and self.chain[-1][0] == self.block.xpath
+
+
+def _chain(block: Block) -> tuple[tuple[str, str], ...]:
+    steps = block.xpath.split("/")[1:]
+    tags = block.ancestors
+    if len(steps) != len(tags):  # a path lxml wrote differently (namespaces): no structure known
+        return ()
+    out = []
+    path = ""
+    for step, tag in zip(steps, tags):
+        path += "/" + step
+        if tag in STRUCTURAL:
+            out.append((path, tag))
+    return tuple(out)
+
+
+def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> set[str]:
+    """Paths of the tables that lay the page out rather than hold data."""
+    layout: set[str] = set()
+    cell_chars: dict[str, int] = {}
+    for block, chain in items:
+        tables = [i for i, (_, tag) in enumerate(chain) if tag == "table"]
+        if not tables:
+            continue
+        layout.update(chain[i][0] for i in tables[:-1])  # a table holding a table
+        inner = chain[tables[-1]:]
+        if block.heading_level or block.tag == "pre" or any(tag == "pre" for _, tag in inner):
+            layout.add(chain[tables[-1]][0])
+        cell = next((path for path, tag in reversed(inner) if tag in ("td", "th")), None)
+        if cell is not None:
+            cell_chars[cell] = cell_chars.get(cell, 0) + len(block.text)
+            if cell_chars[cell] > _LAYOUT_CELL_CHARS:
+                layout.add(chain[tables[-1]][0])
+    return layout
+
+
+def _without(chain: tuple[tuple[str, str], ...], layout: set[str]) -> tuple[tuple[str, str], ...]:
+    out = []
+    skipping = False
+    for path, tag in chain:
+        if tag == "table":
+            skipping = path in layout
+        if skipping and tag in _TABLE_PARTS:
+            continue
+        out.append((path, tag))
+    return tuple(out)
+
+
+def kept_items(res: Result) -> list[Item]:
+    """The kept blocks that have something to show (not only furniture), with their chains."""
+    pairs = [(b, _chain(b)) for b, k in zip(res.blocks, res.kept) if k and b.rich != ""]
+    layout = _layout_tables(pairs)
+    return [Item(b, _without(chain, layout) if layout else chain) for b, chain in pairs]

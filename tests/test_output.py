@@ -1,0 +1,229 @@
+"""Faithful output: each construct in text, Markdown, HTML and JSON, from small inline pages."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blockclf import Result, parse, segment
+from blockclf.cli import main
+from blockclf.render import to_dict, to_html, to_markdown, to_text
+
+
+def page(body: str, head: str = "", url: str | None = "https://site.org/a/b.html",
+         drop: tuple[str, ...] = ()) -> Result:
+    """Every block kept (but those whose text is in ``drop``), as the renderers receive them."""
+    doc = parse(f"<html><head><title>T</title>{head}</head><body>{body}</body></html>")
+    blocks = segment(doc)
+    kept = np.array([b.text not in drop for b in blocks])
+    return Result(blocks=blocks, scores=np.where(kept, 0.9, 0.1), kept=kept, threshold=0.5, favor="balanced",
+                  title=doc.title, url=url, name="page.html")
+
+
+def test_nested_and_ordered_lists_keep_nesting_and_numbers():
+    res = page('<ol start="3"><li>three</li><li>four<ol><li>sub</li><li value="7">seven</li></ol></li></ol>'
+               '<ul><li>dot<ul><li>deeper</li></ul></li></ul>')
+    md = to_markdown(res)
+    assert "3. three\n4. four\n   1. sub\n   7. seven\n" in md
+    assert "- dot\n  - deeper" in md
+    assert to_text(res).split("\n") == ["- three", "- four", "  - sub", "  - seven", "- dot", "  - deeper"]
+    html = to_html(res)
+    assert '<li value="3">three</li>' in html and '<li value="7">seven</li>' in html
+    assert html.count("<ol>") == 2 and html.count("</ol>") == 2 and html.count("<ul>") == 2
+    assert to_dict(res)["markdown"] == md
+
+
+def test_reversed_list_counts_down():
+    md = to_markdown(page("<ol reversed><li>a</li><li>b</li><li>c</li></ol>"))
+    assert md == "3. a\n2. b\n1. c\n"
+
+
+def test_list_item_with_paragraphs_and_line_breaks():
+    res = page("<ul><li><p>para one</p><p>para two</p></li><li>line<br>broken</li></ul>")
+    md = to_markdown(res)
+    assert md.startswith("- para one\n\n  para two\n")
+    assert "- line\\\n  broken\n" in md
+    assert "<li>line<br>broken</li>" in to_html(res)
+
+
+def test_table_rows_with_spans_and_block_cells():
+    res = page("<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><td colspan='2'>wide</td><td>c|d</td></tr>"
+               "<tr><td><p>p1</p><p>p2</p></td><td><ul><li>x</li><li>y</li></ul></td><td>z</td></tr></table>")
+    md = to_markdown(res)
+    assert "| A | B | C |\n| --- | --- | --- |\n| wide |  | c\\|d |\n| p1 p2 | x y | z |" in md
+    assert to_text(res).split("\n") == ["A | B | C", "wide | c|d", "p1 p2 | x y | z"]
+    html = to_html(res)
+    assert '<td colspan="2">wide</td>' in html and "<th>A</th>" in html
+    assert "<td><p>p1</p>\n<p>p2</p>\n</td>" in html and "<td><ul>\n<li>x</li>" in html
+
+
+def test_layout_table_is_written_as_blocks():
+    res = page("<table><tr><td><h1>Article</h1><p>Body text.</p></td><td>side</td></tr></table>")
+    md = to_markdown(res)
+    assert md.startswith("# Article\n\nBody text.\n\nside")
+    assert "|" not in md and "<table>" not in to_html(res)
+
+
+def test_code_keeps_tabs_blank_lines_indentation_and_language():
+    code = "def f():\n\tif x:\n\t    return 1\n\n\ny = f()  "
+    res = page(f'<div class="highlight-python notranslate"><div class="highlight"><pre>{code}</pre></div></div>')
+    md = to_markdown(res)
+    assert md == "```python\ndef f():\n\tif x:\n\t    return 1\n\n\ny = f()\n```\n"
+    assert to_text(res) == "def f():\n\tif x:\n\t    return 1\n\n\ny = f()"
+    assert to_html(res) == '<pre><code class="language-python">def f():\n\tif x:\n\t    return 1\n\n\ny = f()</code></pre>\n'
+
+
+def test_code_fence_outgrows_backticks_inside_and_code_in_a_list_is_indented():
+    md = to_markdown(page('<pre class="language-md">```\nx\n```</pre><ul><li>item<pre>  a\nb</pre></li></ul>'))
+    assert "````md\n```\nx\n```\n````" in md
+    assert "- item\n\n  ```\n    a\n  b\n  ```" in md
+
+
+def test_line_numbers_copy_buttons_and_language_labels_do_not_reach_output():
+    res = page('<div class="code-example"><div class="example-header"><span class="language-name">js</span>'
+               '<button>Copy</button></div><pre class="brush: js notranslate"><code>let a = 1;</code></pre></div>'
+               '<div class="highlight"><pre><span class="linenos">1</span>x = 1\n<span class="linenos">2</span>y = 2'
+               '</pre></div><table class="highlighttable"><tr><td class="linenos"><div class="linenodiv"><pre>1\n2'
+               '</pre></div></td><td class="code"><div class="highlight"><pre>p = 1\nq = 2</pre></div></td></tr></table>')
+    md = to_markdown(res)
+    assert md == "```js\nlet a = 1;\n```\n\n```\nx = 1\ny = 2\n```\n\n```\np = 1\nq = 2\n```\n"
+    assert to_text(res) == "let a = 1;\nx = 1\ny = 2\np = 1\nq = 2"
+    html = to_html(res)
+    assert "Copy" not in html and ">js<" not in html and "1\n2" not in html
+
+
+def test_heading_anchor_glyphs_are_dropped_everywhere():
+    res = page('<h2>Install<a class="headerlink" href="#install" title="Link">¶</a></h2>'
+               '<h3 id="x">Usage <a href="#x">#</a></h3><p>Text<sup><a href="#cite-1">^</a></sup> here.</p>')
+    assert to_markdown(res) == "## Install\n\n### Usage\n\nText here.\n"
+    assert to_text(res) == "Install\nUsage\nText here."
+    assert to_html(res) == "<h2>Install</h2>\n<h3>Usage</h3>\n<p>Text here.</p>\n"
+    assert res.blocks[0].text == "Install¶"  # what the model reads is unchanged
+
+
+def test_markdown_escapes_what_the_page_says():
+    res = page("<p># not a heading</p><p>1. not a list</p><p>- nor this</p><p>use *args and **kwargs</p>"
+               "<p>snake_case and _under_ [x](y) `tick` &lt;b&gt;</p><p>&gt; not quoted</p>")
+    lines = to_markdown(res).split("\n\n")
+    assert lines[0] == "\\# not a heading"
+    assert lines[1] == "1\\. not a list"
+    assert lines[2] == "\\- nor this"
+    assert lines[3] == "use \\*args and \\*\\*kwargs"
+    assert lines[4] == "snake_case and \\_under\\_ \\[x\\](y) \\`tick\\` \\<b>"
+    assert lines[5].strip() == "\\> not quoted"
+    assert to_text(res).split("\n")[0] == "# not a heading"  # text is not Markdown
+
+
+def test_inline_code_links_bold_and_italic():
+    res = page('<p>Call <code>f(x)</code> or <code>a`b</code> with <strong>bold</strong>, <em>it</em> and '
+               '<a href="../c.html">a <b>link</b></a> or <a href="https://o.org/x y">out</a>.</p>')
+    md = to_markdown(res)
+    assert md == ("Call `f(x)` or ``a`b`` with **bold**, *it* and [a **link**](https://site.org/c.html) or "
+                  "[out](https://o.org/x%20y).\n")
+    html = to_html(res)
+    assert html == ('<p>Call <code>f(x)</code> or <code>a`b</code> with <strong>bold</strong>, <em>it</em> and '
+                    '<a href="https://site.org/c.html">a <strong>link</strong></a> or '
+                    '<a href="https://o.org/x%20y">out</a>.</p>\n')
+
+
+def test_links_resolve_against_base():
+    res = page('<p><a href="page.html">rel</a> <a href="/root">root</a> <a href="#frag">frag</a></p>',
+               head='<base href="https://docs.example.org/v2/">', url="https://mirror.net/x.html")
+    md = to_markdown(res)
+    assert "[rel](https://docs.example.org/v2/page.html)" in md
+    assert "[root](https://docs.example.org/root)" in md
+    assert "[frag](https://docs.example.org/v2/#frag)" in md
+    assert to_markdown(page('<p><a href="rel">r</a></p>', url=None)) == "[r](rel)\n"
+
+
+def test_images_only_on_request():
+    res = page('<p>See <img src="i.png" alt="a [pic]"> here</p>')
+    assert to_markdown(res) == "See here\n"
+    assert to_markdown(res, images=True) == "See ![a \\[pic\\]](https://site.org/a/i.png) here\n"
+    assert '<img src="https://site.org/a/i.png" alt="a [pic]">' in to_html(res, images=True)
+    assert "<img" not in to_html(res)
+    assert "![" in to_dict(res, images=True)["markdown"]
+
+
+def test_blockquotes_and_definition_lists():
+    res = page("<blockquote><p>q1</p><p>q2</p></blockquote><dl><dt>term</dt><dd>meaning</dd>"
+               "<dt><code>f()</code></dt><dd><p>calls</p><p>more</p></dd></dl>")
+    md = to_markdown(res)
+    assert md.startswith("> q1\n>\n> q2\n\nterm\n: meaning\n\n`f()`\n: calls\n\nmore\n")
+    html = to_html(res)
+    assert "<blockquote>\n<p>q1</p>\n<p>q2</p>\n</blockquote>" in html
+    assert "<dl>\n<dt>term</dt>\n<dd>meaning</dd>\n<dt><code>f()</code></dt>" in html
+    assert to_text(res).split("\n") == ["q1", "q2", "term", "meaning", "f()", "calls", "more"]
+
+
+def test_html_output_is_safe_to_embed():
+    res = page('<p onclick="steal()" style="color:red">Hi <a href="javascript:alert(1)" onmouseover="x()">click</a>'
+               '<script>bad()</script><style>p{}</style> <img src="javascript:evil()" onerror="y()">'
+               ' <a href=" JaVaScRiPt:alert(2)">two</a> <a href="data:text/html,x">three</a> &lt;script&gt;</p>'
+               '<iframe src="https://evil.example/">frame text</iframe><form action="/x"><input value="v"></form>',
+               head='<base href="javascript:/">')
+    html = to_html(res, images=True)
+    for bad in ("<script", "<style", "onclick", "onmouseover", "onerror", "javascript:", "data:", "<iframe",
+                "<form", "style="):
+        assert bad not in html.lower(), bad
+    assert "&lt;script&gt;" in html and "click" in html and "two" in html
+    tags = set(re.findall(r"</?([a-z0-9]+)", html))
+    assert tags <= {"p", "a", "br", "code", "strong", "em", "img"}
+
+
+def test_html_balances_inline_tags_split_by_blocks():
+    res = page('<p><a href="x"><span>one</span><div>two</div>three</a></p>')
+    html = to_html(res)
+    assert html.count("<a ") == html.count("</a>")
+
+
+def test_json_has_markdown_and_text():
+    res = page("<h1>Title</h1><ol><li>a</li><li>b</li></ol>")
+    d = to_dict(res)
+    json.dumps(d)
+    assert d["markdown"] == "# Title\n\n1. a\n2. b\n" and d["text"] == "Title\n- a\n- b"
+    assert d["blocks"][0]["text"] == "Title"
+
+
+def test_only_kept_blocks_are_written():
+    res = page("<nav><ul><li>Home</li></ul></nav><h1>Title</h1><p>Body.</p>", drop=("Home",))
+    assert to_markdown(res) == "# Title\n\nBody.\n"
+    assert "Home" not in to_html(res) and "Home" not in to_text(res)
+
+
+@pytest.mark.parametrize("fmt, ext", [("html", ".html"), ("markdown", ".md"), ("json", ".json")])
+def test_cli_formats_and_images_option(capsys, tiny_model_file: Path, tmp_path: Path, fmt, ext):
+    path = tmp_path / "p.html"
+    path.write_text("<html><body><h1>Head</h1><p>Some <code>code</code> and <img src='i.png' alt='A'> words "
+                    "in a paragraph that is long enough to be kept by any model.</p></body></html>",
+                    encoding="utf-8")
+    out_dir = tmp_path / "out"
+    code = main(["extract", str(path), "-o", str(out_dir), "--model", str(tiny_model_file), "--format", fmt,
+                 "--images", "--threshold", "0"])
+    assert code == 0, capsys.readouterr().err
+    written = (out_dir / f"p{ext}").read_text(encoding="utf-8")
+    if fmt == "html":
+        assert "<h1>Head</h1>" in written and "<code>code</code>" in written and 'alt="A"' in written
+    elif fmt == "markdown":
+        assert written.startswith("# Head\n") and "`code`" in written and "![A](i.png)" in written
+    else:
+        assert json.loads(written)["markdown"].startswith("# Head\n")
+
+
+def test_code_cut_at_line_breaks_is_one_block():
+    res = page('<pre class="language-lisp"><code>(func<br> (i32.add<br>  x)<br>)</code></pre><p>after</p>')
+    assert to_markdown(res) == "```lisp\n(func\n (i32.add\n  x)\n)\n```\n\nafter\n"
+    assert '<pre><code class="language-lisp">(func\n (i32.add\n  x)\n)</code></pre>' in to_html(res)
+    assert to_text(res) == "(func\n (i32.add\n  x)\n)\nafter"
+
+
+def test_buttons_that_say_something_stay():
+    res = page('<div class="faq"><button><h3>How long can I rent?</h3></button><p>A week.</p></div>'
+               '<p>According to <button title="x">Ada Lovelace,</button> a pioneer.</p><p>Run <button>Copy</button></p>')
+    md = to_markdown(res)
+    assert "### How long can I rent?" in md and "According to Ada Lovelace, a pioneer." in md
+    assert "Copy" not in md and to_text(res).endswith("Run")
