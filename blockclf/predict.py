@@ -23,6 +23,7 @@ from .block import Block
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
 from .html import Document, Limits, PageError, parse
+from .metadata import Metadata, page_metadata
 from .model import Model, default_model_path, load_model, shipped_name
 from .segment import segment
 from .site import (
@@ -62,7 +63,8 @@ class Page:
 
     ``blocks`` are the visible blocks, which the model scores and site profiles count;
     ``hidden`` the blocks of hidden elements, read only when the visible ones keep too
-    little (see `extract_batch`).
+    little (see `extract_batch`). ``metadata`` is read here, while the parsed tree is at hand
+    (a batch may drop the tree before scoring).
     """
 
     doc: Document
@@ -71,6 +73,7 @@ class Page:
     url: str | None = None
     site: str | None = None
     hidden: list[Block] = field(default_factory=list)
+    metadata: Metadata = field(default_factory=Metadata)
 
 
 @dataclass
@@ -81,7 +84,9 @@ class Result:
     content, ``scores[i]`` is the model's P(content). Kept and removed blocks together are
     the page's whole text (`raw_text`): its visible text, plus the text of hidden elements
     as blocks flagged ``hidden`` (removed with score 0 unless the page was read with them,
-    warning ``read-hidden``).
+    warning ``read-hidden``). ``title`` is the page's headline (`Metadata.title`, cleaned of
+    site-name parts; the raw ``<title>`` when the page gives no better), ``metadata`` all that
+    the page says about itself.
     """
 
     blocks: list[Block]
@@ -98,6 +103,7 @@ class Result:
     verdict: str = "document"
     stats: dict[str, float] = field(default_factory=dict)
     reasons: list[list[tuple[str, float, float]]] | None = None
+    metadata: Metadata = field(default_factory=Metadata)
 
     @property
     def text(self) -> str:
@@ -152,7 +158,9 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     if not blocks:
         doc.warnings.append("no-text")
     page_url = url or doc.url
-    return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden)
+    meta = page_metadata(doc, visible, url)
+    return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden,
+                metadata=meta)
 
 
 def _reasons(model: Model, table: np.ndarray, top: int) -> list[list[tuple[str, float, float]]]:
@@ -251,9 +259,9 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         s = scores[start:start + n]
         res = Result(
             blocks=p.blocks, scores=s, kept=keep_labels(s >= thr, pp), threshold=thr,
-            favor=None if threshold is not None else favor, title=p.doc.title, url=p.url, site=p.site,
-            name=p.name, encoding=p.doc.encoding, warnings=list(p.doc.warnings),
-            reasons=reasons[start:start + n] if reasons is not None else None,
+            favor=None if threshold is not None else favor, title=p.metadata.title or p.doc.title, url=p.url,
+            site=p.site, name=p.name, encoding=p.doc.encoding, warnings=list(p.doc.warnings),
+            reasons=reasons[start:start + n] if reasons is not None else None, metadata=p.metadata,
         )
         if p.hidden:
             _with_hidden(res, p, mdl, explain, top_reasons)

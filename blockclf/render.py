@@ -113,11 +113,21 @@ def _reason_dict(name: str, value: float, contribution: float) -> dict[str, Any]
 
 def to_dict(res: Result) -> dict[str, Any]:
     """Everything about the page: metadata, verdict, warnings, statistics, every block."""
+    meta = res.metadata
     return {
         "name": res.name,
         "url": res.url,
         "site": res.site,
         "title": res.title,
+        "author": meta.author,
+        "date": meta.date,
+        "modified": meta.modified,
+        "description": meta.description,
+        "sitename": meta.sitename,
+        "lang": meta.lang,
+        "canonical_url": meta.url,
+        "categories": list(meta.categories),
+        "tags": list(meta.tags),
         "encoding": res.encoding,
         "favor": res.favor,
         "threshold": res.threshold,
