@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from .cli import UsageError, _write_atomic, collect_inputs
 from .html import FLAG_WARNINGS, Limits
 from .model import load_model
+from .validate import verdict_flag
 
 if TYPE_CHECKING:
     from .batch import Outcome
@@ -39,7 +40,9 @@ def _render_page(res, fmt: str, with_log: bool) -> tuple[str, list[dict], list[s
     """A result's output, removal-log records and flag warnings (runs in batch workers, so module level)."""
     from .render import removal_log
 
-    return _render(res, fmt), (removal_log(res) if with_log else []), [w for w in res.warnings if w in FLAG_WARNINGS]
+    flags = [w for w in res.warnings if w in FLAG_WARNINGS]
+    flag = verdict_flag(res)  # an error or empty page is named on stderr with its reason
+    return _render(res, fmt), (removal_log(res) if with_log else []), flags + ([flag] if flag else [])
 
 
 class _FailFast(Exception):
