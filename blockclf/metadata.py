@@ -439,7 +439,7 @@ def _near_headline(h1: etree._Element | None) -> list[etree._Element]:
         up = box.getparent()
         if up is None or up.tag in ("body", "html"):
             break
-        if sum(1 for _ in islice(up.iter(), NEAR_HEADLINE_MAX_ELEMENTS + 1)) > NEAR_HEADLINE_MAX_ELEMENTS:
+        if len(list(islice(up.iter(), NEAR_HEADLINE_MAX_ELEMENTS + 1))) > NEAR_HEADLINE_MAX_ELEMENTS:
             break
         box = up
     near = list(box.iter())
@@ -619,21 +619,25 @@ _SCRIPT_RANGES = (
 )
 
 
+_NOT_LATIN_LETTER = re.compile(r"[^A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
+#: what is surely no letter of another script: ASCII, Latin, general punctuation, spaces, digits
+_LATIN_OR_NO_LETTER = re.compile(r"[\x00-\u024f\u1e00-\u206f\s\d]+")
+
+
 def _script(text: str) -> str | None:
     """The dominant script of a text's letters (``latin`` for Latin letters); None with few letters."""
-    if text.isascii():
-        return "latin" if sum(c.isalpha() for c in text) >= 20 else None
-    counts: dict[str, int] = {}
-    n = 0
-    for ch in text:
+    latin = len(_NOT_LATIN_LETTER.sub("", text))
+    other = _LATIN_OR_NO_LETTER.sub("", text)
+    if len(other) <= latin:  # the common case, read without a loop in Python
+        return "latin" if latin >= 20 else None
+    counts: dict[str, int] = {"latin": latin}
+    n = latin
+    for ch in other:
         if ch.isalpha():
             n += 1
-            if ch < "\u0250" or "\u1e00" <= ch <= "\u1eff":
-                counts["latin"] = counts.get("latin", 0) + 1
-            else:
-                o = ord(ch)
-                s = next((name for lo, hi, name in _SCRIPT_RANGES if lo <= o <= hi), "other")
-                counts[s] = counts.get(s, 0) + 1
+            o = ord(ch)
+            s = next((name for lo, hi, name in _SCRIPT_RANGES if lo <= o <= hi), "other")
+            counts[s] = counts.get(s, 0) + 1
     if n < 20:
         return None
     best = max(counts, key=counts.__getitem__)
