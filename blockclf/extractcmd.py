@@ -81,7 +81,7 @@ def extract_command(args: argparse.Namespace) -> int:
                         encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes,
                                                               max_depth=args.max_depth,
                                                               max_seconds=args.time_budget or None),
-                        transform=partial(_render_page, fmt=args.format, with_log=with_log))
+                        transform=partial(_render_page, fmt=args.format, with_log=with_log), comments=args.comments)
     progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     skipped: Counter[str] = Counter()
     n_done = 0

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import refine, region
 from .block import Block
+from .comments import comment_mask, comment_roots, may_have_comments
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
 from .html import Document, Limits, PageError, parse
@@ -42,6 +43,8 @@ __all__ = ["Page", "Result", "extract", "extract_batch", "prepare"]
 log = logging.getLogger("blockclf")
 
 Source = Union[bytes, str, Path]
+#: what `extract_batch` may do with readers' comment threads
+COMMENT_MODES = ("remove", "keep", "separate")
 _SHIPPED_LOADED: dict[str, Model] = {}
 
 
@@ -63,8 +66,9 @@ class Page:
 
     ``blocks`` are the visible blocks, which the model scores and site profiles count;
     ``hidden`` the blocks of hidden elements, read only when the visible ones keep too
-    little (see `extract_batch`). ``metadata`` is read here, while the parsed tree is at hand
-    (a batch may drop the tree before scoring).
+    little (see `extract_batch`). ``metadata`` and ``comment_roots`` (the element paths of
+    readers' comment threads) are read here, while the parsed tree is at hand (a batch may
+    drop the tree before scoring).
     """
 
     doc: Document
@@ -74,6 +78,7 @@ class Page:
     site: str | None = None
     hidden: list[Block] = field(default_factory=list)
     metadata: Metadata = field(default_factory=Metadata)
+    comment_roots: tuple[str, ...] = ()
 
 
 @dataclass
@@ -104,6 +109,10 @@ class Result:
     stats: dict[str, float] = field(default_factory=dict)
     reasons: list[list[tuple[str, float, float]]] | None = None
     metadata: Metadata = field(default_factory=Metadata)
+    #: per block, whether it is part of a readers' comment thread (`blockclf.comments`)
+    comment: np.ndarray | None = None
+    #: what was done with comments: ``remove`` (default), ``keep`` or ``separate``
+    comments: str = "remove"
 
     @property
     def text(self) -> str:
@@ -159,8 +168,9 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
         doc.warnings.append("no-text")
     page_url = url or doc.url
     meta = page_metadata(doc, visible, url)
+    roots = tuple(comment_roots(doc.root)) if may_have_comments(blocks) else ()
     return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden,
-                metadata=meta)
+                metadata=meta, comment_roots=roots)
 
 
 def _reasons(model: Model, table: np.ndarray, top: int) -> list[list[tuple[str, float, float]]]:
@@ -225,14 +235,18 @@ def _with_hidden(res: Result, page: Page, mdl: Model, explain: bool, top: int) -
 def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = None, favor: str = "balanced",
                   threshold: float | None = None, site_profile: SiteProfile | None = None,
                   use_site: bool = True, explain: bool = False, top_reasons: int = 3,
-                  repetition: Sequence[Any] | None = None) -> list[Result]:
+                  repetition: Sequence[Any] | None = None, comments: str = "remove") -> list[Result]:
     """Score already prepared pages together.
 
     With ``use_site``, pages sharing a site (and a ``site_profile``, if given) supply each
     other's repetition evidence; a page never counts as evidence for itself. ``repetition``
     gives that evidence ready-made, one `batch_repetition` entry per page (a streaming batch
-    computes it over more pages than it scores at once).
+    computes it over more pages than it scores at once). ``comments``: blocks of readers'
+    comment threads are removed from the main text (``remove``, the default, and ``separate``,
+    which `Result.to_dict` gives apart) or left to the model (``keep``).
     """
+    if comments not in COMMENT_MODES:
+        raise ValueError(f"comments must be one of {', '.join(COMMENT_MODES)}, not {comments!r}")
     mdl = _model(model)
     thr = float(threshold) if threshold is not None else mdl.threshold(favor)
     reps: list[Any] = [None] * len(pages)
@@ -265,6 +279,9 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         )
         if p.hidden:
             _with_hidden(res, p, mdl, explain, top_reasons)
+        res.comment, res.comments = comment_mask(res.blocks, p.comment_roots, res.kept), comments
+        if comments != "keep":  # readers' comments are not the article: removed, or returned apart
+            res.kept = res.kept & ~res.comment
         page_checks(res)
         results.append(res)
         start += n
@@ -275,7 +292,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
 def extract(source: Source, *, model: Model | str | Path | None = None, favor: str = "balanced",
             threshold: float | None = None, url: str | None = None, encoding: str | None = None,
             site_profile: SiteProfile | None = None, explain: bool = False,
-            limits: Limits | None = None) -> Result:
+            limits: Limits | None = None, comments: str = "remove") -> Result:
     """Extract the main content of one page (HTML bytes, text, or a path).
 
     Raises `PageError` when the input is not a usable page and `ModelError` when the model
@@ -284,7 +301,7 @@ def extract(source: Source, *, model: Model | str | Path | None = None, favor: s
     page = prepare(source, encoding=encoding, url=url, limits=limits,
                    name=str(source) if isinstance(source, Path) else None)
     return extract_batch([page], model=model, favor=favor, threshold=threshold,
-                         site_profile=site_profile, explain=explain)[0]
+                         site_profile=site_profile, explain=explain, comments=comments)[0]
 
 
 def prepare_many(sources: Iterable[tuple[str, Source]], **kwargs: Any) -> Iterable[tuple[str, Page | PageError]]:

@@ -98,6 +98,7 @@ def _block_dict(res: Result, i: int) -> dict[str, Any]:
         "table_depth": b.table_depth,
         "link_chars": b.link_chars,
         "hidden": b.hidden,
+        "comment": bool(res.comment[i]) if res.comment is not None and len(res.comment) else False,
     }
     if res.reasons is not None:
         d["reasons"] = [_reason_dict(name, value, c) for name, value, c in res.reasons[i]]
@@ -135,6 +136,8 @@ def to_dict(res: Result) -> dict[str, Any]:
         "warnings": res.warnings,
         "stats": res.stats,
         "text": res.text,
+        **({"comments": [b.text for b, c in zip(res.blocks, res.comment) if c]}
+           if res.comments == "separate" and res.comment is not None else {}),
         "blocks": [_block_dict(res, i) for i in range(len(res.blocks))],
     }
 
@@ -154,6 +157,8 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
         }
         if b.hidden:
             rec["hidden"] = True
+        if res.comment is not None and len(res.comment) and res.comment[i] and res.comments != "keep":
+            rec["reason"] = "comment"  # part of a readers' comment thread
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]
