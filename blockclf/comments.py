@@ -52,37 +52,60 @@ COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "res
 
 
 def may_have_comments(blocks: Sequence[Block]) -> bool:
-    """Whether any block's class/id tokens or heading hint at comments (else the tree need not be walked)."""
+    """Whether any block's class/id tokens or heading hint at comments (else the tree need not be read)."""
     return any(COMMENT_TOKENS.intersection(b.tokens) or (b.heading_level and _HEADING.match(b.text))
                for b in blocks)
 
 
-def comment_roots(root: etree._Element) -> list[str]:
-    """Element paths of the page's comment threads and comments (outermost only)."""
+def _named(el: etree._Element) -> bool:
+    ident = el.get("id")
+    if ident and _ID.match(ident.strip()):
+        return True
+    cls = el.get("class")
+    return bool(cls) and any(_CLASS.match(c) for c in cls.split())
+
+
+def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
+    """Element paths of the page's comment threads and comments (outermost only).
+
+    Only the elements above blocks whose class/id tokens hint at comments, and headings that
+    count or invite them, are read: the rest of the tree is not walked.
+    """
     tree = root.getroottree()
-    found: list[etree._Element] = []
-    for el in root.iter(etree.Element):
-        tag = el.tag
-        if not isinstance(tag, str) or tag in _NEVER:
-            continue
-        ident = el.get("id")
-        cls = el.get("class")
-        hit = bool(ident and _ID.match(ident.strip())) or bool(cls and any(_CLASS.match(c) for c in cls.split()))
-        if not hit and tag in _HEADINGS:
-            text = " ".join("".join(el.itertext()).split())
-            if text and len(text) <= 80 and _HEADING.match(text):
-                # the heading and what follows it in its container (the thread under its title)
-                found.append(el)
-                found.extend(sib for sib in el.itersiblings() if isinstance(sib.tag, str) and not _holds_article(sib))
+    found: list[str] = []
+
+    def element(path: str) -> etree._Element | None:
+        try:
+            hits = tree.xpath(path)
+        except etree.XPathError:
+            return None
+        return hits[0] if hits and isinstance(hits[0], etree._Element) else None
+
+    for b in blocks:
+        if any(b.xpath == f or b.xpath.startswith(f + "/") for f in found):
+            continue  # already inside a thread
+        if COMMENT_TOKENS.intersection(b.tokens):  # an element above it may name a thread
+            el, outer = element(b.xpath), None
+            while el is not None and el.tag not in _NEVER:
+                if _named(el) and not _holds_article(el):
+                    outer = el
+                el = el.getparent()
+            if outer is not None:
+                found.append(tree.getpath(outer))
                 continue
-        if hit and not _holds_article(el):
-            found.append(el)
-    paths = sorted({tree.getpath(el) for el in found})
-    outer: list[str] = []
+        if b.heading_level and len(b.text) <= 80 and _HEADING.match(b.text):
+            el = element(b.xpath)
+            if el is not None and not _holds_article(el):
+                # the heading and what follows it in its container (the thread under its title)
+                found.append(tree.getpath(el))
+                found.extend(tree.getpath(sib) for sib in el.itersiblings()
+                             if isinstance(sib.tag, str) and not _holds_article(sib))
+    paths = sorted(set(found))
+    kept: list[str] = []
     for p in paths:  # sorted: an ancestor comes right before its descendants
-        if not outer or not p.startswith(outer[-1] + "/"):
-            outer.append(p)
-    return outer
+        if not kept or not p.startswith(kept[-1] + "/"):
+            kept.append(p)
+    return kept
 
 
 #: a page whose comments would be over this share of its kept text is a discussion (a forum

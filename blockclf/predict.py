@@ -168,7 +168,7 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
         doc.warnings.append("no-text")
     page_url = url or doc.url
     meta = page_metadata(doc, visible, url)
-    roots = tuple(comment_roots(doc.root)) if may_have_comments(blocks) else ()
+    roots = tuple(comment_roots(doc.root, blocks)) if may_have_comments(blocks) else ()
     return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden,
                 metadata=meta, comment_roots=roots)
 

@@ -26,7 +26,7 @@ THREAD = ('<div id="comments"><h3>2 Comments</h3><ol class="commentlist">'
 
 def test_comment_thread_is_found_by_id_and_class():
     doc = parse(_page(THREAD))
-    roots = comment_roots(doc.root)
+    roots = comment_roots(doc.root, segment(doc))
     assert roots == ["/html/body/div/div"]  # the thread, not its items nor the wrapper
     blocks = segment(doc)
     mask = comment_mask(blocks, roots)
@@ -38,13 +38,13 @@ def test_heading_that_counts_comments_marks_what_follows_it():
     thread = f'<section><h2>Leave a Reply</h2><p>{REMARK}</p></section>'
     doc = parse(_page(thread))
     blocks = segment(doc)
-    mask = comment_mask(blocks, comment_roots(doc.root))
+    mask = comment_mask(blocks, comment_roots(doc.root, segment(doc)))
     assert {b.text for b, m in zip(blocks, mask) if m} == {"Leave a Reply", REMARK}
 
 
 def test_a_wrapper_that_mentions_comments_does_not_swallow_the_article():
     doc = parse(_page("", wrapper_class="post comments-open comments"))
-    assert comment_roots(doc.root) == []
+    assert comment_roots(doc.root, segment(doc)) == []
 
 
 def test_pages_without_hints_skip_the_tree_walk():
@@ -56,7 +56,7 @@ def test_a_discussion_page_keeps_its_comments():
     doc = parse(f'<html><body><h1>Forum</h1><div id="comments">{"<p>" + REMARK + "</p>" * 1}'
                 f'{"".join(f"<div class=comment><p>{REMARK} {i}</p></div>" for i in range(20))}</div></body></html>')
     blocks = segment(doc)
-    roots = comment_roots(doc.root)
+    roots = comment_roots(doc.root, segment(doc))
     assert roots
     assert not comment_mask(blocks, roots, np.ones(len(blocks), bool)).any()
 
