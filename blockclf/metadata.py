@@ -417,6 +417,10 @@ NEAR_HEADLINE_LEVELS = 4
 #: the surroundings stop growing at this many elements, so that searching them stays cheap
 NEAR_HEADLINE_MAX_ELEMENTS = 250
 _BYLINE_TOKENS = frozenset({"byline", "author", "authors", "byl", "writer", "autor", "auteur"})
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+#: a date written out in a byline: ISO, "12 March 2026", "March 12, 2026"
+_TEXT_DATE = re.compile(rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}\.?\s+{_MONTH}\s+(?:19|20)\d\d"
+                        rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d)\b", re.IGNORECASE)
 _BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|written by|posted by|autor|auteur)\s*:?\s+",
                         re.IGNORECASE)
 #: a byline's name ends where a date, a separator or a second line starts
@@ -477,6 +481,7 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
                 authors.append((2, n, el))
             elif "author" in marks:
                 authors.append((3, n, el))
+    byline_text = ""
     for _, _, el in sorted(authors, key=lambda t: t[:2])[:40]:
         # in a byline box, the name is its itemprop=name, else the link to the author's page, else its text
         name_el = next((c for c in el.iter() if c.get("itemprop") == "name"), None)
@@ -486,7 +491,13 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
         name = _author_text(name_el.get("content") or " ".join(" ".join(name_el.itertext()).split()[:40]))
         if name:
             found["author"] = name
+            byline_text = " ".join(" ".join(el.itertext()).split()[:40])
             break
+    if "date" not in found and byline_text:  # "By Ada Marsh · 12 March 2026 · 6 min read"
+        m = _TEXT_DATE.search(byline_text)
+        written = _parse_date(m.group(0)) if m else None
+        if written:
+            found["date"] = written
     return found
 
 

@@ -229,3 +229,9 @@ def test_result_and_json_carry_metadata(tiny_model):
 def test_prepare_carries_metadata_without_the_tree():
     p = prepare(page('<meta name="author" content="Ana Lopez">'))
     assert p.metadata.author == "Ana Lopez"
+
+
+def test_date_written_in_the_byline():
+    body = '<h1>Budget talks</h1><p class="byline">By Ada Marsh · 12 March 2026 · 6 min read</p>'
+    m = meta_of(page(body=body))
+    assert m.author == "Ada Marsh" and m.date == "2026-03-12"
