@@ -497,7 +497,7 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
         m = _TEXT_DATE.search(byline_text)
         written = _parse_date(m.group(0)) if m else None
         if written:
-            found["date"] = written
+            found["text_date"] = written
     return found
 
 
@@ -798,11 +798,11 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         raw_title = agreed or page_title or (h1[0] if h1 else None) or (offered[0] if offered else None)
         title = clean_title(raw_title, h1=h1, sitename=sitename, domain=domain)
 
+    near: dict[str, str] = {}
     if author is None or published is None:
         # the headline is the <h1> most like the title (the first may be the site's logo, or a copy
         # in a hidden header): the surroundings of each, best first, until one names an author
         heads = sorted(scan.h1, key=lambda el: -_overlap(" ".join(el.itertext())[:500], raw_title or ""))
-        near: dict[str, str] = {}
         for head in heads[:2]:
             for key, value in _near_fields(_near_headline(head)).items():
                 near.setdefault(key, value)
@@ -812,7 +812,8 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         modified = modified or near.get("modified")
         author = author or near.get("author")
     author = author or _byline(blocks)
-    published = published or _time_element(scan.times) or _url_date(page_url) or _url_date(url)
+    published = (published or _time_element(scan.times) or near.get("text_date") or _url_date(page_url)
+                 or _url_date(url))
     if title is None and h1:
         title = h1[0]
 

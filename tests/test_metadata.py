@@ -235,3 +235,9 @@ def test_date_written_in_the_byline():
     body = '<h1>Budget talks</h1><p class="byline">By Ada Marsh · 12 March 2026 · 6 min read</p>'
     m = meta_of(page(body=body))
     assert m.author == "Ada Marsh" and m.date == "2026-03-12"
+
+
+def test_author_from_meta_and_date_from_time_element():
+    m = meta_of(page('<meta name="author" content="Ana Lopez">',
+                     body='<h1>Budget talks</h1><time datetime="2014-02-03">Feb 3</time>'))
+    assert m.author == "Ana Lopez" and m.date == "2014-02-03"
