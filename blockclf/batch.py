@@ -121,6 +121,7 @@ class BatchOptions:
     chunk_size: int = 64
     cache_bytes: int = 256 << 20
     transform: Callable[[Result], Any] | None = None
+    comments: str = "remove"
 
 
 _MODELS: dict[str, Model] = {}
@@ -251,7 +252,8 @@ def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[An
     outcomes = [Outcome(it.name, error=p if isinstance(p, PageError) else None) for it, p in zip(items, prepared)]
     mdl = _resolve_model(opts.model)
     kwargs: dict[str, Any] = dict(model=mdl, favor=opts.favor, threshold=opts.threshold,
-                                  site_profile=opts.site_profile, use_site=opts.use_site, explain=opts.explain)
+                                  site_profile=opts.site_profile, use_site=opts.use_site, explain=opts.explain,
+                                  comments=opts.comments)
     ready: list[Page] = [p for p in prepared if not isinstance(p, PageError)]
     results: list[Result | PageError] = []
     for run in _groups(ready, SCORE_BLOCKS):

@@ -279,6 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--site", help="treat every page as belonging to this site")
     ex.add_argument("--site-profile", metavar="FILE", help="site profile with repetition counts from earlier pages")
     ex.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
+    ex.add_argument("--comments", choices=("remove", "keep", "separate"), default="remove",
+                    help="readers' comment threads: removed from the main text (default), kept in it, or "
+                         "removed and given apart (the JSON's 'comments')")
     ex.add_argument("--encoding", help="encoding to try before the page's own declaration")
     ex.add_argument("--max-bytes", type=int, default=Limits().max_bytes,
                     help="skip pages larger than this, compressed or not (default %(default)s)")

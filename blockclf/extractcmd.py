@@ -22,6 +22,7 @@ from .cli import UsageError, _write_atomic, collect_inputs
 from .files import OutputError, atomic_open, printable
 from .html import FLAG_WARNINGS, Limits, PageError
 from .model import load_model
+from .validate import verdict_flag
 
 if TYPE_CHECKING:
     from .batch import Outcome
@@ -51,6 +52,8 @@ def _render_page(res, fmt: str, with_log: bool, jsonl: bool = False,
     from .warc import warc_line
 
     flags = [w for w in res.warnings if w in FLAG_WARNINGS]
+    flag = verdict_flag(res)  # an error or empty page is named on stderr with its reason
+    flags += [flag] if flag else []
     if jsonl:
         return (*warc_line(res, fmt, with_log, key="name"), flags)
     return _render(res, fmt, images), (removal_log(res) if with_log else []), flags
@@ -119,7 +122,8 @@ def extract_command(args: argparse.Namespace) -> int:
                                                               max_depth=args.max_depth,
                                                               max_seconds=args.time_budget or None),
                         transform=partial(_render_page, fmt=args.format, with_log=with_log, jsonl=jsonl,
-                                          images=getattr(args, "images", False)))
+                                          images=getattr(args, "images", False)),
+                        comments=args.comments)
     progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     skipped: Counter[str] = Counter()
     n_done = 0

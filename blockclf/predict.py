@@ -20,9 +20,11 @@ import numpy as np
 
 from . import refine, region
 from .block import Block
+from .comments import comment_mask, comment_roots, may_have_comments
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
 from .html import Document, Limits, PageError, parse
+from .metadata import Metadata, page_metadata
 from .model import Model, default_model_path, load_model, shipped_name
 from .segment import segment
 from .site import (
@@ -41,6 +43,8 @@ __all__ = ["Page", "Result", "extract", "extract_batch", "prepare"]
 log = logging.getLogger("blockclf")
 
 Source = Union[bytes, str, Path]
+#: what `extract_batch` may do with readers' comment threads
+COMMENT_MODES = ("remove", "keep", "separate")
 _SHIPPED_LOADED: dict[str, Model] = {}
 
 
@@ -62,7 +66,9 @@ class Page:
 
     ``blocks`` are the visible blocks, which the model scores and site profiles count;
     ``hidden`` the blocks of hidden elements, read only when the visible ones keep too
-    little (see `extract_batch`).
+    little (see `extract_batch`). ``metadata`` and ``comment_roots`` (the element paths of
+    readers' comment threads) are read here, while the parsed tree is at hand (a batch may
+    drop the tree before scoring).
     """
 
     doc: Document
@@ -71,6 +77,8 @@ class Page:
     url: str | None = None
     site: str | None = None
     hidden: list[Block] = field(default_factory=list)
+    metadata: Metadata = field(default_factory=Metadata)
+    comment_roots: tuple[str, ...] = ()
 
 
 @dataclass
@@ -81,7 +89,9 @@ class Result:
     content, ``scores[i]`` is the model's P(content). Kept and removed blocks together are
     the page's whole text (`raw_text`): its visible text, plus the text of hidden elements
     as blocks flagged ``hidden`` (removed with score 0 unless the page was read with them,
-    warning ``read-hidden``).
+    warning ``read-hidden``). ``title`` is the page's headline (`Metadata.title`, cleaned of
+    site-name parts; the raw ``<title>`` when the page gives no better), ``metadata`` all that
+    the page says about itself.
     """
 
     blocks: list[Block]
@@ -98,6 +108,11 @@ class Result:
     verdict: str = "document"
     stats: dict[str, float] = field(default_factory=dict)
     reasons: list[list[tuple[str, float, float]]] | None = None
+    metadata: Metadata = field(default_factory=Metadata)
+    #: per block, whether it is part of a readers' comment thread (`blockclf.comments`)
+    comment: np.ndarray | None = None
+    #: what was done with comments: ``remove`` (default), ``keep`` or ``separate``
+    comments: str = "remove"
 
     @property
     def text(self) -> str:
@@ -152,7 +167,10 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     if not blocks:
         doc.warnings.append("no-text")
     page_url = url or doc.url
-    return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden)
+    meta = page_metadata(doc, visible, url)
+    roots = tuple(comment_roots(doc.root, blocks)) if may_have_comments(blocks) else ()
+    return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden,
+                metadata=meta, comment_roots=roots)
 
 
 def _reasons(model: Model, table: np.ndarray, top: int) -> list[list[tuple[str, float, float]]]:
@@ -217,14 +235,18 @@ def _with_hidden(res: Result, page: Page, mdl: Model, explain: bool, top: int) -
 def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = None, favor: str = "balanced",
                   threshold: float | None = None, site_profile: SiteProfile | None = None,
                   use_site: bool = True, explain: bool = False, top_reasons: int = 3,
-                  repetition: Sequence[Any] | None = None) -> list[Result]:
+                  repetition: Sequence[Any] | None = None, comments: str = "remove") -> list[Result]:
     """Score already prepared pages together.
 
     With ``use_site``, pages sharing a site (and a ``site_profile``, if given) supply each
     other's repetition evidence; a page never counts as evidence for itself. ``repetition``
     gives that evidence ready-made, one `batch_repetition` entry per page (a streaming batch
-    computes it over more pages than it scores at once).
+    computes it over more pages than it scores at once). ``comments``: blocks of readers'
+    comment threads are removed from the main text (``remove``, the default, and ``separate``,
+    which `Result.to_dict` gives apart) or left to the model (``keep``).
     """
+    if comments not in COMMENT_MODES:
+        raise ValueError(f"comments must be one of {', '.join(COMMENT_MODES)}, not {comments!r}")
     mdl = _model(model)
     thr = float(threshold) if threshold is not None else mdl.threshold(favor)
     reps: list[Any] = [None] * len(pages)
@@ -251,12 +273,15 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         s = scores[start:start + n]
         res = Result(
             blocks=p.blocks, scores=s, kept=keep_labels(s >= thr, pp), threshold=thr,
-            favor=None if threshold is not None else favor, title=p.doc.title, url=p.url, site=p.site,
-            name=p.name, encoding=p.doc.encoding, warnings=list(p.doc.warnings),
-            reasons=reasons[start:start + n] if reasons is not None else None,
+            favor=None if threshold is not None else favor, title=p.metadata.title or p.doc.title, url=p.url,
+            site=p.site, name=p.name, encoding=p.doc.encoding, warnings=list(p.doc.warnings),
+            reasons=reasons[start:start + n] if reasons is not None else None, metadata=p.metadata,
         )
         if p.hidden:
             _with_hidden(res, p, mdl, explain, top_reasons)
+        res.comment, res.comments = comment_mask(res.blocks, p.comment_roots, res.kept), comments
+        if comments != "keep":  # readers' comments are not the article: removed, or returned apart
+            res.kept = res.kept & ~res.comment
         page_checks(res)
         results.append(res)
         start += n
@@ -267,7 +292,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
 def extract(source: Source, *, model: Model | str | Path | None = None, favor: str = "balanced",
             threshold: float | None = None, url: str | None = None, encoding: str | None = None,
             site_profile: SiteProfile | None = None, explain: bool = False,
-            limits: Limits | None = None) -> Result:
+            limits: Limits | None = None, comments: str = "remove") -> Result:
     """Extract the main content of one page (HTML bytes, text, or a path).
 
     Raises `PageError` when the input is not a usable page and `ModelError` when the model
@@ -276,7 +301,7 @@ def extract(source: Source, *, model: Model | str | Path | None = None, favor: s
     page = prepare(source, encoding=encoding, url=url, limits=limits,
                    name=str(source) if isinstance(source, Path) else None)
     return extract_batch([page], model=model, favor=favor, threshold=threshold,
-                         site_profile=site_profile, explain=explain)[0]
+                         site_profile=site_profile, explain=explain, comments=comments)[0]
 
 
 def prepare_many(sources: Iterable[tuple[str, Source]], **kwargs: Any) -> Iterable[tuple[str, Page | PageError]]:

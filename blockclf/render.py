@@ -76,6 +76,7 @@ def _block_dict(res: Result, i: int) -> dict[str, Any]:
         "table_depth": b.table_depth,
         "link_chars": b.link_chars,
         "hidden": b.hidden,
+        "comment": bool(res.comment[i]) if res.comment is not None and len(res.comment) else False,
     }
     if res.reasons is not None:
         d["reasons"] = [_reason_dict(name, value, c) for name, value, c in res.reasons[i]]
@@ -92,11 +93,21 @@ def _reason_dict(name: str, value: float, contribution: float) -> dict[str, Any]
 def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
     """Everything about the page: metadata, verdict, warnings, statistics, the kept text as
     text and as Markdown, every block."""
+    meta = res.metadata
     return {
         "name": res.name,
         "url": res.url,
         "site": res.site,
         "title": res.title,
+        "author": meta.author,
+        "date": meta.date,
+        "modified": meta.modified,
+        "description": meta.description,
+        "sitename": meta.sitename,
+        "lang": meta.lang,
+        "canonical_url": meta.url,
+        "categories": list(meta.categories),
+        "tags": list(meta.tags),
         "encoding": res.encoding,
         "favor": res.favor,
         "threshold": res.threshold,
@@ -105,6 +116,8 @@ def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
         "stats": res.stats,
         "text": res.text,
         "markdown": to_markdown(res, images),
+        **({"comments": [b.text for b, c in zip(res.blocks, res.comment) if c]}
+           if res.comments == "separate" and res.comment is not None else {}),
         "blocks": [_block_dict(res, i) for i in range(len(res.blocks))],
     }
 
@@ -124,6 +137,8 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
         }
         if b.hidden:
             rec["hidden"] = True
+        if res.comment is not None and len(res.comment) and res.comment[i] and res.comments != "keep":
+            rec["reason"] = "comment"  # part of a readers' comment thread
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]

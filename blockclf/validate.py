@@ -12,14 +12,21 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import numpy as np
+
+from .block import Block
 
 if TYPE_CHECKING:
     from .predict import Result
 
 __all__ = [
     "LOW_KEPT_RATIO",
+    "error_reason",
+    "link_units",
+    "section_address",
+    "verdict_flag",
     "MIN_KEPT_CHARS",
     "MetricShift",
     "SiteDrift",
@@ -41,35 +48,149 @@ LOW_KEPT_RATIO = 0.05
 SUBSTANTIAL_PAGE = 2000
 _WORD = re.compile(r"\w+")
 
+# --- what the verdicts count (docs/page-signals.md) --------------------------------------
+#: a block of at least this many characters, under `PROSE_MAX_LINK_SHARE` of them in links, is prose
+PROSE_MIN_CHARS = 150
+PROSE_MAX_LINK_SHARE = 0.2
+#: a block of this many characters (inclusive), at least `TITLE_MIN_LINK_SHARE` of them in links, is a link title
+LINK_TITLE_CHARS = (10, 200)
+TITLE_MIN_LINK_SHARE = 0.8
+#: index: kept prose under this (characters) ...
+INDEX_MAX_PROSE = 3000
+#: ... and the page mostly links, its link titles repeated in at least this many units ...
+INDEX_LINK_DENSITY = 0.4
+INDEX_MIN_UNITS = 10
+#: ... or under this many kept characters per kept link title (per page, when it kept none)
+INDEX_CHARS_PER_TITLE = 500
+#: index, at a section's address (site root, or a one-word last path segment): kept prose
+#: under this and page link density over the next
+SECTION_MAX_PROSE = 6000
+SECTION_LINK_DENSITY = 0.2
+#: error: the title or headline says so and under this many characters were kept
+ERROR_MAX_KEPT_CHARS = 2000
+_NOT_FOUND = re.compile(
+    r"\b(?:404|410)\b|not found|no longer (?:exists|available)|(?:does not|doesn't|did not) exist"
+    r"|nicht gefunden|introuvable|no encontrada|non trovata|niet gevonden|não encontrada|nie znaleziono",
+    re.IGNORECASE)
+_SERVER_ERROR = re.compile(
+    r"\b(?:500|502|503|504)\b|internal server error|service (?:temporarily )?unavailable|bad gateway"
+    r"|gateway time-?out|server error",
+    re.IGNORECASE)
+_POSITION = re.compile(r"\[\d+\]")
+_SLUG_SPLIT = re.compile(r"[-_+]")
+
+
+def _is_prose(b: Block) -> bool:
+    return len(b.text) >= PROSE_MIN_CHARS and b.link_chars < PROSE_MAX_LINK_SHARE * len(b.text)
+
+
+def _is_link_title(b: Block) -> bool:
+    n = len(b.text)
+    return LINK_TITLE_CHARS[0] <= n <= LINK_TITLE_CHARS[1] and b.link_chars >= TITLE_MIN_LINK_SHARE * n
+
+
+def link_units(blocks: Iterable[Block]) -> int:
+    """How many times the page repeats one unit holding a link title (a teaser card, a list entry).
+
+    Link titles are grouped by their element path with the ``[n]`` positions removed; a
+    group's units are its distinct parent elements. The largest group's count is returned.
+    The entries of one list share their parent, so a list counts once: menus are lists, and
+    what sets a listing apart is the same card repeated (``div/h3/a`` in each of N ``div``).
+    """
+    parents: dict[str, set[str]] = {}
+    for b in blocks:
+        if _is_link_title(b):
+            parents.setdefault(_POSITION.sub("", b.xpath), set()).add(b.parent_xpath)
+    return max((len(v) for v in parents.values()), default=0)
+
+
+def section_address(url: str | None) -> bool:
+    """Whether a URL is a section's address: the site root, or a last path segment of one word.
+
+    Articles live at slugs (``/2024/05/how-we-built-it``); listings at ``/``, ``/news``,
+    ``/category/science/``. A page without a URL is not a section address.
+    """
+    if not url:
+        return False
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return False
+    segments = [s for s in path.split("/") if s]
+    if not segments:
+        return True
+    last = segments[-1].rsplit(".", 1)[0]
+    return len([w for w in _SLUG_SPLIT.split(last) if w]) <= 1
+
+
+def error_reason(res: Result) -> str | None:
+    """``not-found`` or ``server-error`` when the page's title or a kept ``<h1>`` says so, else None."""
+    heads = [res.title] + [b.text for b, k in zip(res.blocks, res.kept) if k and b.heading_level == 1][:3]
+    for text in heads:
+        if text and len(text) <= 200:
+            if _NOT_FOUND.search(text):
+                return "not-found"
+            if _SERVER_ERROR.search(text):
+                return "server-error"
+    return None
+
+
+def verdict_flag(res: Result) -> str | None:
+    """``error:<reason>`` or ``empty:<reason>`` for a page whose verdict a user must hear of, else None.
+
+    The reason is the warning that says why: ``not-found``/``server-error`` for an error page,
+    ``no-text``/``hidden-only`` (else ``no-visible-text``) for an empty one.
+    """
+    if res.verdict == "error":
+        return "error:" + next((w for w in res.warnings if w in ("not-found", "server-error")), "error-page")
+    if res.verdict == "empty":
+        return "empty:" + next((w for w in res.warnings if w in ("no-text", "hidden-only")), "no-visible-text")
+    return None
+
 
 def page_checks(res: Result) -> None:
     """Fill ``res.stats``, ``res.verdict`` and add warnings to ``res.warnings``.
 
-    Verdicts: ``empty`` (no visible text), ``too-little-text`` (under `MIN_KEPT_CHARS` kept
-    and on the page), ``index`` (most page text is links and little is kept: a navigation or
-    link-list page), otherwise ``document``.
+    Verdicts, the first that holds (docs/page-signals.md says exactly what each counts):
+    ``empty`` (no visible text), ``error`` (the title or headline says not found or server
+    error, and little was kept; the reason is added as a warning, ``not-found`` or
+    ``server-error``), ``too-little-text`` (under `MIN_KEPT_CHARS` on the page), ``index``
+    (the main content is a list of links or teasers), otherwise ``document``.
     """
     # hidden text counts as page text only where it was read as content
     shown = [b for b, k in zip(res.blocks, res.kept) if k or not b.hidden]
+    kept_blocks = [b for b, k in zip(res.blocks, res.kept) if k]
     page_chars = sum(len(b.text) for b in shown)
-    kept_chars = sum(len(b.text) for b, k in zip(res.blocks, res.kept) if k)
+    kept_chars = sum(len(b.text) for b in kept_blocks)
     link_chars = sum(b.link_chars for b in shown)
     ratio = kept_chars / page_chars if page_chars else 0.0
-    link_density = link_chars / page_chars if page_chars else 0.0
+    link_density = round(link_chars / page_chars, 4) if page_chars else 0.0  # as the JSON gives it
+    prose = sum(len(b.text) for b in kept_blocks if _is_prose(b))
+    titles = sum(1 for b in kept_blocks if _is_link_title(b))
+    units = link_units(shown)
     res.stats = {
         "page_chars": page_chars,
         "kept_chars": kept_chars,
         "kept_ratio": round(ratio, 4),
         "boilerplate_share": round(1 - ratio, 4) if page_chars else 0.0,
-        "page_link_density": round(link_density, 4),
+        "page_link_density": link_density,
         "n_blocks": len(shown),
         "n_kept": int(res.kept.sum()),
+        "kept_prose_chars": prose,
+        "kept_link_titles": titles,
+        "link_units": units,
     }
+    reason = error_reason(res) if kept_chars < ERROR_MAX_KEPT_CHARS else None
     if page_chars == 0:
         res.verdict = "empty"
+    elif reason is not None:
+        res.verdict = "error"
+        res.warnings.append(reason)
     elif page_chars < MIN_KEPT_CHARS:
         res.verdict = "too-little-text"
-    elif link_density > 0.5 and kept_chars < 0.2 * page_chars:
+    elif (prose < INDEX_MAX_PROSE and ((link_density > INDEX_LINK_DENSITY and units >= INDEX_MIN_UNITS)
+                                       or kept_chars < INDEX_CHARS_PER_TITLE * max(titles, 1))) or (
+            prose < SECTION_MAX_PROSE and link_density > SECTION_LINK_DENSITY and section_address(res.url)):
         res.verdict = "index"
     else:
         res.verdict = "document"

@@ -26,7 +26,8 @@ def test_result_api(tiny_model: Model, synthetic_page):
     assert res.scores.dtype.kind == "f" and ((res.scores >= 0) & (res.scores <= 1)).all()
     assert res.kept.dtype == bool
     assert res.favor == "balanced" and res.threshold == tiny_model.thresholds["balanced"]
-    assert res.title == page.title + " | site12.org"
+    assert res.title == page.title  # the headline, without the <title>'s " | site12.org"
+    assert res.metadata.title == page.title and res.metadata.url == "https://www.site12.org/story/1"
     assert res.url == "https://www.site12.org/story/1"
     assert res.site == "site12.org"
     assert res.encoding == "str"

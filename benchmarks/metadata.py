@@ -1,0 +1,180 @@
+"""Page metadata against the readability pages' expected metadata, blockclf beside trafilatura.
+
+Each field is scored on the pages whose expected metadata has it: ``title`` and ``author``
+count a page when the token F1 (DESIGN section 4 tokens) against the expected title or byline
+is at least 0.8, ``date`` when the publication date falls on the same calendar day (the
+page's own local date), ``lang`` when the primary language subtags are equal. trafilatura is
+``bare_extraction(html, url=url, with_metadata=True)`` (it reports no language unless asked to
+filter on one). ``--cost N`` also times `blockclf.metadata.page_metadata` alone on N pages
+spread over the datasets' test splits (parsing and segmenting not counted).
+
+    python benchmarks/metadata.py [../shared/benchmark] [--split all|train+dev|test] [--cost 200] [--show]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
+
+from dateutil import parser as dateparser  # noqa: E402
+
+from blockclf import extract  # noqa: E402
+from blockclf.data import read_index  # noqa: E402
+from blockclf.html import PageError, read_source  # noqa: E402
+from blockclf.metadata import page_metadata  # noqa: E402
+from blockclf.predict import prepare  # noqa: E402
+
+FIELDS = ("title", "author", "date", "lang")
+EXPECTED = {"title": "title", "author": "byline", "date": "publishedTime", "lang": "lang"}
+_WORD = re.compile(r"\w+")
+
+
+def token_f1(a: str, b: str) -> float:
+    ta, tb = _WORD.findall(a.lower()), _WORD.findall(b.lower())
+    if not ta or not tb:
+        return 0.0
+    rest: dict[str, int] = {}
+    for t in tb:
+        rest[t] = rest.get(t, 0) + 1
+    m = 0
+    for t in ta:
+        if rest.get(t, 0) > 0:
+            rest[t] -= 1
+            m += 1
+    return 2 * m / (len(ta) + len(tb))
+
+
+def _day(value: Any) -> str | None:
+    if not value:
+        return None
+    try:
+        return dateparser.parse(str(value)).date().isoformat()
+    except (ValueError, OverflowError, TypeError):
+        return None
+
+
+def hit(field: str, got: Any, want: Any) -> bool:
+    if not got:
+        return False
+    if field in ("title", "author"):
+        return token_f1(str(got), str(want)) >= 0.8
+    if field == "date":
+        return _day(got) is not None and _day(got) == _day(want)
+    return str(got).lower().replace("_", "-").split("-")[0] == str(want).lower().split("-")[0]
+
+
+def blockclf_fields(html: bytes, url: str | None) -> dict[str, Any]:
+    m = prepare(html, url=url).metadata
+    return {"title": m.title, "author": m.author, "date": m.date, "lang": m.lang}
+
+
+def trafilatura_fields(html: bytes, url: str | None) -> dict[str, Any]:
+    from trafilatura import bare_extraction
+
+    doc = bare_extraction(html.decode("utf-8", errors="replace"), url=url, with_metadata=True)
+    if doc is None:
+        return {}
+    d = doc.as_dict() if hasattr(doc, "as_dict") else dict(doc)
+    return {"title": d.get("title"), "author": d.get("author"), "date": d.get("date"), "lang": d.get("language")}
+
+
+def table(rows: list[dict[str, Any]], systems: list[str]) -> str:
+    lines = ["| system | " + " | ".join(f"{f} (n={sum(1 for r in rows if r['want'].get(EXPECTED[f]))})"
+                                         for f in FIELDS) + " |", "|---" + "|---:" * len(FIELDS) + "|"]
+    for sys_name in systems:
+        cells = []
+        for f in FIELDS:
+            scored = [r for r in rows if r["want"].get(EXPECTED[f])]
+            good = sum(hit(f, r[sys_name].get(f), r["want"][EXPECTED[f]]) for r in scored)
+            cells.append(f"{good / len(scored):.3f}" if scored else "-")
+        lines.append(f"| {sys_name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def cost(bench: Path, n: int) -> float:
+    """Mean ms per page of `page_metadata` on ``n`` test pages taken evenly over the datasets.
+
+    The whole pipeline (`extract` of the page's bytes, metadata included) is timed on the same
+    pages in the same run, so that the share stands even when the machine's load moves both.
+    """
+    records = read_index(bench, ["test"])
+    by_ds: dict[str, list[Any]] = {}
+    for r in records:
+        by_ds.setdefault(r.dataset, []).append(r)
+    picked: list[Any] = []
+    while len(picked) < n and any(by_ds.values()):
+        for ds in sorted(by_ds):
+            if by_ds[ds] and len(picked) < n:
+                picked.append(by_ds[ds].pop(0))
+    pages, raw, urls = [], [], []
+    for r in picked:
+        data = read_source(r.html_path)
+        try:
+            pages.append(prepare(data, url=r.url))
+        except PageError:  # an unusable page is simply not timed
+            continue
+        raw.append(data)
+        urls.append(r.url)
+    page_metadata(pages[0].doc, pages[0].blocks, pages[0].url)  # the language model is read once, on first use
+    extract(raw[0], url=urls[0])  # and the shipped model
+    total = whole = 0.0
+    for p, data, url in zip(pages, raw, urls):
+        t0 = time.perf_counter()
+        for _ in range(3):
+            page_metadata(p.doc, p.blocks, p.url)
+        t1 = time.perf_counter()
+        extract(data, url=url)
+        total += (t1 - t0) / 3
+        whole += time.perf_counter() - t1
+    print(f"page_metadata: {1000 * total / len(pages):.3f} ms/page; whole extract(): {1000 * whole / len(pages):.2f}"
+          f" ms/page; share {total / whole:.1%} ({len(pages)} pages)")
+    return 1000 * total / len(pages)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("bench", type=Path, nargs="?",
+                    default=Path(os.environ.get("BLOCKCLF_BENCH", "../shared/benchmark")))
+    ap.add_argument("--split", default="all", choices=["all", "train+dev", "test"])
+    ap.add_argument("--no-peer", action="store_true", help="blockclf only")
+    ap.add_argument("--show", action="store_true", help="print each page's misses")
+    ap.add_argument("--cost", type=int, default=0, metavar="N", help="also time page_metadata on N test pages")
+    args = ap.parse_args(argv)
+    base = args.bench / "readability"
+    rows = []
+    for line in (base / "index.jsonl").read_text().splitlines():
+        rec = json.loads(line)
+        split = rec["split"]
+        if args.split == "test" and split != "test" or args.split == "train+dev" and split == "test":
+            continue
+        html = read_source(next((base / "html").glob(f"{rec['id']}.*")))
+        row = {"id": rec["id"], "split": split, "want": json.loads((base / "meta" / f"{rec['id']}.json").read_text()),
+               "blockclf": blockclf_fields(html, rec.get("url"))}
+        if not args.no_peer:
+            row["trafilatura"] = trafilatura_fields(html, rec.get("url"))
+        rows.append(row)
+    systems = ["blockclf"] + ([] if args.no_peer else ["trafilatura"])
+    print(f"readability pages, split {args.split}: {len(rows)} pages; share of pages right, per field\n")
+    print(table(rows, systems))
+    if args.show:
+        for r in rows:
+            for f in FIELDS:
+                want = r["want"].get(EXPECTED[f])
+                if want and not hit(f, r["blockclf"].get(f), want):
+                    print(f"{r['id']:28} {r['split']:5} {f:6} got {r['blockclf'].get(f)!r:.80} want {want!r:.80}")
+    if args.cost:
+        print()
+        cost(args.bench, args.cost)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,132 @@
+"""Readers' comment threads: which parts of a page are comments rather than the article.
+
+`comment_roots` finds the elements that hold a comment thread or one comment: an ``id`` or
+a class that names one (``comments``, ``commentlist``, ``comment-123``, ``disqus_thread``,
+``respond``...), or a heading that counts or invites comments ("12 Comments", "Leave a
+Reply") together with the elements that follow it in its container. An element that holds the page's
+``<h1>`` or its ``<article>``/``<main>`` is never a comment root, so a wrapper whose class
+merely mentions comments (``comments-open`` on a page's wrapper) does not swallow the
+article. `comment_mask` marks the blocks under those roots, unless they would be most of
+what the page keeps: then the page is a discussion, and its comments are its content.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from lxml import etree
+
+from .block import Block
+
+__all__ = ["COMMENT_TOKENS", "MAX_COMMENT_SHARE", "comment_mask", "comment_roots", "may_have_comments"]
+
+#: an id naming a comment thread or one comment
+_ID = re.compile(r"^(?:comments?|comment[-_]?(?:list|section|area|thread|s?wrap(?:per)?|container|form)?"
+                 r"|(?:li-)?comment[-_]\d+|disqus_thread|respond|replies|dsq-\w+|reply[-_]?\w*|discussion)$",
+                 re.IGNORECASE)
+#: a class naming a comment thread or one comment (each class name is tested alone)
+_CLASS = re.compile(r"^(?:comments?|comment[-_](?:list|body|content|text|section|area|thread|wrap(?:per)?|"
+                    r"container|respond|form|reply|item|entry)|commentlist|comments[-_](?:area|list|section|wrap"
+                    r"(?:per)?|container|block|thread)|comment-respond|disqus|dsq-\w+|replies|reply-list)$",
+                    re.IGNORECASE)
+#: a heading that counts or invites comments
+_HEADING = re.compile(r"^\s*(?:\d+\s+(?:comments?|responses?|replies|reactions)|comments?(?:\s*\(\d+\))?"
+                      r"|(?:leave|post|add|write)\s+an?\s+(?:comment|reply|response)|(?:\d+\s+)?thoughts? on\b.*"
+                      r"|join the discussion|discussion|reader comments)\s*:?\s*$", re.IGNORECASE)
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_NEVER = frozenset({"html", "body", "head", "main", "article"})
+
+
+def _holds_article(el: etree._Element) -> bool:
+    """Whether an element holds the page's headline or its article: it is more than a thread."""
+    for _ in el.iter("h1", "article", "main"):
+        return True
+    return False
+
+
+#: class or id tokens (as blocks carry them) that may name a comment thread
+COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "respond", "replies", "reply", "dsq",
+                            "discussion"})
+
+
+def may_have_comments(blocks: Sequence[Block]) -> bool:
+    """Whether any block's class/id tokens or heading hint at comments (else the tree need not be read)."""
+    return any(COMMENT_TOKENS.intersection(b.tokens) or (b.heading_level and _HEADING.match(b.text))
+               for b in blocks)
+
+
+def _named(el: etree._Element) -> bool:
+    ident = el.get("id")
+    if ident and _ID.match(ident.strip()):
+        return True
+    cls = el.get("class")
+    return bool(cls) and any(_CLASS.match(c) for c in cls.split())
+
+
+def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
+    """Element paths of the page's comment threads and comments (outermost only).
+
+    Only the elements above blocks whose class/id tokens hint at comments, and headings that
+    count or invite them, are read: the rest of the tree is not walked.
+    """
+    tree = root.getroottree()
+    found: list[str] = []
+
+    def element(path: str) -> etree._Element | None:
+        try:
+            hits = tree.xpath(path)
+        except etree.XPathError:
+            return None
+        return hits[0] if hits and isinstance(hits[0], etree._Element) else None
+
+    for b in blocks:
+        if any(b.xpath == f or b.xpath.startswith(f + "/") for f in found):
+            continue  # already inside a thread
+        if COMMENT_TOKENS.intersection(b.tokens):  # an element above it may name a thread
+            el, outer = element(b.xpath), None
+            while el is not None and el.tag not in _NEVER:
+                if _named(el) and not _holds_article(el):
+                    outer = el
+                el = el.getparent()
+            if outer is not None:
+                found.append(tree.getpath(outer))
+                continue
+        if b.heading_level and len(b.text) <= 80 and _HEADING.match(b.text):
+            el = element(b.xpath)
+            if el is not None and not _holds_article(el):
+                # the heading and what follows it in its container (the thread under its title)
+                found.append(tree.getpath(el))
+                found.extend(tree.getpath(sib) for sib in el.itersiblings()
+                             if isinstance(sib.tag, str) and not _holds_article(sib))
+    paths = sorted(set(found))
+    kept: list[str] = []
+    for p in paths:  # sorted: an ancestor comes right before its descendants
+        if not kept or not p.startswith(kept[-1] + "/"):
+            kept.append(p)
+    return kept
+
+
+#: a page whose comments would be over this share of its kept text is a discussion (a forum
+#: thread, a questions page): its comments are its content and none is marked
+MAX_COMMENT_SHARE = 0.5
+
+
+def comment_mask(blocks: Sequence[Block], roots: Sequence[str], kept: np.ndarray | None = None) -> np.ndarray:
+    """Per block, whether it sits under one of the comment roots (`comment_roots`).
+
+    With ``kept`` (the model's decisions), nothing is marked on a page whose comments would be
+    over `MAX_COMMENT_SHARE` of its kept text.
+    """
+    if not roots:
+        return np.zeros(len(blocks), dtype=bool)
+    prefixes = tuple(r + "/" for r in roots)
+    exact = set(roots)
+    mask = np.array([b.xpath in exact or b.xpath.startswith(prefixes) for b in blocks], dtype=bool)
+    if kept is not None and mask.any():
+        sizes = np.array([len(b.text) for b in blocks])
+        thread = sizes[kept & mask].sum()
+        if thread > MAX_COMMENT_SHARE * sizes[kept].sum():
+            mask[:] = False
+    return mask

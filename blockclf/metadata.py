@@ -1,0 +1,830 @@
+"""What a page says about itself: headline, author, dates, description, site, language, URL, tags.
+
+`page_metadata` reads a parsed page (`blockclf.html.Document`) and, where given, its blocks,
+and returns a frozen `Metadata`. Each field is taken from the most trusted source that has
+it, in this order:
+
+1. JSON-LD (``<script type="application/ld+json">``): the article-like object (``Article``,
+   ``NewsArticle``, ``BlogPosting``...), then page-like ones (``WebPage``), then any other;
+   ``@graph`` containers and ``@id`` references to ``Person``/``Organization`` are followed.
+2. OpenGraph and ``<meta>`` tags (``og:title``, ``article:published_time``, ``author``,
+   Dublin Core, ``keywords``...).
+3. Microdata (``itemprop="author"``, ``itemprop="datePublished"`` on any element).
+4. The page itself: its ``<h1>`` against ``<title>``, byline blocks (class or id tokens
+   ``byline``/``author``), ``<time datetime>``, a date in the URL path.
+
+The headline is cleaned of site-name parts (``"Using the Fetch API - Web APIs | MDN"`` →
+``"Using the Fetch API"``): a title part that matches the page's ``<h1>`` wins; otherwise
+parts naming the site (its site name or domain) are dropped. Dates are parsed with
+``python-dateutil`` and given as ISO 8601 (the page's own local time and offset when it
+gives them). The language is the primary subtag of the page's declaration (``<html lang>``,
+``Content-Language``, ``og:locale``, JSON-LD ``inLanguage``); it is checked against the
+script of the page's text, and identified from the text (``py3langid``) when the page
+declares none or its declaration does not fit the text's script.
+
+Metadata is read on every page, so the reading is bounded: JSON-LD scripts over
+`MAX_JSONLD_CHARS` are skipped, and the walk of the parsed JSON visits at most
+`MAX_JSONLD_NODES` values at depth at most `MAX_JSONLD_DEPTH`. Nothing here raises on
+hostile input: a source that cannot be read leaves its fields to the next source, or None.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import date, datetime
+from itertools import islice
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from dateutil import parser as dateparser
+from lxml import etree
+from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+from .block import Block
+from .html import Document
+
+__all__ = ["MAX_JSONLD_CHARS", "MAX_JSONLD_DEPTH", "MAX_JSONLD_NODES", "Metadata", "clean_title", "page_metadata"]
+
+log = logging.getLogger("blockclf")
+
+#: a JSON-LD script longer than this (characters) is not read
+MAX_JSONLD_CHARS = 500_000
+#: JSON values visited in all of a page's JSON-LD, and their deepest nesting
+MAX_JSONLD_NODES = 5_000
+MAX_JSONLD_DEPTH = 24
+#: at most this many tags or categories are kept, each at most this long
+MAX_TERMS = 50
+_MAX_TERM_CHARS = 100
+#: characters of page text read to check or identify its language
+LANG_SAMPLE_CHARS = 400
+#: identified language used only at this confidence or above (normalised py3langid probability)
+LANG_MIN_CONFIDENCE = 0.9
+
+
+@dataclass(frozen=True)
+class Metadata:
+    """The page's own description of itself; a field the page does not give is None (or empty)."""
+
+    title: str | None = None
+    author: str | None = None
+    date: str | None = None
+    modified: str | None = None
+    description: str | None = None
+    sitename: str | None = None
+    lang: str | None = None
+    url: str | None = None
+    categories: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (tuples become lists)."""
+        d = asdict(self)
+        d["categories"], d["tags"] = list(self.categories), list(self.tags)
+        return d
+
+
+# --- small helpers ----------------------------------------------------------------------
+
+_WS = re.compile(r"\s+")
+_WORD = re.compile(r"\w+")
+
+
+def _clean(value: Any, limit: int = 1000) -> str | None:
+    """A string value folded to one line, or None when it is not a non-empty string."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    value = _WS.sub(" ", value[: limit * 4]).strip()
+    return value[:limit] or None
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _overlap(a: str, b: str) -> float:
+    """Token F1 of two strings (lower-cased ``\\w+``, multiset)."""
+    ta, tb = _words(a), _words(b)
+    if not ta or not tb:
+        return 0.0
+    rest = list(tb)
+    m = 0
+    for t in ta:
+        if t in rest:
+            rest.remove(t)
+            m += 1
+    return 2 * m / (len(ta) + len(tb))
+
+
+def _is_url(text: str) -> bool:
+    return text.startswith(("http://", "https://", "//", "www.")) or ("/" in text and " " not in text)
+
+
+# --- JSON-LD ----------------------------------------------------------------------------
+
+_ARTICLE_TYPES = ("article", "posting", "report", "review", "recipe", "howto", "question", "creativework")
+_PAGE_TYPES = ("webpage", "itempage", "aboutpage", "profilepage", "collectionpage", "qapage", "mediaobject",
+               "videoobject")
+
+
+def _types(obj: dict[str, Any]) -> list[str]:
+    t = obj.get("@type")
+    if isinstance(t, str):
+        return [t.rsplit("/", 1)[-1].lower()]
+    if isinstance(t, list):
+        return [x.rsplit("/", 1)[-1].lower() for x in t[:10] if isinstance(x, str)]
+    return []
+
+
+def _rank(obj: dict[str, Any]) -> int:
+    """0 for an article-like object, 1 for a page-like one, 2 otherwise."""
+    types = _types(obj)
+    if any(k in t for t in types for k in _ARTICLE_TYPES):
+        return 0
+    if any(t in _PAGE_TYPES for t in types):
+        return 1
+    return 2
+
+
+def _jsonld_objects(scripts: Iterable[str]) -> list[dict[str, Any]]:
+    """Every JSON object with an ``@type`` in the page's JSON-LD scripts, within the reading bounds."""
+    out: list[dict[str, Any]] = []
+    budget = MAX_JSONLD_NODES
+    for raw in scripts:
+        if not raw.strip() or len(raw) > MAX_JSONLD_CHARS:
+            continue
+        # the JSON proper, without wrappers such as <![CDATA[ ... ]]>, <!-- ... --> or a trailing ';'
+        raw = raw.replace("<![CDATA[", "").replace("]]>", "")
+        start = min((i for i in (raw.find("{"), raw.find("[")) if i >= 0), default=-1)
+        end = max(raw.rfind("}"), raw.rfind("]"))
+        if start < 0 or end < start:
+            continue
+        try:
+            data = json.loads(raw[start:end + 1])
+        except (ValueError, RecursionError):
+            continue
+        stack: list[tuple[Any, int]] = [(data, 0)]
+        while stack and budget > 0:
+            value, depth = stack.pop()
+            budget -= 1
+            if depth > MAX_JSONLD_DEPTH:
+                continue
+            if isinstance(value, dict):
+                if "@type" in value:
+                    out.append(value)
+                stack.extend((v, depth + 1) for v in reversed(list(value.values())[:200])
+                             if isinstance(v, (dict, list)))
+            elif isinstance(value, list):
+                stack.extend((v, depth + 1) for v in reversed(value[:200]) if isinstance(v, (dict, list)))
+    return out
+
+
+def _names(value: Any, ids: dict[str, dict[str, Any]], limit: int = 10) -> list[str]:
+    """Names in a JSON-LD person/organisation value: a string, an object, a reference or a list."""
+    out: list[str] = []
+    items = value[:limit] if isinstance(value, list) else [value]
+    for item in items:
+        if isinstance(item, dict):
+            if "name" not in item and isinstance(item.get("@id"), str) and item["@id"] in ids:
+                item = ids[item["@id"]]
+            name = item.get("name")
+            if isinstance(name, list):
+                name = name[0] if name else None
+            if isinstance(name, dict):
+                name = name.get("@value")
+            if name is None and ("givenName" in item or "familyName" in item):
+                name = f"{_clean(item.get('givenName')) or ''} {_clean(item.get('familyName')) or ''}"
+            text = _clean(name, 200)
+        else:
+            text = _clean(item, 200)
+        if text and not _is_url(text) and text not in out:
+            out.append(text)
+    return out
+
+
+def _terms(value: Any) -> list[str]:
+    """Keywords or sections: a comma-separated string or a list of strings."""
+    if isinstance(value, str):
+        parts: Iterable[Any] = value.split(",")
+    elif isinstance(value, list):
+        parts = value[: MAX_TERMS * 2]
+    else:
+        return []
+    out = []
+    for p in parts:
+        if isinstance(p, dict):
+            p = p.get("name")
+        t = _clean(p, _MAX_TERM_CHARS)
+        if t and t not in out:
+            out.append(t)
+    return out[:MAX_TERMS]
+
+
+def _jsonld(scripts: Iterable[str]) -> dict[str, Any]:
+    """The fields JSON-LD gives, from its best-ranked object that has each."""
+    objs = _jsonld_objects(scripts)
+    if not objs:
+        return {}
+    ids = {o["@id"]: o for o in objs if isinstance(o.get("@id"), str)}
+    found: dict[str, Any] = {}
+    for obj in sorted(objs, key=_rank):  # stable: document order within a rank
+        rank = _rank(obj)
+        types = _types(obj)
+        if rank < 2:
+            for key, field in (("headline", "title"), ("datePublished", "date"), ("dateModified", "modified"),
+                               ("description", "description"), ("inLanguage", "lang")):
+                if field not in found:
+                    v = _clean(obj.get(key), 2000)
+                    if v:
+                        found[field] = v
+            if "title" not in found and rank == 0:
+                v = _clean(obj.get("name"), 2000)
+                if v:
+                    found["title"] = v
+            if "author" not in found:
+                names = _names(obj.get("author") or obj.get("creator"), ids)
+                if names:
+                    found["author"] = ", ".join(names)
+            if "sitename" not in found:
+                names = _names(obj.get("publisher"), ids, 1)
+                if names:
+                    found["sitename"] = names[0]
+            if "categories" not in found:
+                found["categories"] = _terms(obj.get("articleSection"))
+            if "tags" not in found:
+                found["tags"] = _terms(obj.get("keywords"))
+            if "url" not in found and rank == 0:
+                v = _clean(obj.get("url"), 2000)
+                if v:
+                    found["url"] = v
+        elif "website" in types and "sitename" not in found:
+            v = _clean(obj.get("name"), 200)
+            if v:
+                found["sitename"] = v
+    for key in ("categories", "tags"):
+        if not found.get(key):
+            found.pop(key, None)
+    return found
+
+
+# --- meta tags --------------------------------------------------------------------------
+
+
+@dataclass
+class _Scan:
+    """What one pass over the tree's ``meta``, ``script``, ``time`` and ``h1`` elements found."""
+
+    metas: dict[str, list[str]]
+    http_lang: str | None
+    jsonld: list[str]
+    times: list[etree._Element]
+    h1: list[etree._Element]
+
+
+def _scan(root: etree._Element) -> _Scan:
+    """``<meta>`` contents by lower-cased name, property or itemprop, and the other elements read here.
+
+    One pass of lxml's own iterator over the whole tree; everything else is read from what it found.
+    """
+    out = _Scan({}, None, [], [], [])
+    metas = out.metas
+    for el in root.iter("meta", "script", "time", "h1"):
+        tag = el.tag
+        if tag == "meta":
+            content = el.get("content")
+            if content is None:
+                continue
+            equiv = el.get("http-equiv")
+            if equiv and equiv.lower() == "content-language":
+                out.http_lang = content
+                continue
+            for attr in ("property", "name", "itemprop"):
+                key = el.get(attr)
+                if key:
+                    for k in key.lower().split()[:3]:
+                        vals = metas.setdefault(k, [])
+                        if len(vals) < MAX_TERMS:
+                            vals.append(content)
+        elif tag == "script":
+            if "ld+json" in (el.get("type") or "").lower() and el.text and len(out.jsonld) < 20:
+                out.jsonld.append(el.text)
+        elif tag == "time":
+            if len(out.times) < 50 and el.get("datetime"):
+                out.times.append(el)
+        elif len(out.h1) < 3:
+            out.h1.append(el)
+    return out
+
+
+def _first_meta(metas: dict[str, list[str]], keys: Sequence[str], *, no_url: bool = False) -> str | None:
+    for key in keys:
+        for v in metas.get(key, ()):
+            text = _clean(v, 2000)
+            if text and not (no_url and _is_url(text)):
+                return text
+    return None
+
+
+_TITLE_KEYS = ("og:title", "twitter:title", "dc.title", "headline")
+_AUTHOR_KEYS = ("author", "article:author", "dc.creator", "dcterms.creator", "byl", "parsely-author",
+                "sailthru.author", "citation_author", "book:author", "og:article:author", "creator")
+_DATE_KEYS = ("article:published_time", "og:article:published_time", "datepublished", "og:published_time",
+              "published_time", "article.published", "dc.date.issued", "dcterms.issued", "dc.date",
+              "dcterms.date", "dcterms.created", "dc.date.created", "date", "pubdate", "publishdate",
+              "publish-date", "publish_date", "sailthru.date", "parsely-pub-date", "citation_publication_date",
+              "citation_date", "release_date", "displaydate", "originalpublicationdate")
+_MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified", "og:article:modified_time",
+                  "dcterms.modified", "dc.date.modified", "last-modified", "lastmod", "article.updated")
+_DESC_KEYS = ("og:description", "description", "twitter:description", "dc.description")
+_SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title", "publisher", "dc.publisher")
+_LANG_KEYS = ("og:locale", "language", "dc.language", "content-language", "inlanguage")
+
+
+# --- dates ------------------------------------------------------------------------------
+
+_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/-](0?[1-9]|1[0-2])[/-](0?[1-9]|[12]\d|3[01])(?:/|[-_]|$)")
+_DEFAULT_DAY = datetime(2000, 1, 1)
+
+
+def _parse_date(text: str | None) -> str | None:
+    """ISO 8601 for a date string (the page's own local time and offset kept), None when unreadable.
+
+    Only dates from 1990 to 2100 are taken; a date without a time is given as ``YYYY-MM-DD``.
+    """
+    text = _clean(text, 80)
+    if not text:
+        return None
+    try:
+        dt: datetime | date = dateparser.isoparse(text)
+    except (ValueError, OverflowError, TypeError):
+        try:
+            with warnings.catch_warnings():  # an unknown zone name ("EDT") is read as no zone, silently
+                warnings.simplefilter("ignore")
+                dt = dateparser.parse(text, default=_DEFAULT_DAY)
+        except (ValueError, OverflowError, TypeError, LookupError, dateparser.ParserError):
+            return None
+        if dt is None:
+            return None
+    if not 1990 <= dt.year <= 2100:
+        return None
+    has_time = isinstance(dt, datetime) and (dt.hour or dt.minute or dt.second or dt.tzinfo is not None
+                                             or "T" in text or ":" in text)
+    try:
+        return dt.isoformat() if has_time else dt.date().isoformat() if isinstance(dt, datetime) else dt.isoformat()
+    except (ValueError, OverflowError):
+        return None
+
+
+def _url_date(url: str | None) -> str | None:
+    if not url:
+        return None
+    m = _URL_DATE.search(urlsplit(url).path)
+    if not m:
+        return None
+    try:
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
+    except ValueError:
+        return None
+
+
+def _time_element(times: Sequence[etree._Element]) -> str | None:
+    """The ``datetime`` of a ``<time pubdate>``, else of the first ``<time datetime>`` that parses."""
+    first = None
+    for el in times:
+        value = el.get("datetime")
+        if not value:
+            continue
+        if el.get("pubdate") is not None or "published" in (el.get("class") or "").lower():
+            parsed = _parse_date(value)
+            if parsed:
+                return parsed
+        if first is None:
+            first = _parse_date(value)
+    return first
+
+
+# --- microdata and the page's own text ---------------------------------------------------
+
+#: how many levels above the first <h1> the headline's surroundings reach (its header, its article)
+NEAR_HEADLINE_LEVELS = 4
+#: the surroundings stop growing at this many elements, so that searching them stays cheap
+NEAR_HEADLINE_MAX_ELEMENTS = 250
+_BYLINE_TOKENS = frozenset({"byline", "author", "authors", "byl", "writer", "autor", "auteur"})
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+#: a date written out in a byline: ISO, "12 March 2026", "March 12, 2026"
+_TEXT_DATE = re.compile(rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}\.?\s+{_MONTH}\s+(?:19|20)\d\d"
+                        rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d)\b", re.IGNORECASE)
+_BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|written by|posted by|autor|auteur)\s*:?\s+",
+                        re.IGNORECASE)
+#: a byline's name ends where a date, a separator or a second line starts
+_NAME_END = re.compile(r"\s[-|•·–—/]\s|[|•·\n]|\d|\b(?:on|updated|published|posted|am|um|le|el|il)\s"
+                       r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d", re.IGNORECASE)
+_NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b",
+                       re.IGNORECASE)
+
+
+def _near_headline(h1: etree._Element | None) -> list[etree._Element]:
+    """The elements around the headline: its ``<h1>``'s ancestor up to `NEAR_HEADLINE_LEVELS` up.
+
+    Bylines and dates sit next to the headline; searching its surroundings instead of the
+    whole tree keeps the search cheap and keeps sidebars' and teasers' authors out.
+    """
+    if h1 is None:
+        return []
+    box = h1
+    for _ in range(NEAR_HEADLINE_LEVELS):
+        up = box.getparent()
+        if up is None or up.tag in ("body", "html"):
+            break
+        if len(list(islice(up.iter(), NEAR_HEADLINE_MAX_ELEMENTS + 1))) > NEAR_HEADLINE_MAX_ELEMENTS:
+            break
+        box = up
+    near = list(box.iter())
+    # the byline may follow the headline's box rather than sit in it
+    for n, sib in enumerate(box.itersiblings()):
+        if n == 3:
+            break
+        near.extend(islice(sib.iter(), NEAR_HEADLINE_MAX_ELEMENTS // 4))
+    return near
+
+
+def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
+    """Author and dates near the headline: microdata first, then rel=author links, then bylines."""
+    found: dict[str, str] = {}
+    authors: list[tuple[int, int, etree._Element]] = []
+    for n, el in enumerate(near):
+        attrib = el.attrib
+        if not attrib or el.tag in ("script", "style", "meta", "link"):
+            continue
+        prop = attrib.get("itemprop")
+        if prop in ("datePublished", "dateModified"):
+            key = "date" if prop == "datePublished" else "modified"
+            if key not in found:
+                v = _parse_date(el.get("content") or el.get("datetime") or "".join(el.itertext())[:100])
+                if v:
+                    found[key] = v
+            continue
+        if prop and "author" in prop.split():
+            authors.append((0, n, el))
+        elif attrib.get("rel") == "author":
+            authors.append((1, n, el))
+        else:
+            marks = f"{attrib.get('class') or ''} {attrib.get('id') or ''}".lower()
+            if "byline" in marks:
+                authors.append((2, n, el))
+            elif "author" in marks:
+                authors.append((3, n, el))
+    byline_text = ""
+    for _, _, el in sorted(authors, key=lambda t: t[:2])[:40]:
+        # in a byline box, the name is its itemprop=name, else the link to the author's page, else its text
+        name_el = next((c for c in el.iter() if c.get("itemprop") == "name"), None)
+        if name_el is None and el.tag != "a":
+            name_el = next((a for a in el.iter("a") if _author_text(" ".join(a.itertext()))), None)
+        name_el = el if name_el is None else name_el
+        name = _author_text(name_el.get("content") or " ".join(" ".join(name_el.itertext()).split()[:40]))
+        if name:
+            found["author"] = name
+            byline_text = " ".join(" ".join(el.itertext()).split()[:40])
+            break
+    if "date" not in found and byline_text:  # "By Ada Marsh · 12 March 2026 · 6 min read"
+        m = _TEXT_DATE.search(byline_text)
+        written = _parse_date(m.group(0)) if m else None
+        if written:
+            found["text_date"] = written
+    return found
+
+
+def _author_text(text: str | None) -> str | None:
+    """A plausible author name from a byline string: the "By" prefix and what follows the name dropped.
+
+    None when what is left does not look like a name (a link, a counter, a call to action, too long).
+    """
+    if not isinstance(text, str):
+        return None
+    text = _BY_PREFIX.sub("", text[:300].strip())
+    cut = _NAME_END.search(text)
+    if cut and cut.start() > 0:
+        text = text[:cut.start()]
+    text = _clean(text, 120)
+    if not text:
+        return None
+    text = _BY_PREFIX.sub("", text).strip(" |,;:-–—")
+    if not text or _NOT_NAME.search(text) or _is_url(text) or len(text.split()) > 6 or len(text) > 80:
+        return None
+    if not any(c.isalpha() for c in text):
+        return None
+    return text
+
+
+def _byline(blocks: Sequence[Block]) -> str | None:
+    """The first short block whose element or near ancestors are a byline or author box."""
+    for b in blocks[:400]:
+        if not b.hidden and len(b.text) <= 120 and _BYLINE_TOKENS.intersection(b.tokens[-6:]):
+            name = _author_text(b.text)
+            if name:
+                return name
+    return None
+
+
+# --- headline ---------------------------------------------------------------------------
+
+#: title separators: spaced dashes, bars, bullets, slashes; bare bars; an underscore after a space
+_SEPARATORS = re.compile(r"\s+[|\-–—·•»:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*")
+
+
+def _site_like(part: str, sitename: str | None, domain: str | None) -> bool:
+    """Whether a title part names the site: its site name, or its domain's name."""
+    words = _words(part)
+    if not words:
+        return True
+    if sitename and (_overlap(part, sitename) >= 0.5 or part.lower() in sitename.lower()):
+        return True
+    if domain:
+        label = re.sub(r"\W", "", domain.lower())
+        squeezed = "".join(words)
+        if squeezed and (squeezed in label or label in squeezed):
+            return True
+    return False
+
+
+def _h1_headline(title: str, parts: Sequence[str], h1: Sequence[str]) -> str | None:
+    """The ``<h1>`` that is the title, or one or more consecutive parts of it (a site's logo h1 is not)."""
+    for head in h1:
+        if _overlap(head, title) >= 0.9:
+            return head if len(head) <= len(title) else title
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts) + 1):
+                run = " ".join(parts[i:j])
+                # a run that is neither the title's start nor most of it is a site or section name
+                if _overlap(head, run) >= 0.9 and (i == 0 or 2 * len(_words(run)) >= len(_words(title))):
+                    return head if _words(head) == _words(run) else title[
+                        title.find(parts[i]):title.rfind(parts[j - 1]) + len(parts[j - 1])] or head
+    return None
+
+
+def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | None = None,
+                domain: str | None = None) -> str | None:
+    """The headline in a page title: a part matching an ``<h1>`` wins, else site-name parts go.
+
+    ``"Using the Fetch API - Web APIs | MDN"`` with the h1 ``"Using the Fetch API"`` gives the
+    h1's part; with the site name ``"MDN Web Docs"`` and no h1 it gives
+    ``"Using the Fetch API - Web APIs"``. A title whose parts are all site-like is kept whole.
+    """
+    title = _clean(title, 2000)
+    if not title:
+        return None
+    parts = [p for p in _SEPARATORS.split(title) if p.strip()]
+    found = _h1_headline(title, parts, h1)
+    if found:
+        return found
+    if len(parts) < 2:
+        return title
+    # drop site-like parts from both ends
+    lo, hi = 0, len(parts)
+    while hi - lo > 1 and _site_like(parts[hi - 1], sitename, domain):
+        hi -= 1
+    while hi - lo > 1 and _site_like(parts[lo], sitename, domain):
+        lo += 1
+    if (lo, hi) == (0, len(parts)):
+        return title
+    kept = title[title.find(parts[lo]):title.rfind(parts[hi - 1]) + len(parts[hi - 1])].strip()
+    return kept if len(_words(kept)) >= 2 else title
+
+
+def _h1_texts(h1: Sequence[etree._Element], blocks: Sequence[Block]) -> list[str]:
+    """The page's first ``<h1>`` texts (from its blocks when given)."""
+    heads = [b.text for b in blocks[:600] if b.heading_level == 1 and not b.hidden][:3]
+    if heads or blocks:
+        return heads
+    return [t for t in (_clean("".join(el.itertext()), 500) for el in h1) if t]
+
+
+# --- language ---------------------------------------------------------------------------
+
+_LANG_TAG = re.compile(r"^([a-zA-Z]{2,3})(?:[-_][a-zA-Z0-9]{1,8})*$")
+#: the script a language's text is written in, for the languages whose script is not Latin
+_SCRIPT_OF = {
+    **dict.fromkeys(["ru", "uk", "be", "bg", "sr", "mk", "kk", "ky", "mn", "tg"], "cyrillic"),
+    **dict.fromkeys(["ar", "fa", "ur", "ps", "ug"], "arabic"),
+    "he": "hebrew", "yi": "hebrew", "el": "greek", "hy": "armenian", "ka": "georgian",
+    **dict.fromkeys(["hi", "mr", "ne"], "devanagari"),
+    "bn": "bengali", "ta": "tamil", "te": "telugu", "kn": "kannada", "ml": "malayalam", "gu": "gujarati",
+    "pa": "gurmukhi", "th": "thai", "lo": "lao", "km": "khmer", "my": "myanmar", "si": "sinhala", "am": "ethiopic",
+    "zh": "han", "ja": "kana", "ko": "hangul",
+}
+_SCRIPT_RANGES = (
+    (0x0400, 0x052F, "cyrillic"), (0x0590, 0x05FF, "hebrew"), (0x0600, 0x06FF, "arabic"), (0x0370, 0x03FF, "greek"),
+    (0x0530, 0x058F, "armenian"), (0x10A0, 0x10FF, "georgian"), (0x0900, 0x097F, "devanagari"),
+    (0x0980, 0x09FF, "bengali"), (0x0A00, 0x0A7F, "gurmukhi"), (0x0A80, 0x0AFF, "gujarati"),
+    (0x0B80, 0x0BFF, "tamil"), (0x0C00, 0x0C7F, "telugu"), (0x0C80, 0x0CFF, "kannada"),
+    (0x0D00, 0x0D7F, "malayalam"), (0x0D80, 0x0DFF, "sinhala"), (0x0E00, 0x0E7F, "thai"), (0x0E80, 0x0EFF, "lao"),
+    (0x1000, 0x109F, "myanmar"), (0x1200, 0x139F, "ethiopic"), (0x1780, 0x17FF, "khmer"),
+    (0x3040, 0x30FF, "kana"), (0x3400, 0x9FFF, "han"), (0xAC00, 0xD7AF, "hangul"), (0x1100, 0x11FF, "hangul"),
+)
+
+
+_NOT_LATIN_LETTER = re.compile(r"[^A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+")
+#: what is surely no letter of another script: ASCII, Latin, general punctuation, spaces, digits
+_LATIN_OR_NO_LETTER = re.compile(r"[\x00-\u024f\u1e00-\u206f\s\d]+")
+
+
+def _script(text: str) -> str | None:
+    """The dominant script of a text's letters (``latin`` for Latin letters); None with few letters."""
+    latin = len(_NOT_LATIN_LETTER.sub("", text))
+    other = _LATIN_OR_NO_LETTER.sub("", text)
+    if len(other) <= latin:  # the common case, read without a loop in Python
+        return "latin" if latin >= 20 else None
+    counts: dict[str, int] = {"latin": latin}
+    n = latin
+    for ch in other:
+        if ch.isalpha():
+            n += 1
+            o = ord(ch)
+            s = next((name for lo, hi, name in _SCRIPT_RANGES if lo <= o <= hi), "other")
+            counts[s] = counts.get(s, 0) + 1
+    if n < 20:
+        return None
+    best = max(counts, key=counts.__getitem__)
+    if best == "han" and counts.get("kana", 0) >= 0.05 * n:
+        return "kana"  # Japanese mixes kanji with kana
+    if best == "han" and counts.get("hangul", 0) >= 0.05 * n:
+        return "hangul"
+    return best
+
+
+def _fits(lang: str, script: str | None) -> bool:
+    """Whether a language is written in the text's script (unknown scripts fit anything)."""
+    if script is None or script == "other":
+        return True
+    expected = _SCRIPT_OF.get(lang, "latin")
+    return expected == script or (expected == "kana" and script == "han") or (lang == "sr" and script == "latin")
+
+
+_IDENT: LanguageIdentifier | None = None
+_IDENT_LOCK = threading.Lock()
+
+
+def _identify(text: str) -> tuple[str, float]:
+    """The language of a text and py3langid's normalised probability; the model is read once, on first use."""
+    global _IDENT
+    if _IDENT is None:
+        with _IDENT_LOCK:
+            if _IDENT is None:
+                _IDENT = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    lang, prob = _IDENT.classify(text)
+    return str(lang), float(prob)
+
+
+def _primary(tag: str | None) -> str | None:
+    """The primary subtag of a BCP 47 language tag, lower-cased; None for an unusable tag."""
+    tag = _clean(tag, 40)
+    if not tag:
+        return None
+    m = _LANG_TAG.match(tag.split(",")[0].strip())
+    if not m:
+        return None
+    lang = m.group(1).lower()
+    return None if lang in ("und", "mul", "zxx", "xx") else lang
+
+
+def _sample(blocks: Sequence[Block], extra: Sequence[str | None]) -> str:
+    """Up to `LANG_SAMPLE_CHARS` of the page's prose: its first visible, mostly unlinked, sentence-long blocks."""
+    parts = [t for t in extra if t]
+    size = sum(len(p) for p in parts)
+    for b in blocks:
+        if size >= LANG_SAMPLE_CHARS:
+            break
+        if len(b.text) >= 80 and not b.hidden and b.link_chars < 0.3 * len(b.text):
+            parts.append(b.text)
+            size += len(b.text)
+    return " ".join(parts)[:LANG_SAMPLE_CHARS]
+
+
+def _language(declared: Iterable[str | None], sample: str) -> str | None:
+    """The declared language when it fits the text's script, else the one identified from the text."""
+    lang = next((p for p in map(_primary, declared) if p), None)
+    script = _script(sample)
+    if lang is not None and _fits(lang, script):
+        return lang
+    if len(sample) < 40:
+        return lang
+    found, prob = _identify(sample)
+    if prob >= LANG_MIN_CONFIDENCE or lang is None and prob >= 0.5:
+        return found
+    return lang
+
+
+# --- the whole page ---------------------------------------------------------------------
+
+
+def _absolute(url: str | None, base: str | None) -> str | None:
+    url = _clean(url, 4000)
+    if not url:
+        return base
+    try:
+        full = urljoin(base or "", url)
+    except ValueError:
+        return base
+    return full if full.startswith(("http://", "https://")) else base
+
+
+def _domain(url: str | None) -> str | None:
+    if not url:
+        return None
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return None
+    labels = [x for x in host.split(".") if x not in ("www", "m", "amp")]
+    return labels[-2] if len(labels) >= 2 else (labels[0] if labels else None)
+
+
+def page_metadata(doc: Document, blocks: Sequence[Block] = (), url: str | None = None) -> Metadata:
+    """Read the page's metadata (see the module docstring); never raises.
+
+    ``blocks`` are the page's blocks (from `blockclf.segment.segment`); they give the ``<h1>``
+    headings, byline blocks and the text the language is checked against. ``url`` is where
+    the page was fetched from, against which relative canonical URLs are resolved.
+    """
+    try:
+        return _page_metadata(doc, blocks, url)
+    except Exception:  # metadata is an extra: a page it cannot read still extracts
+        log.debug("metadata could not be read", exc_info=True)
+        return Metadata(title=_clean(getattr(doc, "title", None)), url=url)
+
+
+def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> Metadata:
+    root = doc.root
+    if not isinstance(getattr(root, "tag", None), str):
+        return Metadata(title=_clean(doc.title), url=url)
+    scan = _scan(root)
+    metas = scan.metas
+    try:
+        ld = _jsonld(scan.jsonld)
+    except Exception:  # a JSON-LD oddity must not cost the other sources
+        log.debug("JSON-LD could not be read", exc_info=True)
+        ld = {}
+
+    page_url = _absolute(ld.get("url"), url) if doc.url is None else _absolute(doc.url, url)
+    page_url = page_url or url
+    sitename = ld.get("sitename") or _first_meta(metas, _SITE_KEYS, no_url=True)
+
+    author = ld.get("author") or _author_text(_first_meta(metas, _AUTHOR_KEYS, no_url=True))
+    published = _parse_date(ld.get("date")) or _parse_date(_first_meta(metas, _DATE_KEYS))
+    modified = _parse_date(ld.get("modified")) or _parse_date(_first_meta(metas, _MODIFIED_KEYS))
+    h1 = _h1_texts(scan.h1, blocks)
+    # a JSON-LD or OpenGraph headline is taken when it agrees with the page's <title> or <h1>
+    # (some sites put a description or a teaser line there)
+    # The headline a reader sees is the <h1> that agrees with the <title>; failing one, a
+    # JSON-LD or OpenGraph headline that agrees with either (some sites put a description or a
+    # teaser line there), then the <title> itself
+    page_title = _clean(doc.title)
+    domain = _domain(page_url or url)
+    title = None
+    if page_title:
+        title = _h1_headline(page_title, [p for p in _SEPARATORS.split(page_title) if p.strip()], h1)
+    offered = [t for t in (ld.get("title"), _first_meta(metas, _TITLE_KEYS)) if t]
+    raw_title = page_title or (offered[0] if offered else None)
+    if title is None:
+        anchors = [t for t in (page_title, *h1) if t]
+        agreed = next((t for t in offered if not anchors or any(_overlap(t, a) >= 0.5 for a in anchors)), None)
+        raw_title = agreed or page_title or (h1[0] if h1 else None) or (offered[0] if offered else None)
+        title = clean_title(raw_title, h1=h1, sitename=sitename, domain=domain)
+
+    near: dict[str, str] = {}
+    if author is None or published is None:
+        # the headline is the <h1> most like the title (the first may be the site's logo, or a copy
+        # in a hidden header): the surroundings of each, best first, until one names an author
+        heads = sorted(scan.h1, key=lambda el: -_overlap(" ".join(el.itertext())[:500], raw_title or ""))
+        for head in heads[:2]:
+            for key, value in _near_fields(_near_headline(head)).items():
+                near.setdefault(key, value)
+            if "author" in near:
+                break
+        published = published or near.get("date")
+        modified = modified or near.get("modified")
+        author = author or near.get("author")
+    author = author or _byline(blocks)
+    published = (published or _time_element(scan.times) or near.get("text_date") or _url_date(page_url)
+                 or _url_date(url))
+    if title is None and h1:
+        title = h1[0]
+
+    description = ld.get("description") or _first_meta(metas, _DESC_KEYS)
+    tags = ld.get("tags") or _terms(metas.get("article:tag", [])) or _terms(_first_meta(metas, ("keywords",
+                                                                                               "news_keywords")))
+    categories = ld.get("categories") or _terms(metas.get("article:section", []))
+
+    declared = (doc.lang, scan.http_lang, _first_meta(metas, _LANG_KEYS), ld.get("lang"))
+    lang = _language(declared, _sample(blocks, (title, description)))
+
+    return Metadata(title=title, author=author, date=published, modified=modified,
+                    description=_clean(description, 2000), sitename=_clean(sitename, 200), lang=lang, url=page_url,
+                    categories=tuple(categories[:MAX_TERMS]), tags=tuple(tags[:MAX_TERMS]))

@@ -1,0 +1,87 @@
+"""Readers' comment threads: found, removed by default with reason ``comment``, kept or given apart on request."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from blockclf.comments import comment_mask, comment_roots, may_have_comments
+from blockclf.html import parse
+from blockclf.predict import extract, prepare
+from blockclf.render import removal_log
+from blockclf.segment import segment
+
+STORY = "The river cut a new channel through the soft plain after the flood, and the town moved uphill. " * 12
+REMARK = "Great article, I grew up near that river and remember the flood of that year very well indeed."
+
+
+def _page(thread: str, wrapper_class: str = "") -> str:
+    return (f'<html><body><div class="{wrapper_class}"><article><h1>River cut a channel</h1><p>{STORY}</p>'
+            f"<p>{STORY}</p></article>{thread}</div></body></html>")
+
+
+THREAD = ('<div id="comments"><h3>2 Comments</h3><ol class="commentlist">'
+          f'<li id="comment-101"><p>{REMARK}</p></li><li id="comment-102"><p>{REMARK} Thanks!</p></li></ol></div>')
+
+
+def test_comment_thread_is_found_by_id_and_class():
+    doc = parse(_page(THREAD))
+    roots = comment_roots(doc.root, segment(doc))
+    assert roots == ["/html/body/div/div"]  # the thread, not its items nor the wrapper
+    blocks = segment(doc)
+    mask = comment_mask(blocks, roots)
+    assert [b.text for b, m in zip(blocks, mask) if m][0] == "2 Comments"
+    assert not any(m for b, m in zip(blocks, mask) if b.text.startswith("The river"))
+
+
+def test_heading_that_counts_comments_marks_what_follows_it():
+    thread = f'<section><h2>Leave a Reply</h2><p>{REMARK}</p></section>'
+    doc = parse(_page(thread))
+    blocks = segment(doc)
+    mask = comment_mask(blocks, comment_roots(doc.root, segment(doc)))
+    assert {b.text for b, m in zip(blocks, mask) if m} == {"Leave a Reply", REMARK}
+
+
+def test_a_wrapper_that_mentions_comments_does_not_swallow_the_article():
+    doc = parse(_page("", wrapper_class="post comments-open comments"))
+    assert comment_roots(doc.root, segment(doc)) == []
+
+
+def test_pages_without_hints_skip_the_tree_walk():
+    assert not may_have_comments(segment(parse(_page(""))))
+    assert may_have_comments(segment(parse(_page(THREAD))))
+
+
+def test_a_discussion_page_keeps_its_comments():
+    doc = parse(f'<html><body><h1>Forum</h1><div id="comments">{"<p>" + REMARK + "</p>" * 1}'
+                f'{"".join(f"<div class=comment><p>{REMARK} {i}</p></div>" for i in range(20))}</div></body></html>')
+    blocks = segment(doc)
+    roots = comment_roots(doc.root, segment(doc))
+    assert roots
+    assert not comment_mask(blocks, roots, np.ones(len(blocks), bool)).any()
+
+
+@pytest.mark.parametrize("mode", ["remove", "keep", "separate"])
+def test_extract_comment_modes(tiny_model, mode):
+    html = _page(THREAD).encode()
+    kept_all = extract(html, model=tiny_model, threshold=0.0, comments=mode)  # the model keeps every block
+    in_text = REMARK in kept_all.text
+    assert in_text == (mode == "keep")
+    assert kept_all.comment is not None and kept_all.comment.sum() == 3
+    d = kept_all.to_dict()
+    assert sum(b["comment"] for b in d["blocks"]) == 3
+    assert ("comments" in d) == (mode == "separate")
+    if mode == "separate":
+        assert d["comments"][0] == "2 Comments" and REMARK in d["comments"][1]
+    reasons = [r.get("reason") for r in removal_log(kept_all)]
+    assert reasons.count("comment") == (0 if mode == "keep" else 3)
+
+
+def test_unknown_comment_mode_is_refused(tiny_model):
+    with pytest.raises(ValueError):
+        extract(_page("").encode(), model=tiny_model, comments="hide")
+
+
+def test_prepare_carries_comment_roots():
+    assert prepare(_page(THREAD).encode()).comment_roots
+    assert prepare(_page("").encode()).comment_roots == ()

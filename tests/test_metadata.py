@@ -1,0 +1,243 @@
+"""Page metadata: each source in its order of trust, the headline's cleaning, the language check, hostile input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from blockclf import extract, prepare
+from blockclf.html import parse
+from blockclf.metadata import MAX_JSONLD_CHARS, Metadata, clean_title, page_metadata
+from blockclf.segment import segment
+
+PROSE = ("The committee met on Tuesday to discuss the new budget for the public library, which has seen "
+         "a steady rise in visitors over the last three years and now needs more staff and longer hours. ")
+GERMAN = ("Der Ausschuss hat sich am Dienstag getroffen, um über den neuen Haushalt der öffentlichen Bibliothek "
+          "zu sprechen, die in den letzten drei Jahren immer mehr Besucher hatte und nun mehr Personal braucht. ")
+
+
+def page(head: str = "", body: str = "", lang: str | None = "en", title: str = "Budget talks | Town News") -> bytes:
+    lang_attr = f' lang="{lang}"' if lang is not None else ""
+    return (f"<html{lang_attr}><head><title>{title}</title>{head}</head>"
+            f"<body>{body}<p>{PROSE * 3}</p></body></html>").encode()
+
+
+def meta_of(html: bytes | str, url: str | None = None) -> Metadata:
+    doc = parse(html)
+    return page_metadata(doc, segment(doc), url)
+
+
+def ld(obj: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(obj)}</script>'
+
+
+def test_jsonld_article_fields():
+    head = ld({"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Budget talks",
+               "author": {"@type": "Person", "name": "Ana Lopez"}, "datePublished": "2021-03-04T09:30:00+01:00",
+               "dateModified": "2021-03-05", "description": "The library budget.", "articleSection": "Local",
+               "keywords": "library, budget", "publisher": {"@type": "Organization", "name": "Town News"}})
+    m = meta_of(page(head))
+    assert m.title == "Budget talks"
+    assert m.author == "Ana Lopez"
+    assert m.date == "2021-03-04T09:30:00+01:00" and m.modified == "2021-03-05"
+    assert m.description == "The library budget." and m.sitename == "Town News"
+    assert m.categories == ("Local",) and m.tags == ("library", "budget")
+
+
+def test_jsonld_graph_list_and_references():
+    head = ld({"@context": "https://schema.org", "@graph": [
+        {"@type": "WebSite", "name": "Town News"},
+        {"@type": "Person", "@id": "#ana", "name": "Ana Lopez"},
+        {"@type": ["BlogPosting"], "headline": "Budget talks", "author": [{"@id": "#ana"}, "Ben Ode"],
+         "datePublished": "2020-01-02"},
+    ]})
+    m = meta_of(page(head))
+    assert m.author == "Ana Lopez, Ben Ode"
+    assert m.date == "2020-01-02"
+    assert m.sitename == "Town News"
+
+
+def test_jsonld_top_level_list_and_cdata_wrapper():
+    body = json.dumps([{"@type": "Article", "author": {"name": "Cleo Park"}, "datePublished": "2019-05-06"}])
+    head = f'<script type="application/ld+json">//<![CDATA[\n{body}\n//]]></script>'
+    m = meta_of(page(head))
+    assert m.author == "Cleo Park" and m.date == "2019-05-06"
+
+
+def test_jsonld_is_trusted_over_opengraph():
+    head = (ld({"@type": "Article", "author": {"name": "Ana Lopez"}, "datePublished": "2021-03-04"})
+            + '<meta property="article:published_time" content="2019-01-01"><meta name="author" content="Someone">')
+    m = meta_of(page(head))
+    assert m.author == "Ana Lopez" and m.date == "2021-03-04"
+
+
+def test_opengraph_and_meta_tags():
+    head = ('<meta property="og:title" content="Budget talks"><meta property="og:site_name" content="Town News">'
+            '<meta name="author" content="By Ana Lopez"><meta property="article:published_time" '
+            'content="2018-04-05T06:00"><meta property="article:modified_time" content="2018-04-06T07:00:00Z">'
+            '<meta property="article:tag" content="library"><meta property="article:tag" content="budget">'
+            '<meta property="article:section" content="Local"><meta name="description" content="About it.">'
+            '<link rel="canonical" href="/news/budget">')
+    m = meta_of(page(head), url="https://town.example/news/budget?utm=x")
+    assert m.title == "Budget talks" and m.sitename == "Town News"
+    assert m.author == "Ana Lopez"  # the "By" prefix is dropped
+    assert m.date == "2018-04-05T06:00:00" and m.modified == "2018-04-06T07:00:00+00:00"
+    assert m.tags == ("library", "budget") and m.categories == ("Local",)
+    assert m.description == "About it."
+    assert m.url == "https://town.example/news/budget"
+
+
+def test_author_meta_that_is_a_url_is_not_a_name():
+    m = meta_of(page('<meta property="article:author" content="https://facebook.com/ana">'))
+    assert m.author is None
+
+
+def test_microdata_byline_and_time_near_the_headline():
+    body = ('<div class="sidebar"><span class="author">Sidebar Person</span></div>'
+            '<article><header><h1>Budget talks</h1>'
+            '<p class="byline">By <a href="/authors/ana" rel="author">Ana Lopez</a> | '
+            '<time datetime="2017-11-03T03:01:00-04:00">Nov 3</time></p></header></article>')
+    m = meta_of(page(body=body))
+    assert m.author == "Ana Lopez"
+    assert m.date == "2017-11-03T03:01:00-04:00"
+
+
+def test_itemprop_author_name_and_date_published():
+    body = ('<article><h1>Budget talks</h1><div itemprop="author" itemscope><span itemprop="name">Dan Gold</span>'
+            '<span>Senior writer</span></div><span itemprop="datePublished" content="2015-04-16">April 16</span>'
+            '</article>')
+    m = meta_of(page(body=body))
+    assert m.author == "Dan Gold" and m.date == "2015-04-16"
+
+
+def test_byline_text_with_date_keeps_the_name():
+    body = '<h1>Budget talks</h1><div class="byline">By Nathan Willis March 25, 2015</div>'
+    assert meta_of(page(body=body)).author == "Nathan Willis"
+
+
+def test_date_from_url_when_the_page_gives_none():
+    m = meta_of(page(), url="https://town.example/2016/07/09/budget-talks/")
+    assert m.date == "2016-07-09"
+
+
+def test_implausible_dates_are_dropped():
+    head = '<meta property="article:published_time" content="1066-10-14"><meta name="date" content="soon">'
+    assert meta_of(page(head)).date is None
+
+
+def test_headline_from_h1_cleans_site_suffix():
+    m = meta_of(page(body="<h1>Using the Fetch API</h1>", title="Using the Fetch API - Web APIs | MDN"))
+    assert m.title == "Using the Fetch API"
+
+
+def test_logo_h1_is_not_the_headline():
+    html = page(body="<h1>Salon</h1>", title="The sharing economy is a lie - Salon.com")
+    assert meta_of(html, url="https://www.salon.com/2015/a").title == "The sharing economy is a lie"
+
+
+def test_clean_title_rules():
+    assert clean_title("Using the Fetch API - Web APIs | MDN", sitename="MDN Web Docs") == \
+        "Using the Fetch API - Web APIs"
+    assert clean_title("Budget talks approved | Town News", domain="townnews") == "Budget talks approved"
+    assert clean_title("Town News | Budget talks approved", sitename="Town News") == "Budget talks approved"
+    assert clean_title("A title without parts") == "A title without parts"
+    assert clean_title("Town News", sitename="Town News") == "Town News"  # all site-like: kept whole
+    assert clean_title("") is None
+
+
+def test_opengraph_title_that_disagrees_with_the_page_is_not_taken():
+    head = '<meta property="og:title" content="Wikimedia list article">'
+    m = meta_of(page(head, body="<h1>List of films</h1>", title="List of films - Wikipedia"))
+    assert m.title == "List of films"
+
+
+def test_lang_declaration_primary_subtag():
+    assert meta_of(page(lang="en-US")).lang == "en"
+    assert meta_of(page(lang="pt_BR")).lang == "pt"
+
+
+def test_lang_from_text_when_undeclared():
+    html = f"<html><head><title>Haushalt</title></head><body><p>{GERMAN * 3}</p></body></html>"
+    assert meta_of(html).lang == "de"
+
+
+def test_lang_from_other_declarations():
+    html = page('<meta http-equiv="Content-Language" content="en-GB">', lang=None)
+    assert meta_of(html).lang == "en"
+    assert meta_of(page('<meta property="og:locale" content="en_US">', lang=None)).lang == "en"
+
+
+def test_lang_declaration_checked_against_the_text_script():
+    russian = "Комитет собрался во вторник, чтобы обсудить новый бюджет публичной библиотеки города. " * 4
+    html = f'<html lang="en"><head><title>Бюджет</title></head><body><p>{russian}</p></body></html>'
+    assert meta_of(html).lang == "ru"
+
+
+@pytest.mark.parametrize("script", [
+    '{"@type": "Article", "author": 5, "datePublished": ["x"], "headline": {"a": 1}}',
+    '{"@type": 7, "author": {"name": ["Ana"]}}',
+    '[' * 100_000 + ']' * 100_000,  # nesting deeper than the JSON reader allows
+    '{"@type": "Article", "author": {"@id": "#loop"}, "@id": "#loop"}',
+    "{not json",
+    '"just a string"',
+    "null",
+])
+def test_hostile_jsonld_never_raises(script):
+    m = meta_of(page(f'<script type="application/ld+json">{script}</script>'))
+    assert isinstance(m, Metadata)
+    assert m.lang == "en"  # the other sources are still read
+
+
+def test_deep_and_wide_jsonld_is_bounded():
+    deep: dict = {"@type": "Thing"}
+    node = deep
+    for _ in range(500):
+        node["child"] = {"@type": "Thing"}
+        node = node["child"]
+    node["@type"], node["author"] = "Article", {"name": "Too Deep"}
+    wide = [{"@type": "Thing", "name": str(i)} for i in range(20_000)] + [{"@type": "Article", "author": "Too Far"}]
+    big = {"@type": "Article", "author": "Too Big", "x": "y" * MAX_JSONLD_CHARS}
+    assert meta_of(page(ld(node))).author == "Too Deep"  # the same object, not nested, is read
+    m = meta_of(page(ld(deep) + ld(wide) + ld(big)))
+    assert m.author is None  # beyond the depth bound, past the node budget, or in an oversized script
+
+
+def test_metadata_never_raises_on_a_broken_document():
+    doc = parse(page())
+    doc.root = None  # type: ignore[assignment]
+    m = page_metadata(doc)
+    assert isinstance(m, Metadata) and m.title == "Budget talks | Town News"
+
+
+def test_result_and_json_carry_metadata(tiny_model):
+    head = ('<meta name="author" content="Ana Lopez"><meta property="article:published_time" content="2021-03-04">'
+            '<meta property="article:tag" content="library">')
+    html = page(head, body="<h1>Budget talks</h1>", title="Budget talks | Town News")
+    res = extract(html, model=tiny_model, url="https://town.example/a")
+    assert res.title == "Budget talks"
+    assert res.metadata.author == "Ana Lopez"
+    d = res.to_dict()
+    assert d["title"] == "Budget talks" and d["author"] == "Ana Lopez" and d["date"] == "2021-03-04"
+    assert d["lang"] == "en" and d["tags"] == ["library"] and d["categories"] == []
+    assert d["url"] == "https://town.example/a" and d["canonical_url"] == "https://town.example/a"
+    for key in ("modified", "description", "sitename"):
+        assert key in d
+    json.dumps(d)
+
+
+def test_prepare_carries_metadata_without_the_tree():
+    p = prepare(page('<meta name="author" content="Ana Lopez">'))
+    assert p.metadata.author == "Ana Lopez"
+
+
+def test_date_written_in_the_byline():
+    body = '<h1>Budget talks</h1><p class="byline">By Ada Marsh · 12 March 2026 · 6 min read</p>'
+    m = meta_of(page(body=body))
+    assert m.author == "Ada Marsh" and m.date == "2026-03-12"
+
+
+def test_author_from_meta_and_date_from_time_element():
+    m = meta_of(page('<meta name="author" content="Ana Lopez">',
+                     body='<h1>Budget talks</h1><time datetime="2014-02-03">Feb 3</time>'))
+    assert m.author == "Ana Lopez" and m.date == "2014-02-03"
