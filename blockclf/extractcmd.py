@@ -229,7 +229,7 @@ def extract_command(args: argparse.Namespace) -> int:
                  + (f" ({lost} pages not written)" if lost > 0 else ""))
         return 3
     n_skipped = sum(skipped.values())
-    if sites.no_site or sites.alone:
+    if sites.pages > 1 and (sites.no_site or sites.alone):  # one page alone never has any
         why = [f"{sites.no_site} name no URL or site (give --site, or keep pages in host-named folders)"] \
             if sites.no_site else []
         why += [f"{sites.alone} are their site's only page in the batch"] if sites.alone else []
