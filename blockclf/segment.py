@@ -69,6 +69,8 @@ def _is_hidden(el: etree._Element, attrib) -> bool:
 
 
 _FURNITURE_CACHE: dict[str, bool] = {}
+#: elements of prose: a furniture-named element holding one is page layout, not furniture
+_PROSE_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "article", "section", "blockquote")
 
 
 def _is_furniture(cls: str) -> bool:
@@ -533,6 +535,8 @@ class _Segmenter:
                 if furniture is None:
                     furniture = _is_furniture(cls)
         inline = _INLINE.get(tag)
+        if furniture and inline is None and next(el.iter(*_PROSE_TAGS), None) is not None:
+            furniture = False  # a layout element named like furniture ("gutter" of a grid) holding prose
         if inline is not None and not furniture:
             if inline == "button":
                 furniture = _is_furniture_button(el)

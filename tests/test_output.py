@@ -227,3 +227,16 @@ def test_buttons_that_say_something_stay():
     md = to_markdown(res)
     assert "### How long can I rent?" in md and "According to Ada Lovelace, a pioneer." in md
     assert "Copy" not in md and to_text(res).endswith("Run")
+
+
+def test_a_layout_element_named_like_furniture_keeps_its_prose():
+    # grid frameworks call a column wrapper "gutter", as code viewers call their line numbers
+    html = ("<html><body><div class='gutter inner'><h2>A headline for the story</h2>"
+            "<p>The first paragraph of the story says something worth reading twice.</p>"
+            "<pre><span class='gutter'>1</span>x = 1</pre></div></body></html>")
+    from blockclf.html import parse
+    from blockclf.segment import segment
+
+    blocks = segment(parse(html.encode()))
+    prose = [b for b in blocks if b.tag in ("h2", "p")]
+    assert prose and all(b.rich != "" for b in prose)
