@@ -78,9 +78,10 @@ def _is_furniture(cls: str) -> bool:
     hit = _FURNITURE_CACHE.get(cls)
     if hit is None:
         hit = not FURNITURE_CLASSES.isdisjoint(cls.lower().split())
-        if len(_FURNITURE_CACHE) >= _TOKEN_CACHE_SIZE:
-            _FURNITURE_CACHE.clear()
-        _FURNITURE_CACHE[cls] = hit
+        if len(cls) <= _CACHED_CHARS:
+            if len(_FURNITURE_CACHE) >= _TOKEN_CACHE_SIZE:
+                _FURNITURE_CACHE.clear()
+            _FURNITURE_CACHE[cls] = hit
     return hit
 
 
@@ -152,6 +153,8 @@ def _verbatim(code: str) -> str:
 
 _TOKEN_CACHE: dict[tuple[str | None, str | None], tuple[str, ...]] = {}
 _TOKEN_CACHE_SIZE = 50_000
+#: class/id strings longer than this are not cached: 50,000 of them could hold gigabytes
+_CACHED_CHARS = 200
 
 
 def _tokens(attrib) -> tuple[str, ...]:
@@ -164,9 +167,10 @@ def _tokens(attrib) -> tuple[str, ...]:
     if hit is None:
         raw = f"{cls or ''} {ident or ''}".lower()
         hit = tuple(t for t in _TOKEN_SPLIT.split(raw) if t)
-        if len(_TOKEN_CACHE) >= _TOKEN_CACHE_SIZE:
-            _TOKEN_CACHE.clear()
-        _TOKEN_CACHE[key] = hit
+        if len(raw) <= _CACHED_CHARS:  # a page of huge class strings must not fill memory through the cache
+            if len(_TOKEN_CACHE) >= _TOKEN_CACHE_SIZE:
+                _TOKEN_CACHE.clear()
+            _TOKEN_CACHE[key] = hit
     return hit
 
 

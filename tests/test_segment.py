@@ -331,3 +331,17 @@ def test_named_anchors_are_not_links():
     heading, para = blocks
     assert heading.link_chars == 0 and heading.n_links == 0
     assert para.link_chars == len("empty href") and para.n_links == 1
+
+
+def test_huge_class_strings_are_not_kept_in_the_token_cache():
+    import importlib
+
+    from blockclf.html import parse
+
+    seg = importlib.import_module("blockclf.segment")
+
+    html = "<html><body>" + "".join(f"<p class='{'c' * 5000}{i}'>text {i}</p>" for i in range(50)) + "</body></html>"
+    blocks = seg.segment(parse(html.encode()))
+    assert len(blocks) == 50 and all(b.tokens for b in blocks)
+    assert all(len(cls or "") + len(ident or "") <= 200 for cls, ident in seg._TOKEN_CACHE)
+    assert all(len(cls) <= 200 for cls in seg._FURNITURE_CACHE)
