@@ -264,6 +264,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text",
                     help="text (default), markdown, json (with the Markdown), or html (clean, safe to embed)")
     ex.add_argument("--images", action="store_true", help="keep images as ![alt](src) in markdown, <img> in html")
+    ex.add_argument("--title", action=argparse.BooleanOptionalAction, default=None,
+                    help="start the output with the page's headline (default: in markdown, where a kept heading "
+                         "does not already say it; not in text, whose gold usually leaves it out)")
     ex.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     ex.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
                     help="run on a Dask cluster (extra 'dask'); the workers must see the input paths")

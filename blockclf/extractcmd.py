@@ -32,20 +32,22 @@ __all__ = ["EXT", "extract_command"]
 EXT = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
 
 
-def _render(res, fmt: str, images: bool = False) -> str:
-    from .render import to_dict, to_html, to_markdown
+def _render(res, fmt: str, images: bool = False, title: bool | None = None) -> str:
+    """The page's output; ``title``: start with the headline (default: in Markdown, not in text)."""
+    from .render import to_dict, to_html, to_markdown, to_text
 
     if fmt == "text":
-        return res.text + ("\n" if res.text else "")
+        text = to_text(res, title=bool(title))
+        return text + ("\n" if text else "")
     if fmt == "markdown":
-        return to_markdown(res, images)
+        return to_markdown(res, images, title=title is not False)
     if fmt == "html":
         return to_html(res, images)
     return json.dumps(to_dict(res, images), ensure_ascii=False, indent=1) + "\n"
 
 
-def _render_page(res, fmt: str, with_log: bool, jsonl: bool = False,
-                 images: bool = False) -> tuple[str, list[dict], list[str]]:
+def _render_page(res, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
+                 title: bool | None = None) -> tuple[str, list[dict], list[str]]:
     """A result's output (a JSON line with ``jsonl``), removal-log records and flag warnings
     (runs in batch workers, so module level)."""
     from .render import removal_log
@@ -56,7 +58,7 @@ def _render_page(res, fmt: str, with_log: bool, jsonl: bool = False,
     flags += [flag] if flag else []
     if jsonl:
         return (*warc_line(res, fmt, with_log, key="name"), flags)
-    return _render(res, fmt, images), (removal_log(res) if with_log else []), flags
+    return _render(res, fmt, images, title), (removal_log(res) if with_log else []), flags
 
 
 def _read_stdin(max_bytes: int) -> bytes | PageError:
@@ -122,7 +124,7 @@ def extract_command(args: argparse.Namespace) -> int:
                                                               max_depth=args.max_depth,
                                                               max_seconds=args.time_budget or None),
                         transform=partial(_render_page, fmt=args.format, with_log=with_log, jsonl=jsonl,
-                                          images=getattr(args, "images", False)),
+                                          images=getattr(args, "images", False), title=getattr(args, "title", None)),
                         comments=args.comments)
     progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     skipped: Counter[str] = Counter()

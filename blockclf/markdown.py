@@ -12,8 +12,8 @@ import re
 from html import unescape
 from typing import TYPE_CHECKING
 
-from .inline import block_markdown
-from .structure import LIST_ELEMENTS, Item, kept_items
+from .inline import block_markdown, md_escape
+from .structure import LIST_ELEMENTS, Item, headline, kept_items
 
 if TYPE_CHECKING:
     from .block import Block
@@ -67,11 +67,15 @@ def _table(items: list[Item], table: str, base: str | None, images: bool) -> lis
     return lines
 
 
-def to_markdown(res: Result, images: bool = False) -> str:
-    """The kept blocks as Markdown (``images``: write images as ``![alt](src)``)."""
+def to_markdown(res: Result, images: bool = False, title: bool = True) -> str:
+    """The kept blocks as Markdown (``images``: write images as ``![alt](src)``), headed by
+    the page's headline as ``# Title`` (``title``) unless a kept heading already says it."""
     base = res.url
     items = kept_items(res)
     chunks: list[tuple[list[str], str, int]] = []  # lines, kind (item, dt, dd, other), quote depth
+    head = headline(res) if title else None
+    if head:
+        chunks.append((["# " + md_escape(head)], "other", 0))
     widths: dict[str, int] = {}  # list item path -> width of its marker
     prev: Block | None = None  # the last block written as a paragraph or list item
     code_path, code_at, code_text, code_lang = "", -2, "", ""  # the last code block written

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .htmlout import to_html
 from .inline import block_plain
 from .markdown import to_markdown
-from .structure import kept_items
+from .structure import headline, kept_items
 
 if TYPE_CHECKING:
     from .predict import Result
@@ -18,7 +18,7 @@ __all__ = ["HIDDEN_UNREAD", "removal_log", "to_dict", "to_html", "to_markdown", 
 HIDDEN_UNREAD = "hidden on the page; not read, as the visible text was enough"
 
 
-def to_text(res: Result) -> str:
+def to_text(res: Result, title: bool = False) -> str:
     """Kept blocks, one per line: a table row on one line with its cells separated by `` | ``,
     code line for line, list items marked ``-`` and indented two spaces a level; page furniture
     (heading anchors, copy buttons, line numbers) left out. Nothing here adds a word to the
@@ -58,7 +58,8 @@ def to_text(res: Result) -> str:
         out.append(text)
     if row:
         out.append(" | ".join(t for _, t in row))
-    return "\n".join(out)
+    head = headline(res) if title else None
+    return "\n".join([head] + out if head else out)
 
 
 def _block_dict(res: Result, i: int) -> dict[str, Any]:

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .block import Block
+from .evaluate import tokens
 
 if TYPE_CHECKING:
     from .predict import Result
 
-__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "kept_items"]
+__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "headline", "kept_items"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
@@ -95,3 +96,17 @@ def kept_items(res: Result) -> list[Item]:
     pairs = [(b, _chain(b)) for b, k in zip(res.blocks, res.kept) if k and b.rich != ""]
     layout = _layout_tables(pairs)
     return [Item(b, _without(chain, layout) if layout else chain) for b, chain in pairs]
+
+
+def headline(res: Result) -> str | None:
+    """The page's headline (`Result.title`) unless a kept heading says it (or a kept ``<h1>``
+    heads the text already), or nothing was kept: what Markdown writes as ``# Title``, so
+    that the headline is never lost and never written twice."""
+    title = " ".join((res.title or "").split())
+    if not title or not res.kept.any():  # nothing kept: nothing to head
+        return None
+    want = tokens(title)
+    for b, k in zip(res.blocks, res.kept):
+        if k and b.heading_level and (b.heading_level == 1 or tokens(b.text) == want):
+            return None
+    return title

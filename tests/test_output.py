@@ -21,7 +21,7 @@ def page(body: str, head: str = "", url: str | None = "https://site.org/a/b.html
     blocks = segment(doc)
     kept = np.array([b.text not in drop for b in blocks])
     return Result(blocks=blocks, scores=np.where(kept, 0.9, 0.1), kept=kept, threshold=0.5, favor="balanced",
-                  title=doc.title, url=url, name="page.html")
+                  title="", url=url, name="page.html")  # the headline has tests of its own
 
 
 def test_nested_and_ordered_lists_keep_nesting_and_numbers():
@@ -240,3 +240,28 @@ def test_a_layout_element_named_like_furniture_keeps_its_prose():
     blocks = segment(parse(html.encode()))
     prose = [b for b in blocks if b.tag in ("h2", "p")]
     assert prose and all(b.rich != "" for b in prose)
+
+
+def test_markdown_starts_with_the_headline_unless_a_kept_heading_says_it():
+    res = page("<p>The body of the story, in words.</p>")
+    res.title = "A Headline *Here*"
+    assert to_markdown(res).startswith("# A Headline \\*Here\\*\n\nThe body")
+    assert not to_markdown(res, title=False).startswith("#")
+    assert to_text(res) == "The body of the story, in words."
+    assert to_text(res, title=True).split("\n")[0] == "A Headline *Here*"
+    kept_heading = page("<h1>A headline here</h1><p>The body.</p>")
+    kept_heading.title = "A Headline Here"
+    assert to_markdown(kept_heading).count("A headline here") == 1
+    nothing = page("<p>x</p>", drop=("x",))
+    nothing.title = "Title"
+    assert to_markdown(nothing).strip() == ""
+
+
+def test_cli_title_options(tmp_path, capsys):
+    f = tmp_path / "p.html"
+    f.write_text("<html><head><title>Rivers - Site</title></head><body><h1>Rivers</h1><div>"
+                 + "<p>Rivers swing from side to side in long looping curves, and nobody planned it.</p>" * 5
+                 + "</div></body></html>", encoding="utf-8")
+    for args, starts in (([], False), (["--title"], True)):
+        assert main(["extract", str(f), *args]) == 0
+        assert capsys.readouterr().out.startswith("Rivers\n") == starts
