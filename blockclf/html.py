@@ -392,12 +392,18 @@ def _open_noframes(root: etree._Element) -> None:
                 nf.extend(list(body))
 
 
+#: a str that names a page file rather than holding a page: one line, no markup, a page suffix
+_PATH_LIKE = re.compile(r"^[^<>\n]{1,4096}\.(?:html?|htm|xhtml)(?:\.gz)?$", re.IGNORECASE)
+
+
 def parse(source: Source, encoding: str | None = None, limits: Limits | None = None) -> Document:
     """Parse a page given as bytes, decoded text, or a path to ``.html``/``.htm``/``.html.gz``.
 
     Raises `PageError` for input that is empty, binary, JSON or XML, over the limits or not
     parseable, and `TypeError` (with a message naming the argument) for arguments of the
-    wrong type: a path given as ``str`` is HTML text, wrap it in `pathlib.Path`. A page the parser could read only by flattening its nesting, or that had to be
+    wrong type. A ``str`` is HTML text: one that looks like a file name (``"page.html"``) is
+    refused with reason ``path-as-text``; wrap a path in `pathlib.Path`. A page the parser
+    could read only by flattening its nesting, or that had to be
     cut short, comes back with a warning code in `Document.warnings`.
     """
     if not isinstance(source, (bytes, str, Path)):
@@ -406,6 +412,9 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
         raise TypeError(f"encoding must be a str or None, not {type(encoding).__name__}")
     if limits is not None and not isinstance(limits, Limits):
         raise TypeError(f"limits must be a blockclf.Limits or None, not {type(limits).__name__}")
+    if isinstance(source, str) and _PATH_LIKE.match(source):
+        raise PageError("path-as-text", f"{source[:200]!r} looks like a file name, and a str is read as HTML "
+                        "text: give pathlib.Path(...) to read a file")
     limits = limits or Limits()
     started = time.monotonic()
     warnings: list[str] = []

@@ -125,6 +125,12 @@ class Model:
     info: dict[str, Any] = field(default_factory=dict)
     refiner: TreeScoring | None = None
 
+    def __repr__(self) -> str:
+        trees = f"{self.classifier.best_iteration_} trees" + (
+            f" + {self.refiner.best_iteration_} refining trees" if self.refiner is not None else "")
+        modes = ", ".join(f"{k} {v:.2f}" for k, v in self.thresholds.items())
+        return f"Model({trees}, {len(self.features)} features, thresholds: {modes})"
+
     @property
     def columns(self) -> list[str]:
         """Names of the columns the final scoring pass reads (what explanations refer to)."""

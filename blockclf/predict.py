@@ -247,6 +247,10 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     """
     if comments not in COMMENT_MODES:
         raise ValueError(f"comments must be one of {', '.join(COMMENT_MODES)}, not {comments!r}")
+    bad = next((p for p in pages if not isinstance(p, Page)), None)
+    if bad is not None:
+        raise TypeError(f"extract_batch() takes pages from blockclf.prepare(), not {type(bad).__name__}: "
+                        "prepare each page first, or call blockclf.extract() for one")
     mdl = _model(model)
     thr = float(threshold) if threshold is not None else mdl.threshold(favor)
     reps: list[Any] = [None] * len(pages)

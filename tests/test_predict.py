@@ -212,3 +212,26 @@ def test_shipped_models_are_read_once_by_name(synthetic_page):
     assert _model("refined").refiner is not None and _model(None).refiner is None
     page = synthetic_page(12, 2).html.encode("utf-8")
     assert extract(page, model="refined").scores.tolist() == extract(page, model=_model("refined")).scores.tolist()
+
+
+def test_a_str_naming_a_file_is_refused_with_a_clear_reason():
+    import blockclf
+
+    with pytest.raises(blockclf.PageError) as err:
+        blockclf.extract("page.html")
+    assert err.value.reason == "path-as-text" and "pathlib.Path" in str(err.value)
+    assert blockclf.extract("<p>page.html is a file name in running text, said a page.</p>").text
+
+
+def test_extract_batch_names_what_it_takes(tiny_model):
+    import blockclf
+
+    with pytest.raises(TypeError, match="prepare"):
+        blockclf.extract_batch(["a.html"], model=tiny_model)
+
+
+def test_model_repr_is_short():
+    import blockclf
+
+    text = repr(blockclf.load_model())
+    assert text.startswith("Model(") and "trees" in text and len(text) < 200
