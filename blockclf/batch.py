@@ -162,7 +162,9 @@ def _pack(page: Page) -> bytes:
 
     Blocks travel as tuples of their fields: pickling the records themselves costs twice
     as much."""
-    doc = dataclasses.replace(page.doc, root=None)
+    # the page's time budget travels as what is left of it, not as a clock reading
+    left = page.doc.deadline - time.monotonic() if page.doc.deadline is not None else None
+    doc = dataclasses.replace(page.doc, root=None, deadline=left)
     light = dataclasses.replace(page, doc=doc, blocks=[], hidden=[])
     state = (light, [_BLOCK_FIELDS(b) for b in page.blocks], [_BLOCK_FIELDS(b) for b in page.hidden])
     return zlib.compress(pickle.dumps(state, pickle.HIGHEST_PROTOCOL), 1)
@@ -171,6 +173,8 @@ def _pack(page: Page) -> bytes:
 def _unpack(packed: bytes) -> Page:
     page, blocks, hidden = pickle.loads(zlib.decompress(packed))  # bytes this process or its worker made
     page.doc.root = _NO_TREE
+    if page.doc.deadline is not None:  # what was left of the page's time budget after pass 1
+        page.doc.deadline += time.monotonic()
     page.blocks = [Block(*f) for f in blocks]
     page.hidden = [Block(*f) for f in hidden]
     return page
@@ -266,6 +270,8 @@ def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[An
                 try:
                     rep = [evidence[ok[j]]] if evidence is not None else None
                     results.append(extract_batch([ready[j]], repetition=rep, **kwargs)[0])
+                except PageError as exc:  # over its time budget
+                    results.append(exc)
                 except Exception as exc:
                     results.append(PageError("error", f"scoring failed: {type(exc).__name__}: {exc}"))
     del ready, prepared

@@ -143,3 +143,14 @@ def test_cli_says_how_many_pages_got_no_site_evidence(tmp_path, synthetic_page, 
     assert main(["extract", str(pages), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file)]) == 0
     err = capsys.readouterr().err
     assert "3 of 6 pages got no site evidence: 3 name no URL or site" in err
+
+
+def test_time_budget_covers_scoring_and_survives_packing(synthetic_page, tiny_model, monkeypatch):
+    import blockclf.predict as predict
+
+    items = _items(synthetic_page, sites=(8,), per_site=3)
+    opts = BatchOptions(model=tiny_model, limits=Limits(max_seconds=5))
+    assert all(o.error is None for o in run_batch(items, opts))  # a budget a page fits in
+    monkeypatch.setattr(predict, "SCORING_SECONDS_PER_BLOCK", 10.0)  # scoring would outrun any budget
+    out = list(run_batch(items, opts))
+    assert [o.error.reason if o.error else None for o in out] == ["timeout"] * 3
