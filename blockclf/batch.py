@@ -324,15 +324,75 @@ class _Progress:
             self.bar.close()
 
 
+def _split(args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """A chunk's task as one task per page: list arguments are cut along with the items."""
+    items, rest = args[0], args[1:]
+    return [(items[i:i + 1], *(r[i:i + 1] if isinstance(r, list) else r for r in rest)) for i in range(len(items))]
+
+
+def _lost(fn: Callable[..., Any], args: tuple[Any, ...], why: str) -> Any:
+    """What a task whose worker process died gives: its pages, each named with the reason."""
+    error = PageError("worker-died", f"the worker process reading it died ({why})")
+    if fn is page_keys:
+        return [PageRead(error=error) for _ in args[0]]
+    return [Outcome(item.name, error=error) for item in args[0]]
+
+
 def _map(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int) -> Iterator[Any]:
-    """Apply ``fn`` to each task tuple, in order; with ``jobs`` > 1 in joblib worker processes."""
+    """Apply ``fn`` to each task tuple, in order; with ``jobs`` > 1 in joblib worker processes.
+
+    A worker process that dies (killed, out of memory, a crash in a native library) costs
+    only the pages it held: the tasks that were under way are run again in a fresh pool, a
+    task that kills its worker twice is run page by page, and a page that kills its worker
+    on its own is returned as failed (reason ``worker-died``), never the whole batch.
+    """
     if jobs <= 1:
         for args in tasks:
             yield fn(*args)
         return
     from joblib import Parallel, delayed
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-    yield from Parallel(n_jobs=jobs, return_as="generator")(delayed(fn)(*args) for args in tasks)
+    pending = iter(tasks)
+    while True:
+        sent: list[tuple[Any, ...]] = []
+
+        def feed() -> Iterator[Any]:
+            for args in pending:
+                sent.append(args)
+                yield delayed(fn)(*args)
+
+        done = 0
+        try:
+            for out in Parallel(n_jobs=jobs, return_as="generator")(feed()):
+                done += 1
+                yield out
+            return
+        except TerminatedWorkerError as exc:
+            why = str(exc).split("The exit codes of the workers are ")[-1].split(".")[0][:80] or "killed"
+            log.warning("a worker process died (%s): running its tasks again", why)
+            for args in sent[done:]:
+                yield _again(fn, args, jobs, why)
+
+
+def _again(fn: Callable[..., Any], args: tuple[Any, ...], jobs: int, why: str) -> Any:
+    """Run one task whose worker died once more in a worker process (two allowed, so that joblib
+    does not run it in this one); page by page if it dies again."""
+    from joblib import Parallel, delayed
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    try:
+        return Parallel(n_jobs=2, backend="loky")([delayed(fn)(*args)])[0]
+    except TerminatedWorkerError:
+        if len(args[0]) == 1:
+            return _lost(fn, args, why)
+    out: list[Any] = []
+    for one in _split(args):
+        try:
+            out.extend(Parallel(n_jobs=2, backend="loky")([delayed(fn)(*one)])[0])
+        except TerminatedWorkerError:
+            out.extend(_lost(fn, one, why))
+    return out
 
 
 def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,

@@ -154,3 +154,27 @@ def test_time_budget_covers_scoring_and_survives_packing(synthetic_page, tiny_mo
     monkeypatch.setattr(predict, "SCORING_SECONDS_PER_BLOCK", 10.0)  # scoring would outrun any budget
     out = list(run_batch(items, opts))
     assert [o.error.reason if o.error else None for o in out] == ["timeout"] * 3
+
+
+def _die_in_worker(res, name: str, parent: int):
+    """A transform that kills the worker process scoring page ``name`` (never the test's own)."""
+    import os
+    import signal
+
+    if res.name == name and os.getpid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return res.text
+
+
+def test_a_killed_worker_costs_only_its_page(synthetic_page, tiny_model_file):
+    import os
+    from functools import partial
+
+    items = _items(synthetic_page, sites=(8, 9), per_site=3)
+    opts = BatchOptions(model=str(tiny_model_file), chunk_size=2,
+                        transform=partial(_die_in_worker, name="s9p1", parent=os.getpid()))
+    out = list(run_batch(items, opts, jobs=2))
+    assert [o.name for o in out] == [it.name for it in items]
+    failed = {o.name: o.error.reason for o in out if o.error is not None}
+    assert failed == {"s9p1": "worker-died"}
+    assert all(isinstance(o.result, str) and o.result for o in out if o.error is None)
