@@ -301,7 +301,7 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
 
 
 class _Progress:
-    """A tqdm bar on stderr when enabled; silent otherwise, or when tqdm is not installed.
+    """A tqdm bar on stderr when enabled; silent otherwise.
 
     The caller decides whether stderr is worth drawing on (the command line: only a terminal).
     """
@@ -309,10 +309,8 @@ class _Progress:
     def __init__(self, enabled: bool, total: int | None, desc: str) -> None:
         self.bar = None
         if enabled:
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                return
+            from tqdm import tqdm  # imported when a bar is drawn: start-up stays short
+
             self.bar = tqdm(total=total, desc=desc, unit="page", file=sys.stderr, leave=False)
 
     def update(self, n: int) -> None:

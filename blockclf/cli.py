@@ -300,7 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     tr = sub.add_parser("train", help="train a model on labelled pages",
                         epilog=EXIT_CODES, description="Train a model. Examples: blockclf train ../shared/benchmark -o my-model.json ; "
-                                    "blockclf train mydata/ --base models/default.json -o my-model.json "
+                                    "blockclf train mydata/ --base default -o my-model.json "
                                     "(fine-tune on your labelled pages, see 'blockclf label')")
     tr.add_argument("data", metavar="DATA", nargs="+",
                     help="directory in the benchmark layout (index.jsonl, <dataset>/html, <dataset>/gold)")
@@ -329,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     lb = sub.add_parser("label", help="label one site's pages by the selector of their main content",
                         epilog=EXIT_CODES, description="Label pages by selector. Example: blockclf label site/ --content 'div.article-body' "
-                                    "-o mydata/ && blockclf train mydata/ --base models/default.json -o my.json")
+                                    "-o mydata/ && blockclf train mydata/ --base default -o my.json")
     lb.add_argument("pages", nargs="+", metavar="PAGES",
                     help=".html/.htm/.html.gz files or directories of one site, or .warc/.warc.gz files (extra 'warc')")
     lb.add_argument("--content", metavar="SELECTOR", help="CSS selector or XPath (starting with /) of the main content")

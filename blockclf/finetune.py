@@ -1,6 +1,6 @@
 """Train on the user's own labelled pages: fine-tune a base model or retrain, mixing in public data.
 
-``blockclf train MYDATA --base models/default.json`` continues boosting the base model's
+``blockclf train MYDATA --base default`` continues boosting the base model's
 trees on the user's pages (LightGBM ``init_model``): the base model's knowledge of the web
 stays, and new trees correct it where the user's site differs. Without ``--base`` a model is
 trained from scratch. Either way, public labelled pages (``--extra-data``, e.g. the benchmark's
