@@ -40,15 +40,15 @@ class UsageError(Exception):
     """A command line that cannot be carried out as given."""
 
 
-def collect_inputs(paths: Sequence[str],
-                   skipped: list[tuple[str, PageError]] | None = None) -> list[tuple[Path, str]]:
+def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
+                   unread: list[str] | None = None) -> list[tuple[Path, str]]:
     """Pages named by ``paths`` as ``(file, output stem)`` pairs; see `blockclf.inputs.list_pages`.
 
     Inputs that are not read (FIFOs, devices, unlistable folders, output-name collisions) go
     to ``skipped``; a path that does not exist is a `UsageError`.
     """
     try:
-        return list_pages(paths, skipped)
+        return list_pages(paths, skipped, unread)
     except FileNotFoundError as exc:
         if str(exc.filename).lower().startswith(("http://", "https://")):
             raise UsageError(f"{exc.filename}: blockclf reads pages from files and does not fetch URLs; save the "

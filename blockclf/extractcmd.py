@@ -108,7 +108,12 @@ def extract_command(args: argparse.Namespace) -> int:
     stdin = "-" in args.paths
     warcs = [Path(p) for p in args.paths if p != "-" and is_warc(p)]
     listing: list[tuple[str, PageError]] = []
-    inputs = collect_inputs([p for p in args.paths if p != "-" and not is_warc(p)], skipped=listing)
+    unread: list[str] = []
+    inputs = collect_inputs([p for p in args.paths if p != "-" and not is_warc(p)], skipped=listing, unread=unread)
+    if unread:
+        shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
+        print(f"blockclf: {len(unread)} files in the given folders were not read, as their names are not pages' "
+              f"(.html, .htm, .html.gz, .htm.gz): {shown}", file=sys.stderr)
     if not inputs and not warcs and not listing and not stdin:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
     if args.output == "-":

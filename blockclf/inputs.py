@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import re
 import stat
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,11 +26,18 @@ log = logging.getLogger("blockclf")
 SUFFIXES = (".html.gz", ".htm.gz", ".html", ".htm")
 
 
+#: a page saved with its URL's query string after the suffix, as mirroring tools name them
+#: (``index.html?p=2``): read as a page, its whole name kept as the output stem
+_QUERY_PAGE = re.compile(r"\.html?(?:\.gz)?\?", re.IGNORECASE)
+
+
 def _strip_suffix(name: str) -> str | None:
     lower = name.lower()
     for s in SUFFIXES:
         if lower.endswith(s):
             return name[: -len(s)]
+    if _QUERY_PAGE.search(name):
+        return name
     return None
 
 
@@ -46,8 +54,8 @@ def _regular(path: Path) -> tuple[int, int] | PageError:
     return st.st_dev, st.st_ino
 
 
-def list_pages(paths: Sequence[str],
-                   skipped: list[tuple[str, PageError]] | None = None) -> list[tuple[Path, str]]:
+def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
+               unread: list[str] | None = None) -> list[tuple[Path, str]]:
     """Pages named by ``paths``: ``(file, output stem relative to its argument)`` pairs.
 
     Directories are walked recursively, following symlinks, in sorted order; each real
@@ -59,6 +67,9 @@ def list_pages(paths: Sequence[str],
     as arguments), the first keeps it and each later one keeps its whole file name as its
     stem (``a.htm`` → ``a.htm.txt``); one that still collides is skipped with reason
     ``collision``. Skips go to ``skipped`` as ``(name, PageError)`` pairs, or are logged.
+    Inside a directory, a file is read as a page when its name ends in one of `SUFFIXES`
+    (any case) or has a query string after one (``index.html?p=2``); the others (images,
+    styles, ``noext``, ``x.gz``) go to ``unread``, which the command reports.
     A path that does not exist raises `FileNotFoundError`.
     """
     found: list[tuple[Path, str, str]] = []  # file, stem, stem keeping the whole file name
@@ -98,6 +109,8 @@ def list_pages(paths: Sequence[str],
                     stem = _strip_suffix(f)
                     if stem is not None:
                         add(Path(root, f), str(rel_dir / stem) if rel_dir != Path(".") else stem, str(rel_dir / f))
+                    elif unread is not None:
+                        unread.append(str(Path(root, f)))
         elif p.exists() or p.is_symlink():
             add(p, _strip_suffix(p.name) or p.name, p.name)
         else:

@@ -255,3 +255,15 @@ def test_standard_input_over_the_size_limit_is_a_named_skip(tiny_model_file):
 def test_a_url_is_not_fetched_and_says_so(capsys):
     assert main(["extract", "https://example.org/page.html"]) == 2
     assert "does not fetch URLs" in capsys.readouterr().err
+
+
+def test_files_not_named_as_pages_are_reported_and_query_string_pages_read(tmp_path, tiny_model_file, capsys,
+                                                                          synthetic_page):
+    html = synthetic_page(8, 0).html
+    for name in ("a.html", "index.html?p=2", "noext", "style.css"):
+        (tmp_path / name).write_text(html, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["extract", str(tmp_path), "-o", str(out), "--model", str(tiny_model_file)]) == 0
+    err = capsys.readouterr().err
+    assert "2 files in the given folders were not read" in err and "noext" in err and "style.css" in err
+    assert sorted(p.name for p in out.iterdir()) == ["a.txt", "index.html?p=2.txt"]
