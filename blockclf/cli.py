@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import time
@@ -33,7 +34,8 @@ log = logging.getLogger("blockclf")
 #: the exit status of every command, as the ``--help`` epilogs and docs/robustness.md state it
 EXIT_CODES = ("Exit status: 0 every page processed; 1 some pages skipped (each named on stderr with its reason, "
               "then a summary line); 2 usage error or unusable model or profile file; 3 an output could not be "
-              "written (full disk, no permission, -o naming a file); 130 interrupted (Ctrl-C or SIGTERM).")
+              "written (full disk, no permission, -o naming a file); 130 interrupted (Ctrl-C or SIGTERM); "
+              "141 the reader of standard output stopped early (| head), quietly.")
 
 
 class UsageError(Exception):
@@ -399,6 +401,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     try:
         return int(args.func(args))
+    except BrokenPipeError:  # the reader stopped early (| head): end quietly, as Unix tools do
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
+        except OSError:
+            pass
+        return 141
     except OutputError as exc:
         print(f"blockclf: error: {exc}", file=sys.stderr)
         return 3

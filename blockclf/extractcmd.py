@@ -72,7 +72,9 @@ def _read_stdin(max_bytes: int) -> bytes | PageError:
 def _write_stdout(text: str) -> None:
     try:
         sys.stdout.write(text)
-    except OSError as exc:  # a closed pipe or a full disk behind a redirection
+    except BrokenPipeError:  # the reader stopped early: the command ends quietly (cli.main)
+        raise
+    except OSError as exc:  # a full disk behind a redirection
         raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
 

@@ -244,7 +244,9 @@ def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions
         try:
             for _, line in lines:
                 sys.stdout.write(line)
-        except OSError as exc:  # a closed pipe or a full disk behind a redirection
+        except BrokenPipeError:  # the reader stopped early: the command ends quietly (cli.main)
+            raise
+        except OSError as exc:  # a full disk behind a redirection
             raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
         return None
     target = warc_output(path, output)

@@ -267,3 +267,13 @@ def test_files_not_named_as_pages_are_reported_and_query_string_pages_read(tmp_p
     err = capsys.readouterr().err
     assert "2 files in the given folders were not read" in err and "noext" in err and "style.css" in err
     assert sorted(p.name for p in out.iterdir()) == ["a.txt", "index.html?p=2.txt"]
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path, tiny_model_file, synthetic_page):
+    for p in range(40):
+        (tmp_path / f"{p}.html").write_text(synthetic_page(8, p % 4).html, encoding="utf-8")
+    cmd = (f"{sys.executable} -m blockclf extract {tmp_path} --model {tiny_model_file} --progress off "
+           "--format json 2>err.txt | head -c 10 > /dev/null; echo ${PIPESTATUS[0]}")
+    proc = subprocess.run(["bash", "-c", cmd], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "141"  # as a Unix tool ended by SIGPIPE
+    assert "Traceback" not in (tmp_path / "err.txt").read_text() and "Broken pipe" not in (tmp_path / "err.txt").read_text()
