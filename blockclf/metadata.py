@@ -36,7 +36,7 @@ import re
 import threading
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from itertools import islice
 from typing import Any
@@ -77,14 +77,30 @@ class Metadata:
     modified: str | None = None
     description: str | None = None
     sitename: str | None = None
-    lang: str | None = None
+    #: the declared language; once `lang` has been read, the page's language
+    declared_lang: str | None = None
     url: str | None = None
     categories: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    #: text whose language is still to be identified (the declaration did not settle it)
+    lang_sample: str = field(default="", repr=False, compare=False)
+
+    @property
+    def lang(self) -> str | None:
+        """The page's language: the declared one when it fits the text's script, else the one
+        identified from the text. Identifying reads a language model (about 0.8 s, once a
+        process), so it runs when the language is first asked for, not for every page."""
+        if self.lang_sample:
+            object.__setattr__(self, "declared_lang", _identified(self.declared_lang, self.lang_sample))
+            object.__setattr__(self, "lang_sample", "")
+        return self.declared_lang
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready fields (tuples become lists)."""
+        lang = self.lang  # identified now if it was left for later
         d = asdict(self)
+        del d["declared_lang"], d["lang_sample"]
+        d["lang"] = lang
         d["categories"], d["tags"] = list(self.categories), list(self.tags)
         return d
 
@@ -707,18 +723,24 @@ def _sample(blocks: Sequence[Block], extra: Sequence[str | None]) -> str:
     return " ".join(parts)[:LANG_SAMPLE_CHARS]
 
 
-def _language(declared: Iterable[str | None], sample: str) -> str | None:
-    """The declared language when it fits the text's script, else the one identified from the text."""
+def _language(declared: Iterable[str | None], sample: str) -> tuple[str | None, str]:
+    """The declared language, and the text still to identify when the declaration does not
+    settle it (none, or one that does not fit the text's script); see `Metadata.lang`."""
     lang = next((p for p in map(_primary, declared) if p), None)
     script = _script(sample)
     if lang is not None and _fits(lang, script):
-        return lang
+        return lang, ""
     if len(sample) < 40:
-        return lang
+        return lang, ""
+    return lang, sample
+
+
+def _identified(declared: str | None, sample: str) -> str | None:
+    """The language identified from ``sample`` when confident enough, else ``declared``."""
     found, prob = _identify(sample)
-    if prob >= LANG_MIN_CONFIDENCE or lang is None and prob >= 0.5:
+    if prob >= LANG_MIN_CONFIDENCE or declared is None and prob >= 0.5:
         return found
-    return lang
+    return declared
 
 
 # --- the whole page ---------------------------------------------------------------------
@@ -823,8 +845,8 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     categories = ld.get("categories") or _terms(metas.get("article:section", []))
 
     declared = (doc.lang, scan.http_lang, _first_meta(metas, _LANG_KEYS), ld.get("lang"))
-    lang = _language(declared, _sample(blocks, (title, description)))
+    lang, lang_sample = _language(declared, _sample(blocks, (title, description)))
 
     return Metadata(title=title, author=author, date=published, modified=modified,
-                    description=_clean(description, 2000), sitename=_clean(sitename, 200), lang=lang, url=page_url,
+                    description=_clean(description, 2000), sitename=_clean(sitename, 200), declared_lang=lang, lang_sample=lang_sample, url=page_url,
                     categories=tuple(categories[:MAX_TERMS]), tags=tuple(tags[:MAX_TERMS]))

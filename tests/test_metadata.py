@@ -241,3 +241,20 @@ def test_author_from_meta_and_date_from_time_element():
     m = meta_of(page('<meta name="author" content="Ana Lopez">',
                      body='<h1>Budget talks</h1><time datetime="2014-02-03">Feb 3</time>'))
     assert m.author == "Ana Lopez" and m.date == "2014-02-03"
+
+
+def test_language_is_identified_only_when_asked_for():
+    import blockclf.metadata as md
+
+    calls = []
+    real = md._identify
+    md._identify = lambda text: calls.append(text) or real(text)
+    try:
+        body = "<p>" + "The river swings from side to side in long looping curves across the plain. " * 4 + "</p>"
+        res = __import__("blockclf").extract(f"<html><head><title>Rivers</title></head><body>{body}</body></html>")
+        assert calls == []  # no declaration, but nobody asked yet
+        assert res.metadata.lang == "en" and len(calls) == 1
+        assert res.metadata.lang == "en" and len(calls) == 1  # identified once
+        assert res.to_dict()["lang"] == "en"
+    finally:
+        md._identify = real
