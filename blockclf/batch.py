@@ -40,7 +40,7 @@ from .block import Block
 from .html import Limits, PageError
 from .model import Model, load_model
 from .predict import Page, Result, extract_batch, prepare
-from .site import SiteProfile, batch_repetition, block_keys, may_get_evidence
+from .site import SiteProfile, batch_repetition, block_keys, may_get_evidence, text_path_keys
 
 __all__ = ["BatchOptions", "Item", "Outcome", "PageRead", "SiteReport", "page_keys", "run_batch", "score_chunk", "site_evidence"]
 
@@ -168,6 +168,16 @@ def _pack(page: Page) -> bytes:
     light = dataclasses.replace(page, doc=doc, blocks=[], hidden=[])
     state = (light, [_BLOCK_FIELDS(b) for b in page.blocks], [_BLOCK_FIELDS(b) for b in page.hidden])
     return zlib.compress(pickle.dumps(state, pickle.HIGHEST_PROTOCOL), 1)
+
+
+_TEXT_AT = [f.name for f in dataclasses.fields(Block)].index("text")
+_XPATH_AT = [f.name for f in dataclasses.fields(Block)].index("xpath")
+
+
+def _packed_keys(packed: bytes) -> Any:
+    """`block_keys` of a packed page, read from its block tuples without rebuilding the blocks."""
+    _, blocks, _ = pickle.loads(zlib.decompress(packed))
+    return text_path_keys([f[_TEXT_AT] for f in blocks], [f[_XPATH_AT] for f in blocks])
 
 
 def _unpack(packed: bytes) -> Page:
@@ -428,7 +438,7 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
                     budget -= len(row.packed)
                 else:  # over the budget (packed before that was known): parsed again in pass 2
                     if row.site is not None or opts.site_profile is not None:
-                        row.keys = block_keys(_unpack(row.packed).blocks)
+                        row.keys = _packed_keys(row.packed)
                     row.packed = None
             reads.append(row)
         bar.update(len(rows))
@@ -436,7 +446,7 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
     per_site = Counter(r.site for r in reads if r.error is None)
     for r in reads:  # packed pages are hashed only if their site can give evidence
         if r.packed is not None and r.keys is None and may_get_evidence(r.site, per_site, opts.site_profile):
-            r.keys = block_keys(_unpack(r.packed).blocks)
+            r.keys = _packed_keys(r.packed)
     ok = [i for i, r in enumerate(reads) if r.error is None]
     evidence: list[Any] = [None] * len(reads)
     for i, rep in zip(ok, site_evidence([reads[i].site for i in ok], [reads[i].keys for i in ok], opts)):

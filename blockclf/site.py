@@ -41,6 +41,7 @@ __all__ = [
     "label_value_pairs",
     "page_digest",
     "text_key",
+    "text_path_keys",
 ]
 
 log = logging.getLogger("blockclf")
@@ -74,9 +75,13 @@ def text_key(text: str) -> int:
 
 def block_keys(blocks: Sequence[Block]) -> tuple[np.ndarray, np.ndarray]:
     """Per block, the text hash and the element-path hash (unsigned 64-bit)."""
-    texts = np.fromiter((text_key(b.text) for b in blocks), np.uint64, len(blocks))
-    paths = np.fromiter((_hash(b.xpath) for b in blocks), np.uint64, len(blocks))
-    return texts, paths
+    return text_path_keys([b.text for b in blocks], [b.xpath for b in blocks])
+
+
+def text_path_keys(texts: Sequence[str], xpaths: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """`block_keys` from the blocks' texts and element paths alone (a packed page's fields)."""
+    return (np.fromiter((text_key(t) for t in texts), np.uint64, len(texts)),
+            np.fromiter((_hash(x) for x in xpaths), np.uint64, len(xpaths)))
 
 
 def page_digest(texts: np.ndarray, paths: np.ndarray) -> str:
