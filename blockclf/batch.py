@@ -24,11 +24,13 @@ import copyreg
 import dataclasses
 import logging
 import operator
+import os
 import pickle
+import signal
 import sys
 import time
 import zlib
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +44,8 @@ from .model import Model, load_model
 from .predict import Page, Result, extract_batch, prepare
 from .site import SiteProfile, batch_repetition, block_keys, may_get_evidence, text_path_keys
 
-__all__ = ["BatchOptions", "Item", "Outcome", "PageRead", "SiteReport", "page_keys", "run_batch", "score_chunk", "site_evidence"]
+__all__ = ["BatchOptions", "Item", "Outcome", "PageRead", "SiteReport", "available_cores", "page_keys", "plan_workers",
+           "run_batch", "score_chunk", "site_evidence"]
 
 log = logging.getLogger("blockclf")
 
@@ -52,6 +55,14 @@ Items = Union[Sequence["Item"], Callable[[], Iterable["Item"]]]
 _NO_TREE = etree.Element("html")  # stands in for a dropped tree: scoring reads no element
 #: at most this many blocks are scored in one LightGBM call (feature tables: 2 KB a block)
 SCORE_BLOCKS = 20_000
+#: a worker process is started for every this many pages at most: starting one (an interpreter,
+#: the model) costs about as much as reading this many pages
+PAGES_PER_WORKER = 16
+#: ``--jobs auto`` starts at most this many workers: past it, the outputs written by the main
+#: process are what a batch waits for
+AUTO_JOBS = 8
+#: with workers, a pass is cut into about this many tasks per worker, so that they finish together
+TASKS_PER_WORKER = 4
 
 
 def _reduce_page_error(exc: PageError) -> tuple[Any, tuple[str, str]]:
@@ -332,6 +343,23 @@ class _Progress:
             self.bar.close()
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity, which containers and ``taskset`` set)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def plan_workers(cores: int, total: int) -> int:
+    """How many worker processes a batch of ``total`` pages is worth, with ``cores`` free.
+
+    A short batch runs in this process: a worker costs about as much to start as reading
+    `PAGES_PER_WORKER` pages saves.
+    """
+    return max(1, min(cores, total // PAGES_PER_WORKER))
+
+
 def _split(args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     """A chunk's task as one task per page: list arguments are cut along with the items."""
     items, rest = args[0], args[1:]
@@ -346,61 +374,142 @@ def _lost(fn: Callable[..., Any], args: tuple[Any, ...], why: str) -> Any:
     return [Outcome(item.name, error=error) for item in args[0]]
 
 
-def _map(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int) -> Iterator[Any]:
-    """Apply ``fn`` to each task tuple, in order; with ``jobs`` > 1 in joblib worker processes.
+def _worker_started() -> None:
+    """In a new worker: Ctrl-C is the main process's to answer (it stops the workers), and a
+    termination signal ends the worker whatever handler it inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
-    A worker process that dies (killed, out of memory, a crash in a native library) costs
-    only the pages it held: the tasks that were under way are run again in a fresh pool, a
-    task that kills its worker twice is run page by page, and a page that kills its worker
-    on its own is returned as failed (reason ``worker-died``), never the whole batch.
+
+def _call(payload: bytes) -> Any:
+    """Run a task sent to a worker process as pickled ``(fn, args)``."""
+    fn, args = pickle.loads(payload)
+    return fn(*args)
+
+
+class _Workers:
+    """Worker processes for a batch's passes, started once and kept for both.
+
+    On Linux they are forked from this process, which has already imported what they need and
+    loaded the model: starting one costs milliseconds, not the half second a fresh
+    interpreter takes, so parallel work pays on batches of a few dozen pages. Once this
+    process may have started OpenMP threads (`blockclf.booster.fork_safe`), which a forked
+    child cannot use, they come from a fork server instead; elsewhere they are spawned. Tasks travel pickled (with cloudpickle where it is installed, so that a
+    ``transform`` may then be any function, a lambda included).
+
+    A worker that dies (killed, out of memory, a crash in a native library) costs only the
+    pages it held: the tasks that were under way are run again, each in a fresh worker of its
+    own; a task that kills its worker twice is run page by page, and a page that kills its
+    worker on its own comes back failed (reason ``worker-died``), never the whole batch.
     """
-    if jobs <= 1:
-        for args in tasks:
-            yield fn(*args)
-        return
-    from joblib import Parallel, delayed
-    from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-    pending = iter(tasks)
-    while True:
-        sent: list[tuple[Any, ...]] = []
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.pool: Any = None
 
-        def feed() -> Iterator[Any]:
-            for args in pending:
-                sent.append(args)
-                yield delayed(fn)(*args)
+    def _executor(self, jobs: int) -> Any:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-        done = 0
-        try:
-            for out in Parallel(n_jobs=jobs, return_as="generator")(feed()):
-                done += 1
-                yield out
+        from .booster import fork_safe
+
+        if sys.platform.startswith("linux"):
+            method = "fork" if fork_safe() else "forkserver"
+        else:
+            method = "spawn"
+        return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
+                                   initializer=_worker_started)
+
+    def _submit(self, fn: Callable[..., Any], args: tuple[Any, ...], pool: Any = None) -> Any:
+        try:  # functions defined anywhere (a lambda as ``transform``) travel too where it is installed
+            from cloudpickle import dumps
+        except ImportError:
+            dumps = pickle.dumps
+        if pool is None:
+            if self.pool is None:
+                self.pool = self._executor(self.jobs)
+            pool = self.pool
+        return pool.submit(_call, dumps((fn, args)))
+
+    def close(self, abort: bool = False) -> None:
+        """Let the workers go: once their tasks are done, or at once (``abort``: Ctrl-C, an
+        error, or a caller that stopped reading outcomes)."""
+        pool, self.pool = self.pool, None
+        if pool is None:
             return
-        except TerminatedWorkerError as exc:
-            why = str(exc).split("The exit codes of the workers are ")[-1].split(".")[0][:80] or "killed"
-            log.warning("a worker process died (%s): running its tasks again", why)
-            for args in sent[done:]:
-                yield _again(fn, args, jobs, why)
+        if not abort:
+            pool.shutdown(wait=True)
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            proc.terminate()
+        for proc in processes:
+            proc.join(timeout=5)
 
+    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+        """``fn`` applied to each task tuple, in order; a few tasks per worker under way at once."""
+        from concurrent.futures.process import BrokenProcessPool
 
-def _again(fn: Callable[..., Any], args: tuple[Any, ...], jobs: int, why: str) -> Any:
-    """Run one task whose worker died once more in a worker process (two allowed, so that joblib
-    does not run it in this one); page by page if it dies again."""
-    from joblib import Parallel, delayed
-    from joblib.externals.loky.process_executor import TerminatedWorkerError
+        if self.jobs <= 1:
+            for args in tasks:
+                yield fn(*args)
+            return
+        todo = iter(tasks)
+        running: deque[tuple[tuple[Any, ...], Any]] = deque()
 
-    try:
-        return Parallel(n_jobs=2, backend="loky")([delayed(fn)(*args)])[0]
-    except TerminatedWorkerError:
-        if len(args[0]) == 1:
-            return _lost(fn, args, why)
-    out: list[Any] = []
-    for one in _split(args):
+        def fill() -> None:
+            while len(running) < 2 * self.jobs:
+                args = next(todo, None)
+                if args is None:
+                    return
+                running.append((args, self._submit(fn, args)))
+
+        fill()
+        while running:
+            args, future = running.popleft()
+            try:
+                out = future.result()
+            except BrokenProcessPool:
+                why = "it ended abruptly: killed, out of memory, or a crash"
+                log.warning("a worker process died: running its tasks again")
+                broken, self.pool = self.pool, None  # it takes no more tasks; a fresh one runs the rest
+                if broken is not None:
+                    broken.shutdown(wait=False, cancel_futures=True)
+                redo = [(args, future), *running]
+                running.clear()
+                for a, f in redo:
+                    done = f.done() and not f.cancelled() and f.exception() is None
+                    yield f.result() if done else self._again(fn, a, why)
+                fill()
+                continue
+            yield out
+            fill()
+
+    def _alone(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """Run one task in a worker process of its own."""
+        pool = self._executor(1)
         try:
-            out.extend(Parallel(n_jobs=2, backend="loky")([delayed(fn)(*one)])[0])
-        except TerminatedWorkerError:
-            out.extend(_lost(fn, one, why))
-    return out
+            return self._submit(fn, args, pool).result()
+        finally:
+            pool.shutdown(wait=True)
+
+    def _again(self, fn: Callable[..., Any], args: tuple[Any, ...], why: str) -> Any:
+        """A task whose worker died, run once more; page by page if it dies again."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return self._alone(fn, args)
+        except BrokenProcessPool:
+            if len(args[0]) == 1:
+                return _lost(fn, args, why)
+        out: list[Any] = []
+        for one in _split(args):
+            try:
+                out.extend(self._alone(fn, one))
+            except BrokenProcessPool:
+                out.extend(_lost(fn, one, why))
+        return out
 
 
 def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
@@ -408,41 +517,65 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
     """Extract every item, yielding one `Outcome` per item in input order.
 
     ``items`` is a sequence, or a function returning a fresh iterable (read once per pass).
-    ``jobs`` > 1 runs parsing and scoring in that many joblib worker processes. ``report``
+    ``jobs`` > 1 runs parsing and scoring in that many worker processes (`plan_workers` says
+    how many a batch is worth). ``report``
     is filled with how many pages got no site evidence, and why, before the first outcome.
     """
     opts = opts or BatchOptions()
-    if isinstance(opts.model, Model) and jobs > 1:
-        log.info("a model object is sent to every worker; pass a model path to load it once per worker")
 
     def fresh() -> Iterable[Item]:
         return items() if callable(items) else items
 
     total = None if callable(items) else len(items)
-    if not opts.use_site:
-        yield from _scored(fresh(), opts, None, None, jobs, progress, total)
-        return
-    # pass 1: sites and block keys, and the pages themselves (packed) while the budget lasts
+    if jobs > 1 and total is not None:  # several tasks per worker, so that they finish together
+        size = max(1, min(opts.chunk_size, -(-total // (jobs * TASKS_PER_WORKER))))
+        opts = dataclasses.replace(opts, chunk_size=size)
+    if isinstance(opts.model, Model) and jobs > 1:
+        log.info("a model object is sent to every worker; pass a model path to load it once per worker")
+    workers = _Workers(jobs)
+    try:
+        if not opts.use_site:
+            yield from _scored(fresh(), opts, None, None, workers, progress, total)
+        else:
+            reads = _read_sites(fresh(), opts, workers, progress, total)
+            evidence = _evidence(reads, opts, report)
+            yield from _scored(fresh(), opts, evidence, reads, workers, progress, len(reads))
+    except BaseException:  # interrupted, or the caller stopped reading: the workers are stopped, not awaited
+        workers.close(abort=True)
+        raise
+    workers.close()
+
+
+def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: _Workers, progress: bool,
+                total: int | None) -> list[PageRead]:
+    """Pass 1: each page's site, and the page itself (packed) while the budget lasts."""
     reads: list[PageRead] = []
     budget = opts.cache_bytes
     bar = _Progress(progress, total, "reading sites")
 
     def tasks() -> Iterator[tuple[Any, ...]]:
-        for chunk in _chunks(fresh(), opts.chunk_size):
+        for chunk in _chunks(items, opts.chunk_size):
             yield chunk, opts, budget > 0
 
-    for rows in _map(page_keys, tasks(), jobs):
-        for row in rows:
-            if row.packed is not None:
-                if budget >= len(row.packed):
-                    budget -= len(row.packed)
-                else:  # over the budget (packed before that was known): parsed again in pass 2
-                    if row.site is not None or opts.site_profile is not None:
-                        row.keys = _packed_keys(row.packed)
-                    row.packed = None
-            reads.append(row)
-        bar.update(len(rows))
-    bar.close()
+    try:
+        for rows in workers.map(page_keys, tasks()):
+            for row in rows:
+                if row.packed is not None:
+                    if budget >= len(row.packed):
+                        budget -= len(row.packed)
+                    else:  # over the budget (packed before that was known): parsed again in pass 2
+                        if row.site is not None or opts.site_profile is not None:
+                            row.keys = _packed_keys(row.packed)
+                        row.packed = None
+                reads.append(row)
+            bar.update(len(rows))
+    finally:
+        bar.close()
+    return reads
+
+
+def _evidence(reads: list[PageRead], opts: BatchOptions, report: SiteReport | None) -> list[Any]:
+    """Per page, its repetition evidence from the other pages of its site (None: none)."""
     per_site = Counter(r.site for r in reads if r.error is None)
     for r in reads:  # packed pages are hashed only if their site can give evidence
         if r.packed is not None and r.keys is None and may_get_evidence(r.site, per_site, opts.site_profile):
@@ -457,11 +590,11 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
         report.pages = len(ok)
         report.no_site = sum(1 for i in ok if evidence[i] is None and reads[i].site is None)
         report.alone = sum(1 for i in ok if evidence[i] is None and reads[i].site is not None)
-    yield from _scored(fresh(), opts, evidence, reads, jobs, progress, len(reads))
+    return evidence
 
 
 def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | None,
-            reads: list[PageRead] | None, jobs: int, progress: bool, total: int | None) -> Iterator[Outcome]:
+            reads: list[PageRead] | None, workers: _Workers, progress: bool, total: int | None) -> Iterator[Outcome]:
     """Pass 2: score the items chunk by chunk, in order."""
     bar = _Progress(progress, total, "extracting")
 
@@ -483,7 +616,7 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
             yield chunk, opts, [evidence[i] for i in idx] if evidence is not None else None, pages
 
     try:
-        for outcomes in _map(score_chunk, tasks(), jobs):
+        for outcomes in workers.map(score_chunk, tasks()):
             bar.update(len(outcomes))
             yield from outcomes
     finally:

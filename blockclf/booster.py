@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["NativeBooster", "NativeError"]
+__all__ = ["NativeBooster", "NativeError", "fork_safe"]
 
 log = logging.getLogger("blockclf")
 
@@ -30,7 +30,10 @@ _DTYPE_FLOAT64 = 1
 _PREDICT_NORMAL = 0
 _PREDICT_CONTRIB = 3
 _LOCK = threading.Lock()
+_LOAD_LOCK = threading.Lock()
 _LIB: ctypes.CDLL | None = None
+#: set once the library may have run OpenMP on more than one thread in this process (`fork_safe`)
+_THREADED = False
 _LOG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
 
 
@@ -60,6 +63,17 @@ def _native_log(message: bytes) -> None:
 _on_log = _LOG_CALLBACK(_native_log)  # kept referenced for as long as the library may call it
 
 
+def fork_safe() -> bool:
+    """True while this process cannot have started an OpenMP thread pool, so that a process
+    forked from it may score.
+
+    GNU OpenMP's thread pool does not survive ``fork``: a child that runs OpenMP after its
+    parent did waits forever. Models are read on one thread and pages are scored on one
+    unless a large batch asks for more; LightGBM's Python package (training) may use many.
+    """
+    return not _THREADED and "lightgbm" not in sys.modules
+
+
 def _lib() -> ctypes.CDLL:
     global _LIB
     with _LOCK:
@@ -86,11 +100,25 @@ class NativeBooster:
     """
 
     def __init__(self, model_str: str) -> None:
+        global _THREADED
         lib = _lib()
         self._handle = ctypes.c_void_p()
         n_iter = ctypes.c_int(0)
-        _check(lib.LGBM_BoosterLoadModelFromString(ctypes.c_char_p(model_str.encode("utf-8")),
-                                                   ctypes.byref(n_iter), ctypes.byref(self._handle)))
+        with _LOAD_LOCK:  # read on one thread, so that no OpenMP thread pool is started (`fork_safe`)
+            capped = hasattr(lib, "LGBM_SetMaxThreads") and hasattr(lib, "LGBM_GetMaxThreads")
+            before = ctypes.c_int(-1)
+            if capped:
+                lib.LGBM_GetMaxThreads(ctypes.byref(before))
+                lib.LGBM_SetMaxThreads(1)
+            else:
+                _THREADED = True
+            try:
+                ret = lib.LGBM_BoosterLoadModelFromString(ctypes.c_char_p(model_str.encode("utf-8")),
+                                                          ctypes.byref(n_iter), ctypes.byref(self._handle))
+            finally:
+                if capped:
+                    lib.LGBM_SetMaxThreads(before.value)
+        _check(ret)
         self._model_str = model_str
         self._iterations = int(n_iter.value)
         n_feat = ctypes.c_int(0)
@@ -132,6 +160,9 @@ class NativeBooster:
         out = np.empty(n_rows * width, dtype=np.float64)
         out_len = ctypes.c_int64(0)
         iterations = num_iteration if num_iteration is not None and num_iteration > 0 else -1
+        if num_threads > 1:
+            global _THREADED
+            _THREADED = True
         _check(_lib().LGBM_BoosterPredictForMat(
             self._handle, X.ctypes.data_as(ctypes.c_void_p), ctypes.c_int(_DTYPE_FLOAT64),
             ctypes.c_int32(n_rows), ctypes.c_int32(self._n_features), ctypes.c_int(1),

@@ -243,6 +243,19 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _jobs(value: str) -> int:
+    """``--jobs``: a number of worker processes, or ``auto`` (0) for as many as the batch is worth."""
+    if value == "auto":
+        return 0
+    try:
+        jobs = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {value!r}") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return jobs
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="blockclf", description="Remove boilerplate from web pages with a learned block classifier.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
@@ -269,7 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--title", action=argparse.BooleanOptionalAction, default=None,
                     help="start the output with the page's headline (default: in markdown, where a kept heading "
                          "does not already say it; not in text, whose gold usually leaves it out)")
-    ex.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    ex.add_argument("--jobs", type=_jobs, default="auto", metavar="N|auto",
+                    help="worker processes: auto (default) uses the available cores, up to 8 and one per 16 pages "
+                         "(a shorter batch runs in this process); 1 never starts workers")
     ex.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
                     help="run on a Dask cluster (extra 'dask'); the workers must see the input paths")
     ex.add_argument("--progress", choices=("auto", "on", "off"), default="auto",

@@ -92,14 +92,14 @@ def extract_command(args: argparse.Namespace) -> int:
     """``blockclf extract``: pages, directories and WARC files to text, Markdown or JSON."""
     from functools import partial
 
-    from .batch import BatchOptions, Item, SiteReport, run_batch
+    from .batch import AUTO_JOBS, BatchOptions, Item, SiteReport, available_cores, plan_workers, run_batch
     from .data import host_site
     from .site import SiteProfile
     from .warc import is_warc
 
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UsageError("--threshold must be between 0 and 1")
-    if args.jobs < 1:
+    if args.jobs < 0:
         raise UsageError("--jobs must be at least 1")
     if min(args.max_bytes, args.max_nodes, args.max_depth) < 1:
         raise UsageError("--max-bytes, --max-nodes and --max-depth must be at least 1")
@@ -125,6 +125,9 @@ def extract_command(args: argparse.Namespace) -> int:
     if args.dask and (warcs or stdin):
         raise UsageError("--dask reads files the workers can open; extract WARC files and standard input without it")
     with_log = bool(args.removed_log)
+    if args.jobs == 0:  # auto: the free cores, as many as the batch is worth (a WARC's size is not known)
+        cores = min(available_cores(), AUTO_JOBS)
+        args.jobs = cores if warcs else plan_workers(cores, len(inputs) + stdin)
     opts = BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
                         site_profile=profile, use_site=not args.no_site, explain=args.explain,
                         encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes,

@@ -178,3 +178,64 @@ def test_a_killed_worker_costs_only_its_page(synthetic_page, tiny_model_file):
     failed = {o.name: o.error.reason for o in out if o.error is not None}
     assert failed == {"s9p1": "worker-died"}
     assert all(isinstance(o.result, str) and o.result for o in out if o.error is None)
+
+
+def test_a_batch_gets_as_many_workers_as_it_is_worth():
+    from blockclf.batch import PAGES_PER_WORKER, plan_workers
+
+    assert plan_workers(8, 1) == 1  # one page: no worker is started
+    assert plan_workers(8, 2 * PAGES_PER_WORKER - 1) == 1
+    assert plan_workers(8, 2 * PAGES_PER_WORKER) == 2
+    assert plan_workers(2, 10_000) == 2  # never more than the cores given
+    assert plan_workers(1, 10_000) == 1
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_workers_give_what_one_process_gives(synthetic_page, tiny_model_file, monkeypatch, threaded):
+    """Workers forked from this process, or from a fork server once this process may have
+    started OpenMP threads (which a forked child cannot use), score exactly as this process."""
+    import blockclf.booster as booster
+
+    monkeypatch.setattr(booster, "_THREADED", threaded)
+    assert booster.fork_safe() is (not threaded and "lightgbm" not in __import__("sys").modules)
+    items = _items(synthetic_page)
+    opts = BatchOptions(model=str(tiny_model_file), chunk_size=2)
+    one = list(run_batch(items, opts))
+    two = list(run_batch(items, opts, jobs=2))
+    assert [o.name for o in two] == [it.name for it in items]
+    for a, b in zip(one, two):
+        assert a.error is None and b.error is None
+        assert a.result.text == b.result.text and np.array_equal(a.result.scores, b.result.scores)
+
+
+def test_a_batch_left_unread_stops_its_workers(synthetic_page, tiny_model_file):
+    import multiprocessing
+
+    batch = run_batch(_items(synthetic_page), BatchOptions(model=str(tiny_model_file), chunk_size=1), jobs=2)
+    first = next(batch)
+    assert first.error is None and multiprocessing.active_children()
+    batch.close()  # e.g. --fail-fast, or a closed pipe: the workers are stopped, not waited for
+    assert not [p for p in multiprocessing.active_children() if p.is_alive()]
+
+
+def test_cli_forks_workers_in_a_fresh_process(tmp_path, synthetic_page, tiny_model_file):
+    """In a fresh command the workers are forked (no model has been scored yet): same files
+    as one process, and no worker is left behind."""
+    import subprocess
+    import sys
+
+    pages = tmp_path / "in"
+    pages.mkdir()
+    for s in (8, 9):
+        for p in range(20):
+            (pages / f"s{s}p{p}.html").write_text(synthetic_page(s, p).html, encoding="utf-8")
+    outs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        proc = subprocess.run([sys.executable, "-m", "blockclf", "extract", str(pages), "-o", str(out),
+                               "--model", str(tiny_model_file), "--jobs", jobs], capture_output=True, text=True,
+                              timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        assert "40 processed, 0 skipped" in proc.stderr
+        outs[jobs] = {p.name: p.read_text(encoding="utf-8") for p in sorted(out.iterdir())}
+    assert len(outs["1"]) == 40 and outs["1"] == outs["2"]

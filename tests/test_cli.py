@@ -277,3 +277,27 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path, tiny_model
     proc = subprocess.run(["bash", "-c", cmd], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip() == "141"  # as a Unix tool ended by SIGPIPE
     assert "Traceback" not in (tmp_path / "err.txt").read_text() and "Broken pipe" not in (tmp_path / "err.txt").read_text()
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "many"])
+def test_jobs_takes_a_number_or_auto(capsys, tmp_path: Path, value: str):
+    try:
+        code = main(["extract", str(tmp_path), "--jobs", value])
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+    assert "--jobs" in capsys.readouterr().err
+
+
+def test_jobs_auto_is_the_default_and_starts_no_worker_for_one_page(capsys, tiny_model_file: Path, synthetic_page,
+                                                                     tmp_path: Path, monkeypatch):
+    import blockclf.batch as batch
+
+    started = []
+    monkeypatch.setattr(batch._Workers, "_executor", lambda self, jobs: started.append(jobs))
+    path = tmp_path / "page.html"
+    path.write_text(synthetic_page(21, 0).html, encoding="utf-8")
+    code, out, _ = run(capsys, "extract", str(path), "--model", str(tiny_model_file))
+    assert code == 0 and out.strip() and not started
+    code, out, _ = run(capsys, "extract", "--help")
+    assert code == 0 and "auto (default)" in " ".join(out.split())
