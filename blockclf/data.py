@@ -56,11 +56,21 @@ _WAYBACK = re.compile(r"(?i)^(?:https?:)?//(?:web(?:-beta)?\.)?archive\.org/web/
 
 
 @lru_cache(maxsize=1)
-def _extractor():
-    import tldextract
+def _suffixes():
+    from publicsuffixlist import PublicSuffixList
 
-    # the public-suffix list bundled with the package; never fetched at run time
-    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=False)
+    # the list bundled with the package, never fetched at run time; ICANN suffixes only, so
+    # that x.blogspot.com belongs to blogspot.com as in the benchmark's split rule; a host
+    # under a suffix the list does not know is its own site
+    return PublicSuffixList(only_icann=True, accept_unknown=False)
+
+
+def _domain(host: str) -> str | None:
+    """The registered domain (eTLD+1) of a lower-case host name, None if it has none."""
+    try:
+        return _suffixes().privatesuffix(host)
+    except (ValueError, UnicodeError):  # an empty label, an undecodable name
+        return None
 
 
 @lru_cache(maxsize=65536)
@@ -74,10 +84,8 @@ def registered_domain(url: str | None) -> str | None:
     host = urlsplit(url if "//" in url else f"//{url}").hostname
     if not host:
         return None
-    ext = _extractor()(host)
-    if ext.domain and ext.suffix:
-        return f"{ext.domain}.{ext.suffix}".lower()
-    return host.lower()
+    host = host.lower()
+    return _domain(host) or host
 
 
 def host_site(relative: str | Path) -> str | None:
@@ -90,9 +98,9 @@ def host_site(relative: str | Path) -> str | None:
     for part in reversed(Path(relative).parent.parts):
         if "." not in part or part.startswith(".") or " " in part:
             continue
-        ext = _extractor()(part.lower())
-        if ext.domain and ext.suffix:
-            return f"{ext.domain}.{ext.suffix}"
+        domain = _domain(part.lower())
+        if domain:
+            return domain
     return None
 
 
