@@ -8,31 +8,35 @@ Beyond one machine blockclf uses an existing engine rather than its own. The two
    evidence from `site_evidence`, exactly as one `extract_batch` over all pages would give;
 3. the pages are scored partition by partition with `score_chunk`, one LightGBM call each.
 
-Results come back to the client in input order, each already passed through
+Results come back to the client in input order, partition by partition as they are ready
+(`iter_dask`), each already passed through
 ``opts.transform`` when one is set (the command line renders there, on the workers). Item
 sources must be readable by the workers: paths on a shared file system, or bytes. Needs the
 ``dask`` extra. Recipe::
 
     from dask.distributed import Client
     from blockclf.batch import BatchOptions, Item
-    from blockclf.distributed import extract_dask
+    from blockclf.distributed import iter_dask
 
     client = Client("tcp://scheduler:8786")
     items = [Item(str(p), p) for p in sorted(Path("pages").rglob("*.html"))]
-    for outcome in extract_dask(items, BatchOptions(model="my-model.json"), client=client):
+    for outcome in iter_dask(items, BatchOptions(model="my-model.json"), client=client):
         ...
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .batch import BatchOptions, Item, Outcome, page_keys, score_chunk, site_evidence
 from .html import PageError
 
-__all__ = ["extract_dask"]
+__all__ = ["extract_dask", "iter_dask"]
+
+#: partitions computed together on the local scheduler (no client) before their outcomes are given
+_LOCAL_WINDOW = 8
 
 log = logging.getLogger("blockclf")
 
@@ -66,8 +70,17 @@ def extract_dask(items: Sequence[Item], opts: BatchOptions | None = None, client
     """Extract ``items`` on Dask (``client``, or the current default scheduler); outcomes in input order.
 
     ``client`` may be a ``distributed.Client`` or a scheduler address. Give ``opts.model``
-    as a path (or None for the shipped model) so each worker loads it itself.
+    as a path (or None for the shipped model) so each worker loads it itself. `iter_dask`
+    gives the same outcomes as they are ready, without holding them all.
     """
+    return list(iter_dask(items, opts, client, partition_size))
+
+
+def iter_dask(items: Sequence[Item], opts: BatchOptions | None = None, client: Any = None,
+              partition_size: int | None = None) -> Iterator[Outcome]:
+    """`extract_dask`'s outcomes, in input order, each partition's as soon as it and those
+    before it are scored: the caller can write them while the cluster works on, and neither
+    the client nor the workers hold the whole batch's results."""
     try:
         import dask
         import dask.bag as db
@@ -78,7 +91,8 @@ def extract_dask(items: Sequence[Item], opts: BatchOptions | None = None, client
         from dask.distributed import Client
 
         with Client(client) as connected:
-            return extract_dask(items, opts, connected, partition_size)
+            yield from iter_dask(items, opts, connected, partition_size)
+        return
     size = partition_size or opts.chunk_size
     scheduler: dict[str, Any] = {"scheduler": client} if client is not None else {}
     indexed = list(enumerate(items))
@@ -96,5 +110,18 @@ def extract_dask(items: Sequence[Item], opts: BatchOptions | None = None, client
         failed = dict(bad_rows)
         evidence = dict(rep_rows)
     triples = [(item, evidence.get(i), failed.get(i)) for i, item in indexed]
-    scored = db.from_sequence(triples, partition_size=size).map_partitions(_score_partition, opts)
-    return list(scored.compute(**scheduler))
+    del evidence, failed
+    parts = db.from_sequence(triples, partition_size=size).map_partitions(_score_partition, opts).to_delayed()
+    if client is None:  # the local scheduler: a few partitions at a time
+        for start in range(0, len(parts), _LOCAL_WINDOW):
+            for outcomes in dask.compute(*parts[start:start + _LOCAL_WINDOW]):
+                yield from outcomes
+        return
+    futures = client.compute(parts)
+    try:
+        for future in futures:
+            outcomes = future.result()
+            future.release()  # the worker lets go of the partition's results
+            yield from outcomes
+    finally:
+        client.cancel([f for f in futures if not f.done()])

@@ -196,9 +196,9 @@ def extract_command(args: argparse.Namespace) -> int:
             if args.dask:
                 from dataclasses import replace
 
-                from .distributed import extract_dask
+                from .distributed import iter_dask
 
-                batch = extract_dask(items, replace(opts, model=args.model), client=args.dask)
+                batch = iter_dask(items, replace(opts, model=args.model), client=args.dask)
             else:
                 batch = run_batch(items, opts, jobs=args.jobs, progress=progress, report=sites)
             counts["failed"] = 0

@@ -55,3 +55,36 @@ def test_cli_dask_writes_the_same_files(client, tmp_path, synthetic_page, tiny_m
     local = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "local").iterdir()}
     remote = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "dask").iterdir()}
     assert len(local) == 6 and local == remote
+
+
+def test_outcomes_come_partition_by_partition(client, synthetic_page, tiny_model):
+    """Outcomes come lazily, in input order, and nothing of the batch is left on the cluster
+    once they are read."""
+    import time
+
+    from blockclf.distributed import iter_dask
+
+    items = _items(synthetic_page)
+    stream = iter_dask(items, BatchOptions(model=tiny_model), client=client, partition_size=2)
+    first = next(stream)
+    assert first.name == items[0].name and first.error is None
+    rest = list(stream)
+    assert [o.name for o in [first, *rest]] == [it.name for it in items]
+    scheduler = client.cluster.scheduler
+    deadline = time.monotonic() + 10
+    while scheduler.tasks and time.monotonic() < deadline:  # releases reach the scheduler asynchronously
+        time.sleep(0.05)
+    assert not scheduler.tasks
+
+
+def test_local_scheduler_gives_the_same_outcomes(synthetic_page, tiny_model):
+    from blockclf.distributed import iter_dask
+
+    items = _items(synthetic_page)
+    local = list(run_batch(items, BatchOptions(model=tiny_model)))
+    threaded = list(iter_dask(items, BatchOptions(model=tiny_model), client=None, partition_size=2))
+    assert [o.name for o in threaded] == [it.name for it in items]
+    for a, b in zip(local, threaded):
+        assert (a.error is None) == (b.error is None)
+        if a.error is None:
+            assert a.result.text == b.result.text
