@@ -19,7 +19,6 @@ import platform
 import stat
 from dataclasses import dataclass, field
 from importlib import resources
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -333,6 +332,9 @@ def _classifier(p: Path, booster_str: Any, columns: list[str], which: str) -> Tr
 
 
 def _lightgbm_version() -> str:
+    # read when a model is saved; importing importlib.metadata costs every command 15 ms
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("lightgbm")
     except PackageNotFoundError:
