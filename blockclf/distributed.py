@@ -111,7 +111,8 @@ def iter_dask(items: Sequence[Item], opts: BatchOptions | None = None, client: A
         evidence = dict(rep_rows)
     triples = [(item, evidence.get(i), failed.get(i)) for i, item in indexed]
     del evidence, failed
-    parts = db.from_sequence(triples, partition_size=size).map_partitions(_score_partition, opts).to_delayed()
+    chunks = [triples[start:start + size] for start in range(0, len(triples), size)]
+    parts = [dask.delayed(_score_partition)(chunk, opts) for chunk in chunks]
     if client is None:  # the local scheduler: a few partitions at a time
         for start in range(0, len(parts), _LOCAL_WINDOW):
             for outcomes in dask.compute(*parts[start:start + _LOCAL_WINDOW]):
@@ -119,9 +120,31 @@ def iter_dask(items: Sequence[Item], opts: BatchOptions | None = None, client: A
         return
     futures = client.compute(parts)
     try:
-        for future in futures:
-            outcomes = future.result()
+        for future, chunk in zip(futures, chunks):
+            try:
+                outcomes = future.result()
+            except Exception as exc:  # the partition's worker died (each time Dask tried): page by page
+                log.warning("a Dask task failed (%s): scoring its %d pages one by one", type(exc).__name__, len(chunk))
+                outcomes = _one_by_one(client, chunk, opts, exc)
             future.release()  # the worker lets go of the partition's results
             yield from outcomes
     finally:
         client.cancel([f for f in futures if not f.done()])
+
+
+def _one_by_one(client: Any, chunk: list[tuple[Item, Any, PageError | None]], opts: BatchOptions,
+                cause: Exception) -> list[Outcome]:
+    """A failed partition's pages, each in a task of its own: a page whose task fails too
+    comes back failed (reason ``worker-died``), the others scored."""
+    import dask
+
+    futures = client.compute([dask.delayed(_score_partition)([triple], opts) for triple in chunk])
+    out: list[Outcome] = []
+    for future, (item, _, _) in zip(futures, chunk):
+        try:
+            out.extend(future.result())
+        except Exception as exc:
+            why = f"{type(exc).__name__}: {str(exc)[:120] or type(cause).__name__}"
+            out.append(Outcome(item.name, error=PageError("worker-died", f"the Dask task reading it failed ({why})")))
+        future.release()
+    return out

@@ -88,3 +88,32 @@ def test_local_scheduler_gives_the_same_outcomes(synthetic_page, tiny_model):
         assert (a.error is None) == (b.error is None)
         if a.error is None:
             assert a.result.text == b.result.text
+
+
+def _die_on(res, name: str, parent: int):
+    """A transform that kills the Dask worker process rendering page ``name``."""
+    import os
+
+    if res.name == name and os.getpid() != parent:
+        os._exit(1)
+    return res.text
+
+
+def test_a_page_that_kills_its_worker_costs_only_itself(synthetic_page, tiny_model_file):
+    import os
+    from functools import partial
+
+    import dask
+
+    from blockclf.distributed import iter_dask
+
+    items = _items(synthetic_page)
+    opts = BatchOptions(model=str(tiny_model_file), transform=partial(_die_on, name="s9p1", parent=os.getpid()))
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                     dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+        out = list(iter_dask(items, opts, client=c, partition_size=3))
+    assert [o.name for o in out] == [it.name for it in items]
+    failed = {o.name: o.error.reason for o in out if o.error is not None}
+    assert failed == {"s9p1": "worker-died", "empty": "empty"}
+    assert all(isinstance(o.result, str) and o.result for o in out if o.error is None)
