@@ -432,20 +432,17 @@ class _Workers:
         return pool.submit(_call, dumps((fn, args)))
 
     def close(self, abort: bool = False) -> None:
-        """Let the workers go: once their tasks are done, or at once (``abort``: Ctrl-C, an
-        error, or a caller that stopped reading outcomes)."""
+        """Let the workers go once their tasks are done; with ``abort`` (Ctrl-C, an error, a
+        caller that stopped reading outcomes) the tasks not yet started are dropped.
+
+        Workers are not killed: one killed while it sends a result would leave half a message
+        in the pipe, and the pool's reader thread, which the interpreter waits for at exit,
+        would wait for the rest forever. A worker finishes at most the task it holds and the
+        one queued for it.
+        """
         pool, self.pool = self.pool, None
-        if pool is None:
-            return
-        if not abort:
-            pool.shutdown(wait=True)
-            return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in processes:
-            proc.terminate()
-        for proc in processes:
-            proc.join(timeout=5)
+        if pool is not None:
+            pool.shutdown(wait=not abort, cancel_futures=abort)
 
     def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
         """``fn`` applied to each task tuple, in order; a few tasks per worker under way at once."""

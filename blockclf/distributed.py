@@ -134,17 +134,30 @@ def iter_dask(items: Sequence[Item], opts: BatchOptions | None = None, client: A
 
 def _one_by_one(client: Any, chunk: list[tuple[Item, Any, PageError | None]], opts: BatchOptions,
                 cause: Exception) -> list[Outcome]:
-    """A failed partition's pages, each in a task of its own: a page whose task fails too
-    comes back failed (reason ``worker-died``), the others scored."""
+    """A failed partition's pages, each in a task of its own: a page whose task fails again
+    when it runs alone comes back failed (reason ``worker-died``), the others scored.
+
+    The pages first run side by side; one whose task fails then is run once more with no
+    other task under way, as Dask fails every task a dying worker held, not only the culprit.
+    """
     import dask
 
-    futures = client.compute([dask.delayed(_score_partition)([triple], opts) for triple in chunk])
+    def task(triple: tuple[Item, Any, PageError | None]) -> Any:
+        return dask.delayed(_score_partition)([triple], opts)
+
+    futures = client.compute([task(triple) for triple in chunk])
     out: list[Outcome] = []
-    for future, (item, _, _) in zip(futures, chunk):
+    for future, triple in zip(futures, chunk):
         try:
             out.extend(future.result())
-        except Exception as exc:
-            why = f"{type(exc).__name__}: {str(exc)[:120] or type(cause).__name__}"
-            out.append(Outcome(item.name, error=PageError("worker-died", f"the Dask task reading it failed ({why})")))
+        except Exception:
+            alone = client.compute(task(triple))
+            try:
+                out.extend(alone.result())
+            except Exception as exc:
+                why = f"{type(exc).__name__}: {str(exc)[:120] or type(cause).__name__}"
+                out.append(Outcome(triple[0].name, error=PageError("worker-died",
+                                                                  f"the Dask task reading it failed ({why})")))
+            alone.release()
         future.release()
     return out

@@ -210,11 +210,15 @@ def test_workers_give_what_one_process_gives(synthetic_page, tiny_model_file, mo
 
 def test_a_batch_left_unread_stops_its_workers(synthetic_page, tiny_model_file):
     import multiprocessing
+    import time
 
     batch = run_batch(_items(synthetic_page), BatchOptions(model=str(tiny_model_file), chunk_size=1), jobs=2)
     first = next(batch)
     assert first.error is None and multiprocessing.active_children()
-    batch.close()  # e.g. --fail-fast, or a closed pipe: the workers are stopped, not waited for
+    batch.close()  # e.g. --fail-fast, or a closed pipe: the tasks not started are dropped
+    deadline = time.monotonic() + 30
+    while [p for p in multiprocessing.active_children() if p.is_alive()] and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert not [p for p in multiprocessing.active_children() if p.is_alive()]
 
 
