@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import re
+from urllib.parse import urljoin
 import stat
 import time
 import zlib
@@ -365,23 +366,37 @@ def _unswallow(root: etree._Element, text: str, warnings: list[str]) -> etree._E
     return root
 
 
+_ABSOLUTE = re.compile(r"^https?://[^/?#\s]+", re.IGNORECASE)
+
+
 def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
     title = ""
     t = _first(root, "title")
     if t is not None:
         title = " ".join("".join(t.itertext()).split())
-    url = None
+    canonical = og = None
     for link in root.iter("link"):
         if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
-            url = link.get("href")
+            canonical = link.get("href", "").strip()
             break
-    if url is None:
-        for meta in root.iter("meta"):
-            if (meta.get("property") or "").lower() == "og:url" and meta.get("content"):
-                url = meta.get("content")
-                break
+    for meta in root.iter("meta"):
+        if (meta.get("property") or "").lower() == "og:url" and meta.get("content"):
+            og = meta.get("content", "").strip()
+            break
     lang = root.get("lang") if isinstance(root.tag, str) else None
-    return title, url, lang
+    return title, _page_url(canonical, og), lang
+
+
+def _page_url(canonical: str | None, og: str | None) -> str | None:
+    """The page's own address from its canonical link and ``og:url``: an absolute one first
+    (a canonical link is often written relative, ``/news/a.html``), a relative canonical
+    link resolved against an absolute ``og:url``."""
+    for url in (canonical, og):
+        if url and _ABSOLUTE.match(url):
+            return url
+    if canonical and og and _ABSOLUTE.match(og):
+        return urljoin(og, canonical)
+    return canonical or og
 
 
 def _open_noframes(root: etree._Element) -> None:

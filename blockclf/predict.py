@@ -154,7 +154,7 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     ``hidden-only``.
     """
     doc = parse(source, encoding=encoding, limits=limits)
-    blocks = segment(doc, limits)
+    blocks = segment(doc, limits, page_url=url)
     visible = [b for b in blocks if not b.hidden]
     hidden = [b for b in blocks if b.hidden] if len(visible) < len(blocks) else []
     if visible and all("noscript" in b.ancestors for b in visible):

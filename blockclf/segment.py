@@ -53,6 +53,7 @@ _BUTTON_LABELS = frozenset(("", "copy", "copied", "copied!", "copy code", "copy 
                             "edit", "try it"))
 #: texts of in-page links that are furniture: heading anchors, footnote back-links
 ANCHOR_GLYPHS = frozenset("¶ # § 🔗 ⚓ ↩ ↵ ^ ↑".split())
+_ABSOLUTE_URL = re.compile(r"^https?://[^/?#\s]+", re.IGNORECASE)
 _SAFE_URL = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", re.IGNORECASE)
 _CODE_LANG = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?)[-\s]*([A-Za-z0-9_+#.-]+)")
 _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notranslate", "nohighlight", "source"))
@@ -236,7 +237,7 @@ class _Segmenter:
     kept to a few attribute reads and comparisons.
     """
 
-    def __init__(self, doc: Document, limits: Limits, include_noscript: bool) -> None:
+    def __init__(self, doc: Document, limits: Limits, include_noscript: bool, page_url: str | None) -> None:
         self.tree = doc.root.getroottree()
         self.paths: dict[etree._Element, str] = {}
         self.siblings: dict[etree._Element, tuple[dict[etree._Element, int], dict[str, int]]] = {}
@@ -257,7 +258,9 @@ class _Segmenter:
         # `Block.rich` of the pending block: None while it is just the escaped text
         self.rich: list[str] | None = None
         self.furniture = 0  # depth of furniture elements around the walk
-        self.base: str | None = None
+        # links and images resolve against the page's address, or its <base> once one is read
+        self.base: str | None = page_url if page_url and _ABSOLUTE_URL.match(page_url) else None
+        self.base_read = False
         self.numbers: dict[etree._Element, dict[etree._Element, int]] = {}
 
     def add(self, text: str, link: bool) -> None:
@@ -546,8 +549,10 @@ class _Segmenter:
                 furniture = _is_furniture_button(el)
             elif inline == "base":
                 href = attrib.get("href")
-                if href and self.base is None:
-                    self.base = href.strip()
+                if href and not self.base_read:  # the first <base> counts, as in browsers
+                    self.base_read = True
+                    base = urljoin(self.base, href.strip()) if self.base else href.strip()
+                    self.base = base if _SAFE_URL.match(base) else self.base
             elif inline == "a" and _is_anchor_glyph(el):
                 furniture = True
             elif not pre and not self.furniture:
@@ -593,13 +598,16 @@ class _Segmenter:
                 self.add(tail, parent_link)
 
 
-def segment(doc: Document, limits: Limits | None = None, include_noscript: bool = True) -> list[Block]:
+def segment(doc: Document, limits: Limits | None = None, include_noscript: bool = True,
+            page_url: str | None = None) -> list[Block]:
     """Return the page's blocks in document order.
 
     ``<noscript>`` content is read by default: many pages (forums, old portals) carry their
     main text there for crawlers, and the ``in_noscript`` feature lets the model weigh it.
     ``include_noscript=False`` reads the page as a browser with scripts on shows it.
     Text that the parser put in ``<head>`` (pages whose markup pushes body content there) is
-    read like any other; only ``<title>`` is metadata.
+    read like any other; only ``<title>`` is metadata. Links and images in `Block.rich`
+    are resolved against the page's ``<base>`` and its address (``page_url``, else the one
+    the page gives, `Document.url`), when that is absolute.
     """
-    return _Segmenter(doc, limits or Limits(), include_noscript).run()
+    return _Segmenter(doc, limits or Limits(), include_noscript, page_url or doc.url).run()

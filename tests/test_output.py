@@ -265,3 +265,24 @@ def test_cli_title_options(tmp_path, capsys):
     for args, starts in (([], False), (["--title"], True)):
         assert main(["extract", str(f), *args]) == 0
         assert capsys.readouterr().out.startswith("Rivers\n") == starts
+
+
+def test_links_resolve_against_the_page_address():
+    """A page read with its address (or one that gives an absolute address of its own) gets
+    absolute links; a relative <base> is read against that address."""
+    from blockclf.predict import prepare
+
+    body = '<p>See <a href="/specials/vw/">VW</a> and <a href="next.html">next</a>, a paragraph long enough.</p>'
+    given = prepare(f"<html><body>{body}</body></html>".encode(), url="https://news.example.de/a/b.html")
+    assert 'href="https://news.example.de/specials/vw/"' in given.blocks[0].rich
+    assert 'href="https://news.example.de/a/next.html"' in given.blocks[0].rich
+    # a canonical link written relative, an absolute og:url: the page's address is absolute
+    head = '<link rel="canonical" href="/a/b.html"><meta property="og:url" content="https://www.example.de/a/b.html">'
+    own = prepare(f"<html><head>{head}</head><body>{body}</body></html>".encode())
+    assert own.url == "https://www.example.de/a/b.html" and own.site == "example.de"
+    assert 'href="https://www.example.de/specials/vw/"' in own.blocks[0].rich
+    based = prepare(f'<html><head><base href="/v2/"></head><body>{body}</body></html>'.encode(),
+                    url="https://docs.example.org/v1/page.html")
+    assert 'href="https://docs.example.org/v2/next.html"' in based.blocks[0].rich
+    unknown = prepare(f"<html><body>{body}</body></html>".encode())  # no address: links stay as written
+    assert 'href="/specials/vw/"' in unknown.blocks[0].rich
