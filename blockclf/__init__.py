@@ -9,8 +9,8 @@ import importlib
 import logging
 
 from .block import Block
-from .evaluate import Score, score_text
 from .html import Document, Limits, PageError, parse
+from .metrics import Score, score_text
 from .model import Model, ModelError, load_model
 from .predict import Page, Result, extract, extract_batch, prepare
 from .segment import segment

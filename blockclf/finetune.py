@@ -25,9 +25,10 @@ import lightgbm as lgb
 import numpy as np
 import pandas as pd
 
-from .data import PageRecord, read_index
-from .features import FEATURES
 from .classifier import BlockClassifier, lightgbm_booster
+from .data import PageRecord, read_index
+from .evaluate import evaluate_records
+from .features import FEATURES
 from .model import Model, load_model
 from .thresholds import check_targets, for_classifier
 from .train import MIN_QUALITY, LabelledPage, _digest, _stack, fit_refiner, label_pages
@@ -184,8 +185,6 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
 def compare(records: Sequence[PageRecord], models: dict[str, Model | str | Path | None],
             favor: str = "balanced") -> pd.DataFrame:
     """Mean P/R/F1 of each named model on ``records`` (one row per model), for before/after tables."""
-    from .evaluate import evaluate_records
-
     rows = []
     for name, m in models.items():
         model = m if isinstance(m, Model) else load_model(m)

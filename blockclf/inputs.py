@@ -18,7 +18,7 @@ from pathlib import Path
 from .files import printable
 from .html import PageError
 
-__all__ = ["SUFFIXES", "list_pages"]
+__all__ = ["SUFFIXES", "list_pages", "strip_suffix"]
 
 log = logging.getLogger("blockclf")
 
@@ -31,7 +31,9 @@ SUFFIXES = (".html.gz", ".htm.gz", ".html", ".htm")
 _QUERY_PAGE = re.compile(r"\.html?(?:\.gz)?\?", re.IGNORECASE)
 
 
-def _strip_suffix(name: str) -> str | None:
+def strip_suffix(name: str) -> str | None:
+    """``name`` without its page suffix (`SUFFIXES`, any case); a name with a query string after one
+    is kept whole; None when ``name`` is not a page's."""
     lower = name.lower()
     for s in SUFFIXES:
         if lower.endswith(s):
@@ -106,13 +108,13 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
                 dirs.sort()
                 rel_dir = Path(root).relative_to(p)
                 for f in sorted(files):
-                    stem = _strip_suffix(f)
+                    stem = strip_suffix(f)
                     if stem is not None:
                         add(Path(root, f), str(rel_dir / stem) if rel_dir != Path(".") else stem, str(rel_dir / f))
                     elif unread is not None:
                         unread.append(str(Path(root, f)))
         elif p.exists() or p.is_symlink():
-            add(p, _strip_suffix(p.name) or p.name, p.name)
+            add(p, strip_suffix(p.name) or p.name, p.name)
         else:
             raise FileNotFoundError(errno.ENOENT, "no such file or directory", arg)
     out: list[tuple[Path, str]] = []

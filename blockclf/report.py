@@ -36,14 +36,17 @@ import pandas as pd
 
 from .classifier import lightgbm_booster
 from .data import PageRecord
-from .evaluate import score_records, summary, tokens
+from .evaluate import score_records, summary
 from .explain import explain_html, feature_words
 from .files import write_atomic
+from .metrics import tokens
 from .model import Model
+from .predict import extract_batch, prepare
+from .site import SiteProfile
 from .thresholds import f1, page_curve
 
 if TYPE_CHECKING:
-    from .predict import Result
+    from .result import Result
 
 __all__ = ["evaluate_pages", "explain_pages", "feature_importance", "pr_curve", "write_report"]
 
@@ -67,9 +70,6 @@ def explain_pages(records: Sequence[PageRecord], keys: Sequence[str], model: Mod
     computes them only for the pages it shows. Each page gets the same repetition evidence as
     in the whole batch: a profile of the other pages of its site in ``records``.
     """
-    from .predict import extract_batch, prepare
-    from .site import SiteProfile
-
     by_key = {r.key: r for r in records}
     blocks: dict[str, list] = {}
 

@@ -27,12 +27,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .evaluate import tokens
+from .batch import BatchOptions, Item, run_batch
+from .features import FEATURES
+from .metrics import score_text, tokens
+from .model import FAVORS, Model
 
 if TYPE_CHECKING:
     from .data import PageRecord
-    from .model import Model, TreeScoring
-    from .predict import Result
+    from .model import TreeScoring
+    from .result import Result
 
 __all__ = ["F1_FLOOR", "GRID", "TARGETS", "Curves", "check_targets", "choose", "dev_curves", "f1", "for_classifier",
            "page_curve"]
@@ -95,9 +98,6 @@ def dev_curves(model: Model, records: Sequence[PageRecord], grid: np.ndarray = G
     set. A page that cannot be read scores as an empty extraction at every threshold. Pages
     that keep too little are read again with their hidden text as they would be at 0.5.
     """
-    from .batch import BatchOptions, Item, run_batch
-    from .evaluate import score_text
-
     items = [Item(r.key, r.html_path, url=r.url, site=r.site) for r in records]
     opts = BatchOptions(model=model, threshold=0.5, chunk_size=batch_pages)
     P: list[np.ndarray] = []
@@ -199,8 +199,5 @@ def for_classifier(classifier: TreeScoring, dev: Sequence[PageRecord], seed: int
                    targets: dict[str, float] | None = None, refiner: TreeScoring | None = None,
                    ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """`choose` on the ``dev`` pages as ``classifier`` (and its ``refiner``) extract them."""
-    from .features import FEATURES
-    from .model import FAVORS, Model
-
     model = Model(classifier, dict.fromkeys(FAVORS, 0.5), list(FEATURES), {}, refiner)
     return choose(dev_curves(model, dev), seed, targets)

@@ -26,11 +26,11 @@ from joblib import Parallel, delayed
 from sklearn.base import clone
 
 from . import refine, region
+from .classifier import BlockClassifier
 from .data import PageRecord
 from .features import FEATURES, featurize
 from .html import PageError, parse
 from .labels import Labels, from_annotations, from_gold
-from .classifier import BlockClassifier
 from .model import FAVORS, Model
 from .segment import segment
 from .site import SiteProfile, block_keys

@@ -27,7 +27,8 @@ from typing import Any
 from .batch import BatchOptions, Item, Outcome, run_batch
 from .files import OutputError, atomic_open
 from .html import Limits, PageError
-from .predict import Result
+from .render import removal_log, to_dict, to_html
+from .result import Result
 
 __all__ = ["extract_warc", "is_warc", "read_warc", "warc_line", "warc_output"]
 
@@ -192,8 +193,6 @@ def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageE
 def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[str, list[dict]]:
     """One JSONL line for a result (a WARC record's, keyed by its URL; ``key="name"`` for a
     page file), and its removal-log records."""
-    from .render import removal_log, to_dict, to_html
-
     row: dict[str, Any] = {key: res.name}
     if fmt == "json":
         row.update(to_dict(res))

@@ -206,8 +206,10 @@ def test_training_labels_only_visible_blocks(tmp_path):
 
 
 def test_shipped_models_are_read_once_by_name(synthetic_page):
-    from blockclf.predict import _model
+    from blockclf.model import cached_model as _model
+    from blockclf.model import reset_caches
 
+    reset_caches()
     assert _model("refined") is _model("refined") and _model(None) is _model(None)
     assert _model("refined").refiner is not None and _model(None).refiner is None
     page = synthetic_page(12, 2).html.encode("utf-8")

@@ -1,4 +1,4 @@
-"""Label one site's pages by the selector of their main content (``blockclf label``).
+"""Label one site's pages by the selector of their main content (the library of ``blockclf label``).
 
 A user rarely has gold text for their pages, but they can usually name the element that
 holds the main content (``div.article-body``, ``//main``). This module turns a folder of pages
@@ -38,14 +38,19 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import numpy as np
+from lxml import etree
+from lxml.cssselect import CSSSelector, SelectorError
 
 from .batch import Item
 from .block import Block
 from .data import registered_domain
 from .files import write_atomic
 from .html import Document, Limits, PageError, gunzip_bounded, parse, read_source
+from .inputs import strip_suffix
 from .labels import from_gold
+from .predict import page_error
 from .segment import segment
+from .warc import read_warc
 
 __all__ = ["BLOCKS_FORMAT", "LabelReport", "assign_split", "compile_selector", "label_blocks", "label_site",
            "read_edits", "warc_pages"]
@@ -64,8 +69,6 @@ def warc_pages(path: str | Path, damage: list[tuple[str, PageError]] | None = No
     Records that cannot be read, and damage to the file, are appended to ``damage`` as
     ``(name, PageError)`` pairs (reasons ``warc-truncated``, ``warc-corrupt``, ``too-large``).
     """
-    from .warc import read_warc
-
     found: dict[str, PageError] = {}
     items = list(read_warc(path, damage=found))
     if damage is not None:
@@ -95,8 +98,6 @@ def compile_selector(selector: str):
     Expressions starting with ``/``, ``(`` or ``./`` are XPath; anything else is CSS (which
     needs the ``cssselect`` package, as lxml's CSS support does).
     """
-    from lxml import etree
-
     sel = selector.strip()
     if not sel:
         raise ValueError("empty selector")
@@ -105,8 +106,6 @@ def compile_selector(selector: str):
             return etree.XPath(sel)
         except etree.XPathError as exc:
             raise ValueError(f"not a valid XPath expression: {selector!r} ({exc})") from None
-    from lxml.cssselect import CSSSelector, SelectorError
-
     try:
         return CSSSelector(sel)
     except SelectorError as exc:
@@ -172,11 +171,7 @@ def _page_id(stem: str) -> str:
 
 
 def _gold_file(path: Path, suffix: str) -> Path | None:
-    name = path.name
-    for s in (".html.gz", ".htm.gz", ".html", ".htm"):
-        if name.lower().endswith(s):
-            name = name[: -len(s)]
-            break
+    name = strip_suffix(path.name) or path.name
     cand = path.with_name(name + suffix)
     return cand if cand.is_file() else None
 
@@ -269,15 +264,8 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
                     raw = gunzip_bounded(raw, where, limits.max_bytes)
             doc = parse(raw, encoding=item.encoding if isinstance(item, Item) else None, limits=limits)
             blocks = [b for b in segment(doc, limits) if not b.hidden]  # as training and scoring see the page
-        except PageError as exc:
-            report.failed.append((where, str(exc)))
-            continue
-        except OSError as exc:
-            report.failed.append((where, f"cannot read ({exc.strerror or exc})"))
-            continue
         except Exception as exc:  # a bug or a library failure on one page must not end the run
-            log.debug("%s: unexpected failure", where, exc_info=True)
-            report.failed.append((where, f"{type(exc).__name__}: {exc}"))
+            report.failed.append((where, str(page_error(exc, where))))
             continue
         gold_path = _gold_file(path, gold_suffix) if gold_suffix and path is not None else None
         flags: np.ndarray | None

@@ -15,27 +15,31 @@ import sys
 from collections import Counter
 from collections.abc import Iterable
 from contextlib import ExitStack
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
-from .cli import UsageError, _write_atomic, collect_inputs
-from .files import OutputError, atomic_open, printable
-from .html import FLAG_WARNINGS, Limits, PageError
-from .model import load_model
-from .validate import verdict_flag
+from ..batch import AUTO_JOBS, BatchOptions, Item, Outcome, SiteReport, available_cores, plan_workers, run_batch
+from ..checks import verdict_flag
+from ..data import host_site
+from ..distributed import extract_dask
+from ..files import OutputError, atomic_open, printable, write_atomic
+from ..html import FLAG_WARNINGS, Limits, PageError
+from ..model import FAVORS, load_model
+from ..render import removal_log, to_dict, to_html, to_markdown, to_text
+from ..result import Result
+from ..site import SiteProfile
+from ..warc import extract_warc, is_warc, warc_line, warc_output
+from .common import EXIT_CODES, UsageError, collect_inputs, jobs_value
 
-if TYPE_CHECKING:
-    from .batch import Outcome
-
-__all__ = ["EXT", "extract_command"]
+__all__ = ["EXT", "add_parser", "run"]
 
 EXT = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
 
 
-def _render(res, fmt: str, images: bool = False, title: bool | None = None) -> str:
+def _render(res: Result, fmt: str, images: bool = False, title: bool | None = None) -> str:
     """The page's output; ``title``: start with the headline (default: in Markdown, not in text)."""
-    from .render import to_dict, to_html, to_markdown, to_text
-
     if fmt == "text":
         text = to_text(res, title=bool(title))
         return text + ("\n" if text else "")
@@ -46,13 +50,10 @@ def _render(res, fmt: str, images: bool = False, title: bool | None = None) -> s
     return json.dumps(to_dict(res, images), ensure_ascii=False, indent=1) + "\n"
 
 
-def _render_page(res, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
+def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
                  title: bool | None = None) -> tuple[str, list[dict], list[str]]:
     """A result's output (a JSON line with ``jsonl``), removal-log records and flag warnings
     (runs in batch workers, so module level)."""
-    from .render import removal_log
-    from .warc import warc_line
-
     flags = [w for w in res.warnings if w in FLAG_WARNINGS]
     flag = verdict_flag(res)  # an error or empty page is named on stderr with its reason
     flags += [flag] if flag else []
@@ -72,7 +73,7 @@ def _read_stdin(max_bytes: int) -> bytes | PageError:
 def _write_stdout(text: str) -> None:
     try:
         sys.stdout.write(text)
-    except BrokenPipeError:  # the reader stopped early: the command ends quietly (cli.main)
+    except BrokenPipeError:  # the reader stopped early: the command ends quietly (blockclf.cli.main)
         raise
     except OSError as exc:  # a full disk behind a redirection
         raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
@@ -88,15 +89,8 @@ class _FailFast(Exception):
     """Raised on the first skipped page under ``--fail-fast``."""
 
 
-def extract_command(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """``blockclf extract``: pages, directories and WARC files to text, Markdown or JSON."""
-    from functools import partial
-
-    from .batch import AUTO_JOBS, BatchOptions, Item, SiteReport, available_cores, plan_workers, run_batch
-    from .data import host_site
-    from .site import SiteProfile
-    from .warc import is_warc
-
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UsageError("--threshold must be between 0 and 1")
     if args.jobs < 0:
@@ -194,10 +188,6 @@ def extract_command(args: argparse.Namespace) -> int:
             counts["files"] = len(items)
             batch: Iterable[Outcome]
             if args.dask:
-                from dataclasses import replace
-
-                from .distributed import extract_dask
-
                 batch = extract_dask(items, replace(opts, model=args.model), client=args.dask)
             else:
                 batch = run_batch(items, opts, jobs=args.jobs, progress=progress, report=sites)
@@ -206,13 +196,11 @@ def extract_command(args: argparse.Namespace) -> int:
                 if out_dir is None:
                     _write_stdout(out)
                 else:
-                    _write_atomic(out_dir / (stems[name] + EXT[args.format]), out)
+                    write_atomic(out_dir / (stems[name] + EXT[args.format]), out)
                 counts["written"] += 1
             counts["files"] = 0
         targets: set[Path] = set()
         for warc in warcs:
-            from .warc import extract_warc, warc_output
-
             if out_dir is not None:
                 target = warc_output(warc, out_dir)
                 if target in targets:
@@ -250,3 +238,59 @@ def extract_command(args: argparse.Namespace) -> int:
     if args.output is not None or n_skipped:
         _summary(n_done, skipped, stopped)
     return 1 if n_skipped else 0
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``blockclf extract`` on the main parser's subparsers."""
+    ex = sub.add_parser("extract", help="extract the main content of pages",
+                        description="Extract main content. Example: blockclf extract page.html --format markdown",
+                        epilog=EXIT_CODES,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ex.add_argument("paths", nargs="+", metavar="PATH",
+                    help=".html/.htm/.html.gz files or directories, .warc/.warc.gz files (extra 'warc'), "
+                         "or - for one page on standard input")
+    ex.add_argument("-o", "--output", metavar="OUTDIR",
+                    help="write OUTDIR/<relative path>.{txt,md,json,html}; without it (or with -o -) one page is "
+                         "written to standard output, several as JSON lines, one object per page")
+    ex.add_argument("--model", metavar="FILE", help="model file, or 'refined' for the shipped model with the refining "
+                    "pass (default: the shipped default model)")
+    ex.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")
+    ex.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
+    ex.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text",
+                    help="text (default), markdown, json (with the Markdown), or html (clean, safe to embed)")
+    ex.add_argument("--images", action="store_true", help="keep images as ![alt](src) in markdown, <img> in html")
+    ex.add_argument("--title", action=argparse.BooleanOptionalAction, default=None,
+                    help="start the output with the page's headline (default: in markdown, where a kept heading "
+                         "does not already say it; not in text, whose gold usually leaves it out)")
+    ex.add_argument("--jobs", type=jobs_value, default="auto", metavar="N|auto",
+                    help="worker processes: auto (default) uses the available cores, up to 8 and one per 16 pages "
+                         "(a shorter batch runs in this process); 1 never starts workers")
+    ex.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
+                    help="run on a Dask cluster (extra 'dask'); the workers must see the input paths")
+    ex.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                    help="progress bar on stderr: auto (only on a terminal), on, off")
+    ex.add_argument("--time-budget", type=float, default=30.0, metavar="SECONDS",
+                    help="skip a page whose reading and parsing takes longer (default 30, 0 for none)")
+    ex.add_argument("--removed-log", metavar="FILE",
+                    help="write one JSON line per removed block (page, xpath, text, score, threshold); "
+                         "add --explain for each block's reasons, which costs a model pass per block")
+    ex.add_argument("--explain", action="store_true",
+                    help="add each block's top reasons to JSON output and to --removed-log (slower)")
+    ex.add_argument("--site", help="treat every page as belonging to this site")
+    ex.add_argument("--site-profile", metavar="FILE", help="site profile with repetition counts from earlier pages")
+    ex.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
+    ex.add_argument("--comments", choices=("remove", "keep", "separate"), default="remove",
+                    help="readers' comment threads: removed from the main text (default), kept in it, or "
+                         "removed and given apart (the JSON's 'comments')")
+    ex.add_argument("--encoding", help="encoding to try before the page's own declaration")
+    ex.add_argument("--max-bytes", type=int, default=Limits().max_bytes,
+                    help="skip pages larger than this, compressed or not (default %(default)s)")
+    ex.add_argument("--max-nodes", type=int, default=Limits().max_nodes,
+                    help="skip pages with more elements (default %(default)s)")
+    ex.add_argument("--max-depth", type=int, default=Limits().max_depth,
+                    help="read elements nested deeper as plain text and flag the page (default %(default)s)")
+    ex.add_argument("--fail-fast", action="store_true", help="stop at the first skipped page (exit 1)")
+    ex.add_argument("--overwrite", action="store_true",
+                    help="replace existing outputs; without it a page whose output exists is skipped "
+                         "with reason 'exists' (exit 1)")
+    ex.set_defaults(func=run)
