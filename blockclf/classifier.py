@@ -41,7 +41,8 @@ class BlockClassifier(TreeScoring, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _params(self) -> dict[str, Any]:
+    def lightgbm_params(self) -> dict[str, Any]:
+        """The LightGBM training parameters these hyperparameters stand for."""
         return {
             "objective": "binary",
             "learning_rate": self.learning_rate,
@@ -73,7 +74,7 @@ class BlockClassifier(TreeScoring, ClassifierMixin, BaseEstimator):
             valid_sets = [lgb.Dataset(eval_set[0], np.asarray(eval_set[1]).astype(int),
                                       weight=eval_sample_weight, reference=train)]
             callbacks.append(lgb.early_stopping(self.early_stopping_rounds, verbose=False))
-        self.booster_ = lgb.train(self._params(), train, num_boost_round=self.n_estimators,
+        self.booster_ = lgb.train(self.lightgbm_params(), train, num_boost_round=self.n_estimators,
                                   valid_sets=valid_sets, callbacks=callbacks)
         self.best_iteration_ = self.booster_.best_iteration or self.booster_.current_iteration()
         return self

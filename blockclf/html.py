@@ -27,7 +27,7 @@ from typing import Union
 
 from lxml import etree
 
-from .encoding import _BOMS, _looks_utf16, decode
+from .encoding import BOMS, decode, looks_utf16
 
 __all__ = ["FLAG_WARNINGS", "Document", "Limits", "PageError", "check_deadline", "decode", "gunzip_bounded",
            "most_attributes", "parse", "read_source"]
@@ -215,7 +215,7 @@ def _check_binary(data: bytes) -> None:
     for magic, what in _MAGIC:
         if stripped.startswith(magic) or (magic == b"WEBP" and data[8:12] == magic):
             raise PageError("binary", f"input is {what}, not HTML")
-    if any(data.startswith(bom) for bom, _ in _BOMS) or _looks_utf16(data):
+    if any(data.startswith(bom) for bom, _ in BOMS) or looks_utf16(data):
         return
     head = data[:8192]
     controls = len(head) - len(head.translate(None, _CONTROL))

@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Score", "score_text", "tokens"]
+import numpy as np
+
+__all__ = ["Score", "f_beta", "score_text", "tokens"]
 
 _WORD = re.compile(r"\w+")
 
@@ -47,5 +50,15 @@ def score_text(predicted: str, gold: str) -> Score:
     overlap = sum((pred & ref).values())
     p = overlap / n_pred
     r = overlap / n_ref
-    f = 2 * p * r / (p + r) if overlap else 0.0
-    return Score(p, r, f)
+    return Score(p, r, float(f_beta(p, r)) if overlap else 0.0)
+
+
+def f_beta(precision: Any, recall: Any, beta: float = 1.0) -> Any:
+    """F-beta of precision and recall, numbers or arrays elementwise (0 where both are 0).
+
+    ``beta`` 1 is F1 (the ``balanced`` favor), 0.5 weighs precision (``precision``), 2 recall
+    (``recall``). Every F-score blockclf computes, per page or over a threshold grid, is this.
+    """
+    b2 = beta * beta
+    denominator = b2 * np.asarray(precision, dtype=float) + recall
+    return np.where(denominator > 0, (1 + b2) * precision * recall / np.maximum(denominator, 1e-12), 0.0)

@@ -131,3 +131,13 @@ def test_no_import_hides_in_a_function():
                     continue
                 hidden += [f"{path.name}:{node.lineno} {fn.name}: {n}" for n in names if n not in LAZY_ALLOWED]
     assert not hidden, "imports inside functions: " + "; ".join(hidden)
+
+
+def test_no_private_name_crosses_modules():
+    crossing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("blockclf")):
+                crossing += [f"{path.name}: {node.module}.{a.name}" for a in node.names
+                             if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not crossing, "private names imported from other modules: " + "; ".join(crossing)

@@ -8,12 +8,14 @@ command line starts (``blockclf extract`` and ``--version`` never pay for them).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from ..data import read_index
+from ..data import PageRecord, read_index
 from ..model import Model, load_model
-from ..thresholds import check_targets
+from ..thresholds import check_targets, dev_set_warnings
 from .common import EXIT_CODES, UsageError
 
 __all__ = ["add_parser", "run"]
@@ -33,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no pages with split '{args.split}' in {data}/index.jsonl")
     if not dev:
         raise UsageError(f"no pages with split '{args.dev_split}' in {data}/index.jsonl (needed for early stopping and thresholds)")
+    _warn_about_dev(dev)
     model = fit_model(train, dev, seed=args.seed, n_jobs=args.jobs, targets=_targets(args), refining=args.refine)
     model.save(args.output)
     secs = time.perf_counter() - t0
@@ -50,6 +53,7 @@ def _finetune(args: argparse.Namespace) -> int:
     cfg = FinetuneConfig(weight=args.weight, extra_pages=args.extra_pages or None, rounds=args.rounds,
                          seed=args.seed, n_jobs=args.jobs, targets=_targets(args), refine=args.refine)
     base = load_model(args.base) if args.base else None
+    _warn_about_dev([r for d in args.data for r in read_index(d, ["dev"])])
     model = finetune(args.data, base=base, extra=args.extra_data, config=cfg)
     model.save(args.output)
     info = model.info
@@ -67,6 +71,12 @@ def _finetune(args: argparse.Namespace) -> int:
     print(f"on your {len(held)} held-out pages (split test, favor balanced):")
     print(table.round(3).to_string())
     return 0
+
+
+def _warn_about_dev(dev: Sequence[PageRecord]) -> None:
+    """Say so before training when the dev set is too small or one-site to choose thresholds on."""
+    for warning in dev_set_warnings(dev):
+        print(f"blockclf: warning: {warning}", file=sys.stderr)
 
 
 def _targets(args: argparse.Namespace) -> dict[str, float]:
