@@ -13,12 +13,12 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..batch import AUTO_JOBS, BatchOptions, Item, Outcome, SiteReport, available_cores, plan_workers, run_batch
 from ..checks import verdict_flag
@@ -26,7 +26,7 @@ from ..data import host_site
 from ..distributed import extract_dask
 from ..files import OutputError, atomic_open, printable, write_atomic
 from ..html import FLAG_WARNINGS, Limits, PageError
-from ..model import FAVORS, load_model
+from ..model import FAVORS, Model, load_model
 from ..render import removal_log, to_dict, to_html, to_markdown, to_text
 from ..result import Result
 from ..site import SiteProfile
@@ -89,154 +89,213 @@ class _FailFast(Exception):
     """Raised on the first skipped page under ``--fail-fast``."""
 
 
-def run(args: argparse.Namespace) -> int:
-    """``blockclf extract``: pages, directories and WARC files to text, Markdown or JSON."""
+@dataclass
+class _Inputs:
+    """What one run reads: listed files (with output stems and sources), WARC files, standard input,
+    and the inputs already skipped while listing."""
+
+    files: list[tuple[Path, str]]
+    warcs: list[Path]
+    stdin: bool
+    listing: list[tuple[str, PageError]]
+    stems: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, Path | bytes] = field(default_factory=dict)
+
+
+def _check(args: argparse.Namespace) -> None:
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UsageError("--threshold must be between 0 and 1")
     if args.jobs < 0:
         raise UsageError("--jobs must be at least 1")
     if min(args.max_bytes, args.max_nodes, args.max_depth) < 1:
         raise UsageError("--max-bytes, --max-nodes and --max-depth must be at least 1")
-    model = load_model(args.model)
-    profile = SiteProfile.load(args.site_profile) if args.site_profile else None
+
+
+def _list_inputs(args: argparse.Namespace) -> _Inputs:
+    """The run's inputs; files in the given folders whose names are not pages' are named on stderr."""
     if args.paths.count("-") > 1:
         raise UsageError("standard input ('-') can be read once")
     stdin = "-" in args.paths
     warcs = [Path(p) for p in args.paths if p != "-" and is_warc(p)]
     listing: list[tuple[str, PageError]] = []
     unread: list[str] = []
-    inputs = collect_inputs([p for p in args.paths if p != "-" and not is_warc(p)], skipped=listing, unread=unread)
+    files = collect_inputs([p for p in args.paths if p != "-" and not is_warc(p)], skipped=listing, unread=unread)
     if unread:
         shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
         print(f"blockclf: {len(unread)} files in the given folders were not read, as their names are not pages' "
               f"(.html, .htm, .html.gz, .htm.gz): {shown}", file=sys.stderr)
-    if not inputs and not warcs and not listing and not stdin:
+    if not files and not warcs and not listing and not stdin:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
-    if args.output == "-":
-        args.output = None
-    # several pages and no output folder: one JSON object per page on standard output
-    jsonl = args.output is None and (len(inputs) + len(listing) + stdin > 1 or (warcs and (inputs or stdin)))
-    if args.dask and (warcs or stdin):
+    return _Inputs(files, warcs, stdin, listing)
+
+
+def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Model,
+             profile: SiteProfile | None) -> BatchOptions:
+    """The batch options of the run; ``--jobs auto`` is settled here (``args.jobs``)."""
+    if args.dask and (inputs.warcs or inputs.stdin):
         raise UsageError("--dask reads files the workers can open; extract WARC files and standard input without it")
-    with_log = bool(args.removed_log)
     if args.jobs == 0:  # auto: the free cores, as many as the batch is worth (a WARC's size is not known)
         cores = min(available_cores(), AUTO_JOBS)
-        args.jobs = cores if warcs else plan_workers(cores, len(inputs) + stdin)
-    opts = BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
+        args.jobs = cores if inputs.warcs else plan_workers(cores, len(inputs.files) + inputs.stdin)
+    limits = Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes, max_depth=args.max_depth,
+                    max_seconds=args.time_budget or None)
+    transform = partial(_render_page, fmt=args.format, with_log=bool(args.removed_log), jsonl=jsonl,
+                        images=getattr(args, "images", False), title=getattr(args, "title", None))
+    return BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
                         site_profile=profile, use_site=not args.no_site, explain=args.explain,
-                        encoding=args.encoding, limits=Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes,
-                                                              max_depth=args.max_depth,
-                                                              max_seconds=args.time_budget or None),
-                        transform=partial(_render_page, fmt=args.format, with_log=with_log, jsonl=jsonl,
-                                          images=getattr(args, "images", False), title=getattr(args, "title", None)),
-                        comments=args.comments)
-    progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
-    skipped: Counter[str] = Counter()
-    n_done = 0
-    out_dir = Path(args.output) if args.output is not None else None
-    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
-        raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
+                        encoding=args.encoding, limits=limits, transform=transform, comments=args.comments)
 
-    def skip(name: str, error: PageError) -> None:
+
+class _Run:
+    """One ``blockclf extract`` run: pages through the batch, outputs written, skips counted."""
+
+    def __init__(self, args: argparse.Namespace, inputs: _Inputs, opts: BatchOptions, out_dir: Path | None) -> None:
+        self.args, self.inputs, self.opts, self.out_dir = args, inputs, opts, out_dir
+        self.progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
+        self.skipped: Counter[str] = Counter()
+        self.counts: Counter[str] = Counter()  # pages of file inputs written, and failed in the batch
+        self.n_done = 0
+        self.log_fh: IO[str] | None = None
+        self.sites = SiteReport()
+
+    def skip(self, name: str, error: PageError) -> None:
         print(f"blockclf: skipped {printable(name)}: {printable(error)}", file=sys.stderr)
-        skipped[error.reason] += 1
-        if args.fail_fast:
+        self.skipped[error.reason] += 1
+        if self.args.fail_fast:
             raise _FailFast
 
-    counts: Counter[str] = Counter()  # pages of file inputs written, and failed in the batch
-    log_fh = None
-
-    def outcomes(batch):
-        nonlocal n_done
+    def outcomes(self, batch: Iterable[Outcome]) -> Iterator[tuple[str, str]]:
+        """Each page's output by name; failed pages are skipped, flags and removal-log lines written."""
         for o in batch:
             if o.error is not None:
-                counts["failed"] += 1
-                skip(o.name, o.error)
+                self.counts["failed"] += 1
+                self.skip(o.name, o.error)
                 continue
-            n_done += 1
+            self.n_done += 1
             out, records, *flags = o.result
             if flags and flags[0]:
                 print(f"blockclf: warning: {printable(o.name)}: flagged {', '.join(flags[0])}", file=sys.stderr)
-            if log_fh is not None:
+            if self.log_fh is not None:
                 for rec in records:
-                    log_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                    self.log_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             yield o.name, out
 
-    stems = {str(path): stem for path, stem in inputs}
-    sources: dict[str, Path | bytes] = {str(path): path for path, _ in inputs}
-    if stdin:
-        data = _read_stdin(args.max_bytes)
-        if isinstance(data, PageError):
-            listing.append(("-", data))
-        else:
-            inputs.insert(0, (Path("-"), "stdin"))
-            stems["-"], sources["-"] = "stdin", data
-    sites = SiteReport()
+    def _exists(self, target: Path) -> PageError | None:
+        """The skip of an input whose output exists (unless ``--overwrite``), else None."""
+        if self.args.overwrite or not (target.exists() or target.is_symlink()):
+            return None
+        return PageError("exists", f"output {target} exists (give --overwrite to replace it)")
 
-    def extract_all() -> None:
-        for name, err in listing:
-            skip(name, err)
-        if out_dir is not None and not args.overwrite:
-            for path, stem in list(inputs):
+    def extract_all(self) -> None:
+        for name, err in self.inputs.listing:
+            self.skip(name, err)
+        self._extract_files()
+        self._extract_warcs()
+
+    def _extract_files(self) -> None:
+        args, inputs, out_dir = self.args, self.inputs, self.out_dir
+        if out_dir is not None:
+            for path, stem in list(inputs.files):
                 target = out_dir / (stem + EXT[args.format])
-                if target.exists() or target.is_symlink():
-                    inputs.remove((path, stem))
-                    skip(str(path), PageError("exists", f"output {target} exists (give --overwrite to replace it)"))
-        if inputs:
-            items = [Item(str(path), sources[str(path)], site=args.site, fallback_site=host_site(stem))
-                     for path, stem in inputs]
-            counts["files"] = len(items)
-            batch: Iterable[Outcome]
-            if args.dask:
-                batch = extract_dask(items, replace(opts, model=args.model), client=args.dask)
+                exists = self._exists(target)
+                if exists is not None:
+                    inputs.files.remove((path, stem))
+                    self.skip(str(path), exists)
+        if not inputs.files:
+            return
+        items = [Item(str(path), inputs.sources[str(path)], site=args.site, fallback_site=host_site(stem))
+                 for path, stem in inputs.files]
+        self.counts["files"] = len(items)
+        batch: Iterable[Outcome]
+        if args.dask:
+            batch = extract_dask(items, replace(self.opts, model=args.model), client=args.dask)
+        else:
+            batch = run_batch(items, self.opts, jobs=args.jobs, progress=self.progress, report=self.sites)
+        self.counts["failed"] = 0
+        for name, out in self.outcomes(batch):
+            if out_dir is None:
+                _write_stdout(out)
             else:
-                batch = run_batch(items, opts, jobs=args.jobs, progress=progress, report=sites)
-            counts["failed"] = 0
-            for name, out in outcomes(batch):
-                if out_dir is None:
-                    _write_stdout(out)
-                else:
-                    write_atomic(out_dir / (stems[name] + EXT[args.format]), out)
-                counts["written"] += 1
-            counts["files"] = 0
+                write_atomic(out_dir / (inputs.stems[name] + EXT[args.format]), out)
+            self.counts["written"] += 1
+        self.counts["files"] = 0
+
+    def _extract_warcs(self) -> None:
         targets: set[Path] = set()
-        for warc in warcs:
-            if out_dir is not None:
-                target = warc_output(warc, out_dir)
+        for warc in self.inputs.warcs:
+            if self.out_dir is not None:
+                target = warc_output(warc, self.out_dir)
                 if target in targets:
-                    skip(str(warc), PageError("collision", f"its output {target} is taken by another WARC file"))
+                    self.skip(str(warc), PageError("collision", f"its output {target} is taken by another WARC file"))
                     continue
                 targets.add(target)
-                if not args.overwrite and (target.exists() or target.is_symlink()):
-                    skip(str(warc), PageError("exists", f"output {target} exists (give --overwrite to replace it)"))
+                exists = self._exists(target)
+                if exists is not None:
+                    self.skip(str(warc), exists)
                     continue
-            extract_warc(warc, out_dir, opts, args.format, jobs=args.jobs, progress=progress,
-                         site=args.site, with_log=with_log, outcomes=outcomes)
+            extract_warc(warc, self.out_dir, self.opts, self.args.format, jobs=self.args.jobs, progress=self.progress,
+                         site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes)
 
+    def report_sites(self) -> None:
+        """Name the pages that got no site evidence (one page alone never has any)."""
+        sites = self.sites
+        if sites.pages > 1 and (sites.no_site or sites.alone):
+            why = [f"{sites.no_site} name no URL or site (give --site, or keep pages in host-named folders)"] \
+                if sites.no_site else []
+            why += [f"{sites.alone} are their site's only page in the batch"] if sites.alone else []
+            print(f"blockclf: {sites.no_site + sites.alone} of {sites.pages} pages got no site evidence: "
+                  + "; ".join(why), file=sys.stderr)
+
+
+def _add_stdin(args: argparse.Namespace, inputs: _Inputs) -> None:
+    """Read standard input, if named, as the first page (or a skip when it is too large)."""
+    inputs.stems = {str(path): stem for path, stem in inputs.files}
+    inputs.sources = {str(path): path for path, _ in inputs.files}
+    if inputs.stdin:
+        data = _read_stdin(args.max_bytes)
+        if isinstance(data, PageError):
+            inputs.listing.append(("-", data))
+        else:
+            inputs.files.insert(0, (Path("-"), "stdin"))
+            inputs.stems["-"], inputs.sources["-"] = "stdin", data
+
+
+def run(args: argparse.Namespace) -> int:
+    """``blockclf extract``: pages, directories and WARC files to text, Markdown or JSON."""
+    _check(args)
+    model = load_model(args.model)
+    profile = SiteProfile.load(args.site_profile) if args.site_profile else None
+    inputs = _list_inputs(args)
+    if args.output == "-":
+        args.output = None
+    # several pages and no output folder: one JSON object per page on standard output
+    jsonl = args.output is None and (len(inputs.files) + len(inputs.listing) + inputs.stdin > 1
+                                     or bool(inputs.warcs and (inputs.files or inputs.stdin)))
+    opts = _options(args, inputs, jsonl, model, profile)
+    out_dir = Path(args.output) if args.output is not None else None
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
+    _add_stdin(args, inputs)
+    job = _Run(args, inputs, opts, out_dir)
     stopped = ""
     try:
         with ExitStack() as stack:
             if args.removed_log:  # streamed to a temporary, renamed into place when the run ends
-                log_fh = stack.enter_context(atomic_open(args.removed_log))
+                job.log_fh = stack.enter_context(atomic_open(args.removed_log))
             try:
-                extract_all()
+                job.extract_all()
             except _FailFast:  # the log of the pages done so far is kept
                 stopped = "; stopped at the first skipped page (--fail-fast)"
     except OutputError as exc:
         print(f"blockclf: error: {exc}", file=sys.stderr)
-        lost = counts["files"] - counts["written"] - counts["failed"]
-        _summary(n_done, skipped, "; stopped: an output could not be written"
+        lost = job.counts["files"] - job.counts["written"] - job.counts["failed"]
+        _summary(job.n_done, job.skipped, "; stopped: an output could not be written"
                  + (f" ({lost} pages not written)" if lost > 0 else ""))
         return 3
-    n_skipped = sum(skipped.values())
-    if sites.pages > 1 and (sites.no_site or sites.alone):  # one page alone never has any
-        why = [f"{sites.no_site} name no URL or site (give --site, or keep pages in host-named folders)"] \
-            if sites.no_site else []
-        why += [f"{sites.alone} are their site's only page in the batch"] if sites.alone else []
-        print(f"blockclf: {sites.no_site + sites.alone} of {sites.pages} pages got no site evidence: "
-              + "; ".join(why), file=sys.stderr)
+    n_skipped = sum(job.skipped.values())
+    job.report_sites()
     if args.output is not None or n_skipped:
-        _summary(n_done, skipped, stopped)
+        _summary(job.n_done, job.skipped, stopped)
     return 1 if n_skipped else 0
 
 
