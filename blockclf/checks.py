@@ -120,7 +120,7 @@ def section_address(url: str | None) -> bool:
     return len([w for w in _SLUG_SPLIT.split(last) if w]) <= 1
 
 
-def error_reason(blocks: Sequence[Block], kept: Sequence[bool], title: str) -> str | None:
+def error_reason(blocks: Sequence[Block], kept: Iterable[bool], title: str) -> str | None:
     """``not-found`` or ``server-error`` when the page's title or a kept ``<h1>`` says so, else None."""
     heads = [title] + [b.text for b, k in zip(blocks, kept) if k and b.heading_level == 1][:3]
     for text in heads:

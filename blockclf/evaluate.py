@@ -30,7 +30,7 @@ def score_records(records, model=None, favor: str = "balanced", threshold: float
     for r in records:
         try:
             pages.append(prepare(r.html_path, url=r.url, site=r.site, name=r.key))
-        except Exception:  # noqa: BLE001 - a failing page is scored, not fatal
+        except Exception:
             failed.append(r)
     by_key = {r.key: r for r in records}
     golds = {r.key: r.read_gold() for r in records}

@@ -176,7 +176,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         "public_train_pages": len(good_public),
         "train_pages_excluded": len(tr_user) + len(tr_public) - len(good_user) - len(good_public),
         "dev_pages": len(dv),
-        "train_blocks": int(len(data.y)),
+        "train_blocks": len(data.y),
         "data_digest": data_digest(list(user_train) + list(user_dev) + list(public)),
         "seed": cfg.seed,
         "dev_scores": dev_scores,

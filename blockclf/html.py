@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 from pathlib import Path
-from typing import Union
 
 from lxml import etree
 
@@ -34,7 +33,8 @@ __all__ = ["FLAG_WARNINGS", "Document", "Limits", "PageError", "check_deadline",
 
 log = logging.getLogger("blockclf")
 
-Source = Union[bytes, str, Path]
+#: what a page can be read from: its bytes, its markup as text, or the path of its file
+Source = bytes | str | Path
 
 _MAGIC = (
     (b"%PDF", "a PDF document"),
@@ -194,7 +194,9 @@ def _read(path: Path, max_bytes: int, warnings: list[str]) -> bytes:
 
 
 def gunzip_bounded(raw: bytes, name: str, max_bytes: int) -> bytes:
-    """Decompress gzip ``raw`` to at most ``max_bytes`` (`PageError` ``too-large`` beyond, ``bad-gzip`` if unreadable)."""
+    """Decompress gzip ``raw`` to at most ``max_bytes``.
+
+    Raises `PageError` ``too-large`` beyond it, ``bad-gzip`` if it cannot be read."""
     return _gunzip(raw, name, max_bytes, [])
 
 
@@ -288,7 +290,7 @@ _ATTRIBUTE = re.compile(r"""[^\s"'=<>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]*))
 def _long_tag(max_attributes: int) -> re.Pattern[str]:
     """A tag long enough to hold more than ``max_attributes`` attributes (each takes at least
     a name and a space): pages without one skip `most_attributes`, five times its cost."""
-    return re.compile(r"<[^>]{%d}" % (2 * max_attributes))
+    return re.compile(rf"<[^>]{{{2 * max_attributes}}}")
 
 
 def most_attributes(text: str) -> int:
@@ -366,7 +368,7 @@ def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
     title = ""
     t = _first(root, "title")
     if t is not None:
-        title = " ".join("".join(t.itertext()).split())
+        title = " ".join("".join(map(str, t.itertext())).split())
     url = None
     for link in root.iter("link"):
         if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):

@@ -65,7 +65,7 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     if blocks and not visible:  # the page shows nothing until its scripts run
         doc.warnings.append("hidden-only")
     if not blocks and doc.root.find(".//frameset") is not None:
-        frames = [f.get("src") for f in doc.root.iter("frame", "iframe") if f.get("src")]
+        frames = [src for f in doc.root.iter("frame", "iframe") if (src := f.get("src"))]
         raise PageError("frameset", "page is a frameset with no text of its own; its content is in "
                         + (f"the frames {', '.join(frames[:5])}" if frames else "frame documents"))
     if not blocks:
@@ -206,7 +206,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     for p, table, pp in zip(pages, tables, pairs):
         n = len(table)
         s = scores[start:start + n]
-        dec = _Decisions(p.blocks, s, keep_labels(s >= thr, pp), reasons[start:start + n] if reasons is not None else None)
+        dec = _Decisions(p.blocks, s, keep_labels(s >= thr, pp),
+                         reasons[start:start + n] if reasons is not None else None)
         if p.hidden:
             dec = _with_hidden(dec, p, mdl, thr, explain, top_reasons)
         comment = comment_mask(dec.blocks, p.comment_roots, dec.kept)

@@ -77,7 +77,7 @@ def explain_pages(records: Sequence[PageRecord], keys: Sequence[str], model: Mod
         if r.key not in blocks:
             try:
                 blocks[r.key] = prepare(r.html_path, url=r.url, site=r.site, name=r.key).blocks
-            except Exception:  # noqa: BLE001 - an unreadable page lends no evidence
+            except Exception:
                 blocks[r.key] = []
         return blocks[r.key]
 
@@ -86,7 +86,7 @@ def explain_pages(records: Sequence[PageRecord], keys: Sequence[str], model: Mod
         rec = by_key[key]
         try:
             page = prepare(rec.html_path, url=rec.url, site=rec.site, name=rec.key)
-        except Exception:  # noqa: BLE001 - it failed in the evaluation too
+        except Exception:
             continue
         profile = None
         if use_site:

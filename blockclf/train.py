@@ -173,7 +173,8 @@ def page_scores(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray], thr
     return out
 
 
-def choose_thresholds(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray]) -> tuple[dict[str, float], dict[str, float]]:
+def choose_thresholds(pages: Sequence[LabelledPage],
+                      probas: Sequence[np.ndarray]) -> tuple[dict[str, float], dict[str, float]]:
     """For each favor mode, the threshold maximising mean page F-beta (estimated) on ``pages``.
 
     A quick stand-in for tuning studies, which fit many models: it reads only the labels.
@@ -285,7 +286,7 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
         "train_pages": len(tr_good),
         "train_pages_excluded": len(tr) - len(tr_good),
         "dev_pages": len(dv),
-        "train_blocks": int(len(stacked.y)),
+        "train_blocks": len(stacked.y),
         "data_digest": data_digest(list(train) + list(dev)),
         "seed": seed,
         "dev_scores": dev_scores,

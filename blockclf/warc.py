@@ -133,7 +133,7 @@ def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None =
                         continue
                     if item is not None:
                         yield item
-            except Exception as exc:  # noqa: BLE001 - warcio fails on a damaged or foreign file in many ways
+            except Exception as exc:
                 # warcio says ArchiveLoadFailed on bytes that are not a record; other errors come from a file cut short
                 cut = type(exc).__name__ != "ArchiveLoadFailed"
                 what = ("ends inside a record" if cut else "is not a WARC file" if n_records == 0 and end == 0

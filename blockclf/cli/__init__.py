@@ -33,7 +33,8 @@ log = logging.getLogger("blockclf")
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every subcommand, each registered by its own module."""
-    parser = argparse.ArgumentParser(prog="blockclf", description="Remove boilerplate from web pages with a learned block classifier.")
+    parser = argparse.ArgumentParser(
+        prog="blockclf", description="Remove boilerplate from web pages with a learned block classifier.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
     parser.add_argument("-V", "--version", action="version", version=f"blockclf {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)

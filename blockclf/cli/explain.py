@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(sub: Any) -> None:
     """Register ``blockclf explain`` on the main parser's subparsers."""
     xp = sub.add_parser("explain", help="an HTML view of a page: kept blocks highlighted, removed struck through",
-                        epilog=EXIT_CODES, description="Explain decisions. Example: blockclf explain page.html -o view.html "
+                        epilog=EXIT_CODES,
+                        description="Explain decisions. Example: blockclf explain page.html -o view.html "
                                     "(hover a block in the view to see its score and reasons)")
     xp.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
     xp.add_argument("-o", "--output", metavar="FILE|OUTDIR",

@@ -55,8 +55,10 @@ def _report(rep: LabelReport, args: argparse.Namespace) -> None:
 def add_parser(sub: Any) -> None:
     """Register ``blockclf label`` on the main parser's subparsers."""
     lb = sub.add_parser("label", help="label one site's pages by the selector of their main content",
-                        epilog=EXIT_CODES, description="Label pages by selector. Example: blockclf label site/ --content 'div.article-body' "
-                                    "-o mydata/ && blockclf train mydata/ --base default -o my.json")
+                        epilog=EXIT_CODES,
+                        description="Label pages by selector. Example: blockclf label site/ "
+                                    "--content 'div.article-body' -o mydata/ && "
+                                    "blockclf train mydata/ --base default -o my.json")
     lb.add_argument("pages", nargs="+", metavar="PAGES",
                     help=".html/.htm/.html.gz files or directories of one site, or .warc/.warc.gz files (extra 'warc')")
     lb.add_argument("--content", metavar="SELECTOR", help="CSS selector or XPath (starting with /) of the main content")

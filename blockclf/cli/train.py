@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     if not train:
         raise UsageError(f"no pages with split '{args.split}' in {data}/index.jsonl")
     if not dev:
-        raise UsageError(f"no pages with split '{args.dev_split}' in {data}/index.jsonl (needed for early stopping and thresholds)")
+        raise UsageError(f"no pages with split '{args.dev_split}' in {data}/index.jsonl "
+                         "(needed for early stopping and thresholds)")
     _warn_about_dev(dev)
     model = fit_model(train, dev, seed=args.seed, n_jobs=args.jobs, targets=_targets(args), refining=args.refine)
     model.save(args.output)
@@ -111,7 +112,8 @@ def _print_thresholds(model: Model) -> None:
 def add_parser(sub: Any) -> None:
     """Register ``blockclf train`` on the main parser's subparsers."""
     tr = sub.add_parser("train", help="train a model on labelled pages",
-                        epilog=EXIT_CODES, description="Train a model. Examples: blockclf train ../shared/benchmark -o my-model.json ; "
+                        epilog=EXIT_CODES,
+                        description="Train a model. Examples: blockclf train ../shared/benchmark -o my-model.json ; "
                                     "blockclf train mydata/ --base default -o my-model.json "
                                     "(fine-tune on your labelled pages, see 'blockclf label')")
     tr.add_argument("data", metavar="DATA", nargs="+",
