@@ -9,6 +9,7 @@ import importlib
 import logging
 
 from .block import Block
+from .features import featurize
 from .html import Document, Limits, PageError, parse
 from .metrics import Score, score_text
 from .model import Model, ModelError, load_model
@@ -30,6 +31,7 @@ __all__ = [
     "SiteProfile",
     "extract",
     "extract_batch",
+    "featurize",
     "load_model",
     "parse",
     "prepare",
