@@ -18,12 +18,19 @@ from pathlib import Path
 from .files import printable
 from .html import PageError
 
-__all__ = ["SUFFIXES", "list_pages", "strip_suffix"]
+__all__ = ["SUFFIXES", "WARC_SUFFIXES", "is_warc", "list_pages", "strip_suffix"]
 
 log = logging.getLogger("blockclf")
 
 #: file names read as pages (case-insensitive)
 SUFFIXES = (".html.gz", ".htm.gz", ".html", ".htm")
+#: file names read as WARC files of pages (case-insensitive; needs the ``warc`` extra)
+WARC_SUFFIXES = (".warc", ".warc.gz")
+
+
+def is_warc(path: str | Path) -> bool:
+    """Whether ``path`` names a WARC file (by its suffix)."""
+    return str(path).lower().endswith(WARC_SUFFIXES)
 
 
 #: a page saved with its URL's query string after the suffix, as mirroring tools name them

@@ -2,7 +2,9 @@
 
 They sit below everything that reads them: scoring (`blockclf.predict`) builds a `Result`
 whole, with its checks already made, and nothing changes it afterwards; the renderers
-(`blockclf.render`) and the checks (`blockclf.checks`) read it. `Reason` names what moved
+(`blockclf.render`) and the checks (`blockclf.checks`) read it. `Result.text`, ``markdown``
+and ``to_dict`` call the renderers, which are imported when a result is first rendered: they
+cost every command's start-up a tenth of ``blockclf --version`` otherwise. `Reason` names what moved
 one block's score.
 """
 
@@ -16,7 +18,6 @@ import numpy as np
 from .block import Block
 from .html import Document, Source
 from .metadata import Metadata
-from .render import to_dict, to_markdown, to_text
 
 __all__ = ["Page", "Reason", "Result", "Source"]
 
@@ -87,11 +88,15 @@ class Result:
     @property
     def text(self) -> str:
         """The kept blocks as plain text, one block per line."""
+        from .render import to_text  # deliberately lazy: see the module docstring
+
         return to_text(self)
 
     @property
     def markdown(self) -> str:
         """The kept blocks as Markdown, with headings, lists, tables and code restored."""
+        from .render import to_markdown  # deliberately lazy: see the module docstring
+
         return to_markdown(self)
 
     @property
@@ -106,4 +111,6 @@ class Result:
 
     def to_dict(self) -> dict[str, Any]:
         """Everything about the page, ready for JSON (`blockclf.render.to_dict`)."""
+        from .render import to_dict  # deliberately lazy: see the module docstring
+
         return to_dict(self)

@@ -27,6 +27,7 @@ from typing import Any
 from .batch import BatchOptions, Item, Outcome, run_batch
 from .files import OutputError, atomic_open
 from .html import Limits, PageError
+from .inputs import is_warc
 from .render import removal_log, to_dict, to_html
 from .result import Result
 
@@ -36,13 +37,7 @@ log = logging.getLogger("blockclf")
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
-_WARC_SUFFIXES = (".warc", ".warc.gz")
 _GZIP_MAGIC = b"\x1f\x8b"
-
-
-def is_warc(path: str | Path) -> bool:
-    """Whether ``path`` names a WARC file (by its suffix)."""
-    return str(path).lower().endswith(_WARC_SUFFIXES)
 
 
 def _require_warcio() -> Any:

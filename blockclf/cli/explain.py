@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..explain import explain_html
 from ..files import printable, write_atomic
 from ..html import PageError
 from ..model import load_model
@@ -19,6 +18,8 @@ __all__ = ["add_parser", "run"]
 
 def run(args: argparse.Namespace) -> int:
     """Write one view per page (to stdout for one page and no ``-o``); exit 1 when a page was skipped."""
+    from ..explain import explain_html  # deliberately lazy: the view's templates are this command's own
+
     model = load_model(args.model)
     listing: list[tuple[str, PageError]] = []
     inputs = collect_inputs(args.paths, skipped=listing)

@@ -18,20 +18,20 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from ..batch import AUTO_JOBS, BatchOptions, Item, Outcome, SiteReport, available_cores, plan_workers, run_batch
 from ..checks import verdict_flag
 from ..data import host_site
-from ..distributed import extract_dask
 from ..files import OutputError, atomic_open, printable, write_atomic
 from ..html import FLAG_WARNINGS, Limits, PageError
+from ..inputs import is_warc
 from ..model import FAVORS, Model, load_model
-from ..render import removal_log, to_dict, to_html, to_markdown, to_text
 from ..result import Result
 from ..site import SiteProfile
-from ..warc import extract_warc, is_warc, warc_line, warc_output
 from .common import EXIT_CODES, UsageError, collect_inputs, jobs_value
+
+if TYPE_CHECKING:
+    from ..batch import BatchOptions, Outcome
 
 __all__ = ["EXT", "add_parser", "run"]
 
@@ -40,6 +40,8 @@ EXT = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
 
 def _render(res: Result, fmt: str, images: bool = False, title: bool | None = None) -> str:
     """The page's output; ``title``: start with the headline (default: in Markdown, not in text)."""
+    from ..render import to_dict, to_html, to_markdown, to_text  # lazy, as the batch engine (`run`)
+
     if fmt == "text":
         text = to_text(res, title=bool(title))
         return text + ("\n" if text else "")
@@ -54,10 +56,14 @@ def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, ima
                  title: bool | None = None) -> tuple[str, list[dict], list[str]]:
     """A result's output (a JSON line with ``jsonl``), removal-log records and flag warnings
     (runs in batch workers, so module level)."""
+    from ..render import removal_log  # lazy, as the batch engine (`run`)
+
     flags = [w for w in res.warnings if w in FLAG_WARNINGS]
     flag = verdict_flag(res)  # an error or empty page is named on stderr with its reason
     flags += [flag] if flag else []
     if jsonl:
+        from ..warc import warc_line  # lazy, as the batch engine (`run`)
+
         return (*warc_line(res, fmt, with_log, key="name"), flags)
     return _render(res, fmt, images, title), (removal_log(res) if with_log else []), flags
 
@@ -132,6 +138,8 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
 def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Model,
              profile: SiteProfile | None) -> BatchOptions:
     """The batch options of the run; ``--jobs auto`` is settled here (``args.jobs``)."""
+    from ..batch import AUTO_JOBS, BatchOptions, available_cores, plan_workers  # lazy, see `run`
+
     if args.dask and (inputs.warcs or inputs.stdin):
         raise UsageError("--dask reads files the workers can open; extract WARC files and standard input without it")
     if args.jobs == 0:  # auto: the free cores, as many as the batch is worth (a WARC's size is not known)
@@ -156,7 +164,9 @@ class _Run:
         self.counts: Counter[str] = Counter()  # pages of file inputs written, and failed in the batch
         self.n_done = 0
         self.log_fh: IO[str] | None = None
-        self.sites = SiteReport()
+        from ..batch import SiteReport  # lazy, see `run`
+
+        self.sites: SiteReport = SiteReport()
 
     def skip(self, name: str, error: PageError) -> None:
         print(f"blockclf: skipped {printable(name)}: {printable(error)}", file=sys.stderr)
@@ -203,6 +213,9 @@ class _Run:
                     self.skip(str(path), exists)
         if not inputs.files:
             return
+        from ..batch import Item, run_batch  # lazy, see `run`
+        from ..distributed import extract_dask
+
         items = [Item(str(path), inputs.sources[str(path)], site=args.site, fallback_site=host_site(stem))
                  for path, stem in inputs.files]
         self.counts["files"] = len(items)
@@ -221,6 +234,8 @@ class _Run:
         self.counts["files"] = 0
 
     def _extract_warcs(self) -> None:
+        from ..warc import extract_warc, warc_output  # lazy, see `run`
+
         targets: set[Path] = set()
         for warc in self.inputs.warcs:
             if self.out_dir is not None:
@@ -261,7 +276,12 @@ def _add_stdin(args: argparse.Namespace, inputs: _Inputs) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``blockclf extract``: pages, directories and WARC files to text, Markdown or JSON."""
+    """``blockclf extract``: pages, directories and WARC files to text, Markdown or JSON.
+
+    The batch engine, the renderers, WARC reading and Dask are imported where they are used,
+    not with this module: every command builds this module's parser, and ``blockclf --version``
+    or ``blockclf site ...`` should not pay for them.
+    """
     _check(args)
     model = load_model(args.model)
     profile = SiteProfile.load(args.site_profile) if args.site_profile else None

@@ -8,20 +8,25 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..batch import Item
 from ..files import printable
 from ..html import PageError
-from ..labelling import LabelReport, label_site, read_edits, warc_pages
-from ..warc import is_warc
+from ..inputs import is_warc
 from .common import EXIT_CODES, UsageError, collect_inputs
+
+if TYPE_CHECKING:
+    from ..batch import Item
+    from ..labelling import LabelReport
 
 __all__ = ["add_parser", "run"]
 
 
 def run(args: argparse.Namespace) -> int:
     """Label the pages; exit 1 when some had no selector match or could not be read."""
+    # deliberately lazy: selectors and alignment are imported by this command only, not at start-up
+    from ..labelling import label_site, read_edits, warc_pages
+
     if not args.content and args.gold_suffix is None:
         raise UsageError("give --content SELECTOR, or gold text files next to the pages (--gold-suffix)")
     listing: list[tuple[str, PageError]] = []

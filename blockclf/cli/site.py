@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from ..drift import drift, page_record, site_stats
 from ..files import printable, write_atomic
 from ..html import PageError
 from ..model import load_model
@@ -178,6 +177,8 @@ def _json_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from ..drift import page_record, site_stats  # deliberately lazy: stats and drift are this command's own
+
     json_files: list[Path] = []
     html_args: list[str] = []
     for arg in args.inputs:
@@ -205,6 +206,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_drift(args: argparse.Namespace) -> int:
+    from ..drift import drift  # deliberately lazy, as in cmd_stats
+
     def read(path: str) -> Any:
         try:
             return json.loads(Path(path).read_text(encoding="utf-8"))

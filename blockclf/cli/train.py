@@ -15,7 +15,6 @@ from typing import Any
 
 from ..data import PageRecord, read_index
 from ..model import Model, load_model
-from ..thresholds import check_targets, dev_set_warnings
 from .common import EXIT_CODES, UsageError
 
 __all__ = ["add_parser", "run"]
@@ -76,11 +75,15 @@ def _finetune(args: argparse.Namespace) -> int:
 
 def _warn_about_dev(dev: Sequence[PageRecord]) -> None:
     """Say so before training when the dev set is too small or one-site to choose thresholds on."""
+    from ..thresholds import dev_set_warnings  # deliberately lazy, as fit_model
+
     for warning in dev_set_warnings(dev):
         print(f"blockclf: warning: {warning}", file=sys.stderr)
 
 
 def _targets(args: argparse.Namespace) -> dict[str, float]:
+    from ..thresholds import check_targets  # deliberately lazy, as fit_model
+
     targets = {k: v for k, v in (("precision", args.precision_target), ("recall", args.recall_target)) if v is not None}
     for favor, value in targets.items():
         try:
