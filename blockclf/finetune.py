@@ -133,14 +133,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         raise ValueError("weight (the user pages' share of training weight) must be in (0, 1]")
     check_targets(cfg.targets)
     t0 = time.perf_counter()
-    user_train = read_user_data(user_dirs, "train")
-    user_dev = read_user_data(user_dirs, "dev")
-    if not user_train:
-        raise ValueError("no pages with split 'train' in the given datasets")
-    if not user_dev:
-        raise ValueError("no pages with split 'dev' in the given datasets (needed for early stopping and thresholds)")
-    sites = {r.site for r in user_train + user_dev} | {r.site for r in read_user_data(user_dirs, "test")}
-    public = _public_sample(extra, sites, cfg.extra_pages, cfg.seed) if extra is not None and cfg.weight < 1 else []
+    user_train, user_dev, public = _records(user_dirs, extra, cfg)
     tr_user = label_pages(user_train, cfg.n_jobs)
     tr_public = label_pages(public, cfg.n_jobs) if public else []
     dv = label_pages(user_dev, cfg.n_jobs)
@@ -184,6 +177,20 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         "seconds": round(time.perf_counter() - t0, 1),
     }
     return Model(clf, thresholds, list(FEATURES), info, refiner)
+
+
+def _records(user_dirs: Sequence[str | Path], extra: str | Path | None,
+             cfg: FinetuneConfig) -> tuple[list[PageRecord], list[PageRecord], list[PageRecord]]:
+    """The user's train and dev pages, and the public pages mixed in (never of the user's sites)."""
+    user_train = read_user_data(user_dirs, "train")
+    user_dev = read_user_data(user_dirs, "dev")
+    if not user_train:
+        raise ValueError("no pages with split 'train' in the given datasets")
+    if not user_dev:
+        raise ValueError("no pages with split 'dev' in the given datasets (needed for early stopping and thresholds)")
+    sites = {r.site for r in user_train + user_dev} | {r.site for r in read_user_data(user_dirs, "test")}
+    public = _public_sample(extra, sites, cfg.extra_pages, cfg.seed) if extra is not None and cfg.weight < 1 else []
+    return user_train, user_dev, public
 
 
 def compare(records: Sequence[PageRecord], models: dict[str, Model | str | Path | None],

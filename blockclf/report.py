@@ -228,6 +228,14 @@ def write_report(out: str | Path, df: pd.DataFrame, results: Sequence[Result], g
     if records is not None:
         keys = [f"{w['dataset']}/{w['id']}" for _, w in worst.iterrows()]
         by_name.update(explain_pages(records, keys, model, favor, threshold, use_site))
+    rows = _worst_rows(out, worst, by_name, golds)
+    write_atomic(out / "report.html", _report_html(meta, model, table, imp, images, rows))
+    return out / "report.html"
+
+
+def _worst_rows(out: Path, worst: pd.DataFrame, by_name: dict[str | None, Result],
+                golds: dict[str, str]) -> list[str]:
+    """The worst pages' table rows, each page's view written under ``out/worst``."""
     (out / "worst").mkdir(exist_ok=True)
     rows = []
     for _, w in worst.iterrows():
@@ -243,13 +251,19 @@ def write_report(out: str | Path, df: pd.DataFrame, results: Sequence[Result], g
                     f"<td>{w['f1']:.3f}</td><td>{html.escape(str(w.get('verdict', '')))}</td><td>{link}</td>"
                     f"<td>{'<br>'.join(html.escape(t[:160]) for t in missed)}</td>"
                     f"<td>{'<br>'.join(html.escape(t[:160]) for t in extra)}</td></tr>")
+    return rows
+
+
+def _report_html(meta: dict[str, Any], model: Model, table: pd.DataFrame, imp: pd.DataFrame,
+                 images: dict[str, bytes], rows: list[str]) -> str:
+    """The self-contained ``report.html``: scores, plots (inlined) and the worst pages."""
 
     def img(name: str, alt: str) -> str:
         if name not in images:
             return f"<p><i>{alt}: no plot (matplotlib not installed)</i></p>"
         return f'<img alt="{alt}" src="data:image/png;base64,{base64.b64encode(images[name]).decode()}">'
 
-    page = f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>blockclf evaluation report</title>
+    return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>blockclf evaluation report</title>
 <style>body{{font:14px/1.45 system-ui,sans-serif;max-width:70em;margin:1em auto;padding:0 1em}}
 table.t,table.w{{border-collapse:collapse}}td,th{{border-bottom:1px solid #ddd;padding:2px 8px;vertical-align:top}}
 img{{max-width:100%}}</style></head><body>
@@ -267,5 +281,3 @@ Each view shows every block with its score and reasons on hover.</p>
 <th>missed</th><th>extra</th></tr>
 {"".join(rows)}</table></body></html>
 """
-    write_atomic(out / "report.html", page)
-    return out / "report.html"
