@@ -9,8 +9,9 @@ import importlib
 import logging
 
 from .block import Block
-from .evaluate import Score, score_text
+from .features import featurize
 from .html import Document, Limits, PageError, parse
+from .metrics import Score, score_text
 from .model import Model, ModelError, load_model
 from .predict import Page, Result, extract, extract_batch, prepare
 from .segment import segment
@@ -30,6 +31,7 @@ __all__ = [
     "SiteProfile",
     "extract",
     "extract_batch",
+    "featurize",
     "load_model",
     "parse",
     "prepare",

@@ -20,7 +20,6 @@ error and skipped; it never stops the batch. Outcomes come back in input order w
 
 from __future__ import annotations
 
-import copyreg
 import dataclasses
 import logging
 import operator
@@ -39,9 +38,11 @@ from typing import Any, Union
 from lxml import etree
 
 from .block import Block
-from .html import Limits, PageError
-from .model import Model, load_model
-from .predict import Page, Result, extract_batch, prepare
+from .booster import fork_safe
+from .html import Limits, PageError, Source
+from .model import Model, cached_model
+from .predict import extract_batch, page_error, prepare
+from .result import Page, Result
 from .site import SiteProfile, batch_repetition, block_keys, may_get_evidence, text_path_keys
 
 __all__ = ["BatchOptions", "Item", "Outcome", "PageRead", "SiteReport", "available_cores", "page_keys", "plan_workers",
@@ -49,7 +50,6 @@ __all__ = ["BatchOptions", "Item", "Outcome", "PageRead", "SiteReport", "availab
 
 log = logging.getLogger("blockclf")
 
-Source = Union[bytes, str, Path]
 #: a batch's items, or a function giving them afresh (a WARC file is read once per pass)
 Items = Union[Sequence["Item"], Callable[[], Iterable["Item"]]]
 _NO_TREE = etree.Element("html")  # stands in for a dropped tree: scoring reads no element
@@ -63,14 +63,6 @@ PAGES_PER_WORKER = 16
 AUTO_JOBS = 8
 #: with workers, a pass is cut into about this many tasks per worker, so that they finish together
 TASKS_PER_WORKER = 4
-
-
-def _reduce_page_error(exc: PageError) -> tuple[Any, tuple[str, str]]:
-    return PageError, (exc.reason, str(exc))
-
-
-# outcomes cross process boundaries; PageError's two-argument constructor needs this to pickle
-copyreg.pickle(PageError, _reduce_page_error)
 
 
 @dataclass(frozen=True)
@@ -135,17 +127,9 @@ class BatchOptions:
     comments: str = "remove"
 
 
-_MODELS: dict[str, Model] = {}
-
-
 def _resolve_model(model: Model | str | Path | None) -> Model:
     """Load a model once per process (workers receive a path, not a pickled booster)."""
-    if isinstance(model, Model):
-        return model
-    key = str(model or "")
-    if key not in _MODELS:
-        _MODELS[key] = load_model(model)
-    return _MODELS[key]
+    return cached_model(model)
 
 
 def _prepare(item: Item, opts: BatchOptions) -> Page | PageError:
@@ -156,13 +140,8 @@ def _prepare(item: Item, opts: BatchOptions) -> Page | PageError:
         if page.site is None and item.fallback_site:
             page.site = item.fallback_site
         return page
-    except PageError as exc:
-        return exc
-    except OSError as exc:
-        return PageError("unreadable", f"cannot read ({exc.strerror or exc})")
     except Exception as exc:  # a bug or a library failure on one page must not stop the batch
-        log.debug("%s: unexpected failure", item.name, exc_info=True)
-        return PageError("error", f"{type(exc).__name__}: {exc}")
+        return page_error(exc, item.name)
 
 
 _BLOCK_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(Block)))
@@ -410,8 +389,6 @@ class _Workers:
     def _executor(self, jobs: int) -> Any:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
-
-        from .booster import fork_safe
 
         if sys.platform.startswith("linux"):
             method = "fork" if fork_safe() else "forkserver"

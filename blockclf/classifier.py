@@ -24,6 +24,15 @@ class BlockClassifier(TreeScoring, ClassifierMixin, BaseEstimator):
     """Gradient-boosted trees over the block feature table; predicts P(block is content).
 
     Early stopping watches ``eval_set`` (pass held-out *sites*, never the training pages).
+
+    It follows scikit-learn's conventions where training needs them (``get_params`` and
+    ``set_params``, `sklearn.base.clone`, no logic in ``__init__``, learned attributes ending
+    in ``_``), and no further: it is not a general scikit-learn estimator and does not pass
+    ``sklearn.utils.estimator_checks``. ``fit`` takes the feature table of
+    `blockclf.featurize` (a DataFrame with the `blockclf.features.FEATURES` columns) and 0/1
+    labels; ``predict`` cuts P(content) at 0.5, where extraction cuts at the model's favor
+    threshold (`blockclf.model.Model.threshold`); a classifier read from a model file
+    (`from_booster`) keeps the default parameters, its tree count is ``best_iteration_``.
     """
 
     def __init__(self, n_estimators: int = 3000, learning_rate: float = 0.1, num_leaves: int = 127,
@@ -41,7 +50,8 @@ class BlockClassifier(TreeScoring, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _params(self) -> dict[str, Any]:
+    def lightgbm_params(self) -> dict[str, Any]:
+        """The LightGBM training parameters these hyperparameters stand for."""
         return {
             "objective": "binary",
             "learning_rate": self.learning_rate,
@@ -73,7 +83,7 @@ class BlockClassifier(TreeScoring, ClassifierMixin, BaseEstimator):
             valid_sets = [lgb.Dataset(eval_set[0], np.asarray(eval_set[1]).astype(int),
                                       weight=eval_sample_weight, reference=train)]
             callbacks.append(lgb.early_stopping(self.early_stopping_rounds, verbose=False))
-        self.booster_ = lgb.train(self._params(), train, num_boost_round=self.n_estimators,
+        self.booster_ = lgb.train(self.lightgbm_params(), train, num_boost_round=self.n_estimators,
                                   valid_sets=valid_sets, callbacks=callbacks)
         self.best_iteration_ = self.booster_.best_iteration or self.booster_.current_iteration()
         return self

@@ -62,7 +62,7 @@ def _named(el: etree._Element) -> bool:
     if ident and _ID.match(ident.strip()):
         return True
     cls = el.get("class")
-    return bool(cls) and any(_CLASS.match(c) for c in cls.split())
+    return cls is not None and any(_CLASS.match(c) for c in cls.split())
 
 
 def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
@@ -79,7 +79,7 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
             hits = tree.xpath(path)
         except etree.XPathError:
             return None
-        return hits[0] if hits and isinstance(hits[0], etree._Element) else None
+        return hits[0] if isinstance(hits, list) and hits and isinstance(hits[0], etree._Element) else None
 
     for b in blocks:
         if any(b.xpath == f or b.xpath.startswith(f + "/") for f in found):

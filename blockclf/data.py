@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from publicsuffixlist import PublicSuffixList
+
 __all__ = ["PageRecord", "host_site", "read_index", "registered_domain"]
 
 log = logging.getLogger("blockclf")
@@ -56,9 +58,7 @@ _WAYBACK = re.compile(r"(?i)^(?:https?:)?//(?:web(?:-beta)?\.)?archive\.org/web/
 
 
 @lru_cache(maxsize=1)
-def _suffixes():
-    from publicsuffixlist import PublicSuffixList
-
+def _suffixes() -> PublicSuffixList:
     # the list bundled with the package, never fetched at run time; ICANN suffixes only, so
     # that x.blogspot.com belongs to blogspot.com as in the benchmark's split rule; a host
     # under a suffix the list does not know is its own site

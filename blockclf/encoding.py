@@ -12,7 +12,7 @@ import re
 
 __all__ = ["decode"]
 
-_BOMS = (
+BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
     (codecs.BOM_UTF32_LE, "utf-32-le"),
     (codecs.BOM_UTF32_BE, "utf-32-be"),
@@ -36,7 +36,7 @@ def _lookup(name: str | None) -> str | None:
         return None
 
 
-def _looks_utf16(data: bytes) -> str | None:
+def looks_utf16(data: bytes) -> str | None:
     """UTF-16 without a BOM shows as ASCII interleaved with NULs."""
     head = data[:512]
     if len(head) < 8:
@@ -92,10 +92,10 @@ def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
 ``utf-8+cp1252`` (see `_mixed_utf8`), never handed to detection, which can take a few
 stray bytes for a legacy Asian encoding.
     """
-    for bom, name in _BOMS:
+    for bom, name in BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(name, errors="replace"), name
-    utf16 = _looks_utf16(data)
+    utf16 = looks_utf16(data)
     if utf16:
         return data.decode(utf16, errors="replace"), utf16
     candidates: list[str] = []

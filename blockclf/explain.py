@@ -18,10 +18,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .render import HIDDEN_UNREAD
-
 if TYPE_CHECKING:
-    from .predict import Result
+    from .result import Result
 
 __all__ = ["describe", "explain_html", "feature_words"]
 
@@ -98,6 +96,9 @@ _UP_STATS = {"others": "mean first-pass score of the other blocks in its",
              "high": "share of the first pass's content words inside its", "words": "share of page words inside its"}
 _FLAG_PREFIXES = ("tag_", "in_", "cls_")
 
+
+#: why a hidden block was removed without a score
+HIDDEN_UNREAD = "hidden on the page; not read, as the visible text was enough"
 
 def feature_words(name: str) -> str:
     """A short plain-English description of feature ``name``."""

@@ -25,12 +25,24 @@ import lightgbm as lgb
 import numpy as np
 import pandas as pd
 
-from .data import PageRecord, read_index
-from .features import FEATURES
 from .classifier import BlockClassifier, lightgbm_booster
+from .data import PageRecord, read_index
+from .evaluate import evaluate_records
+from .features import FEATURES
 from .model import Model, load_model
-from .thresholds import check_targets, for_classifier
-from .train import MIN_QUALITY, LabelledPage, _digest, _stack, fit_refiner, label_pages
+from .thresholds import check_targets
+from .train import (
+    MIN_QUALITY,
+    LabelledPage,
+    Stacked,
+    data_digest,
+    favor_thresholds,
+    fit_first_pass,
+    fit_refiner,
+    label_pages,
+    stack_pages,
+    usable,
+)
 
 __all__ = ["FinetuneConfig", "compare", "finetune", "read_user_data"]
 
@@ -85,28 +97,22 @@ def _public_sample(extra: str | Path, exclude_sites: set[str], cap: int | None, 
     return recs
 
 
-def _good(pages: Sequence[LabelledPage]) -> list[LabelledPage]:
-    return [p for p in pages if p.labels.quality >= MIN_QUALITY]
-
-
-def _mixed(user: Sequence[LabelledPage], public: Sequence[LabelledPage],
-           weight: float) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
-    Xu, yu, wu = _stack(user)
+def _mixed(user: Sequence[LabelledPage], public: Sequence[LabelledPage], weight: float) -> Stacked:
+    Xu, yu, wu = stack_pages(user)
     if not public:
-        return Xu, yu, wu
-    Xp, yp, wp = _stack(public)
+        return Stacked(Xu, yu, wu)
+    Xp, yp, wp = stack_pages(public)
     total = wu.sum() + wp.sum()
     wu = wu * (weight * total / wu.sum())
     wp = wp * ((1 - weight) * total / wp.sum())
-    return pd.concat([Xu, Xp], ignore_index=True), np.concatenate([yu, yp]), np.concatenate([wu, wp])
+    return Stacked(pd.concat([Xu, Xp], ignore_index=True), np.concatenate([yu, yp]), np.concatenate([wu, wp]))
 
 
-def _continue(base: Model, cfg: FinetuneConfig, X: pd.DataFrame, y: np.ndarray, w: np.ndarray,
-              Xdv: pd.DataFrame, ydv: np.ndarray, wdv: np.ndarray) -> BlockClassifier:
+def _continue(base: Model, cfg: FinetuneConfig, data: Stacked, dev: Stacked) -> BlockClassifier:
     """Add trees to ``base``'s booster, early-stopping on the dev pages."""
-    params = cfg.classifier()._params()
-    train = lgb.Dataset(X[FEATURES], y, weight=w, free_raw_data=True)
-    valid = lgb.Dataset(Xdv[FEATURES], ydv, weight=wdv, reference=train)
+    params = cfg.classifier().lightgbm_params()
+    train = lgb.Dataset(data.X[FEATURES], data.y, weight=data.w, free_raw_data=True)
+    valid = lgb.Dataset(dev.X[FEATURES], dev.y, weight=dev.w, reference=train)
     booster = lgb.train(params, train, num_boost_round=cfg.rounds, init_model=lightgbm_booster(base.classifier),
                         valid_sets=[valid], callbacks=[lgb.early_stopping(cfg.early_stopping_rounds, verbose=False)])
     clf = BlockClassifier.from_booster(booster)
@@ -127,32 +133,24 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         raise ValueError("weight (the user pages' share of training weight) must be in (0, 1]")
     check_targets(cfg.targets)
     t0 = time.perf_counter()
-    user_train = read_user_data(user_dirs, "train")
-    user_dev = read_user_data(user_dirs, "dev")
-    if not user_train:
-        raise ValueError("no pages with split 'train' in the given datasets")
-    if not user_dev:
-        raise ValueError("no pages with split 'dev' in the given datasets (needed for early stopping and thresholds)")
-    sites = {r.site for r in user_train + user_dev} | {r.site for r in read_user_data(user_dirs, "test")}
-    public = _public_sample(extra, sites, cfg.extra_pages, cfg.seed) if extra is not None and cfg.weight < 1 else []
+    user_train, user_dev, public = _records(user_dirs, extra, cfg)
     tr_user = label_pages(user_train, cfg.n_jobs)
     tr_public = label_pages(public, cfg.n_jobs) if public else []
     dv = label_pages(user_dev, cfg.n_jobs)
-    good_user, good_public, good_dv = _good(tr_user), _good(tr_public), _good(dv)
+    good_user, good_public, good_dv = usable(tr_user), usable(tr_public), usable(dv)
     if not good_user or not good_dv:
         raise ValueError(f"too few usable pages: {len(good_user)} train and {len(good_dv)} dev pages have labels "
                          f"that reproduce their gold text (alignment F1 >= {MIN_QUALITY})")
     log.info("labelled %d user train pages, %d public pages, %d dev pages in %.0fs",
              len(tr_user), len(tr_public), len(dv), time.perf_counter() - t0)
-    X, y, w = _mixed(good_user, good_public, cfg.weight)
-    Xdv, ydv, wdv = _stack(good_dv)
+    data = _mixed(good_user, good_public, cfg.weight)
+    dev = stack_pages(good_dv)
     t1 = time.perf_counter()
     if base is not None:
-        clf = _continue(base, cfg, X, y, w, Xdv, ydv, wdv)
+        clf = _continue(base, cfg, data, dev)
         base_trees = base.classifier.booster_.current_iteration()
     else:
-        clf = cfg.classifier().fit(X[FEATURES], y, sample_weight=w, eval_set=(Xdv[FEATURES], ydv),
-                                   eval_sample_weight=wdv)
+        clf = fit_first_pass(cfg.classifier(), data, dev)
         base_trees = 0
     log.info("fitted %d trees (%d from the base model) in %.0fs", clf.best_iteration_, base_trees,
              time.perf_counter() - t1)
@@ -160,7 +158,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
     # adjust to the user's sites
     refiner = base.refiner if base is not None else (
         fit_refiner(clf, good_user + good_public, good_dv, cfg.seed) if cfg.refine else None)
-    thresholds, dev_scores = for_classifier(clf, user_dev, cfg.seed, cfg.targets, refiner)
+    thresholds, dev_scores = favor_thresholds(clf, user_dev, cfg.seed, cfg.targets, refiner)
     info: dict[str, Any] = {
         "trained_on": sorted({r.dataset for r in user_train} | {r.dataset for r in public}),
         "base": (base.info.get("data_digest") if base is not None else None),
@@ -171,8 +169,8 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         "public_train_pages": len(good_public),
         "train_pages_excluded": len(tr_user) + len(tr_public) - len(good_user) - len(good_public),
         "dev_pages": len(dv),
-        "train_blocks": int(len(y)),
-        "data_digest": _digest(list(user_train) + list(user_dev) + list(public)),
+        "train_blocks": len(data.y),
+        "data_digest": data_digest(list(user_train) + list(user_dev) + list(public)),
         "seed": cfg.seed,
         "dev_scores": dev_scores,
         "min_label_quality": MIN_QUALITY,
@@ -181,11 +179,23 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
     return Model(clf, thresholds, list(FEATURES), info, refiner)
 
 
+def _records(user_dirs: Sequence[str | Path], extra: str | Path | None,
+             cfg: FinetuneConfig) -> tuple[list[PageRecord], list[PageRecord], list[PageRecord]]:
+    """The user's train and dev pages, and the public pages mixed in (never of the user's sites)."""
+    user_train = read_user_data(user_dirs, "train")
+    user_dev = read_user_data(user_dirs, "dev")
+    if not user_train:
+        raise ValueError("no pages with split 'train' in the given datasets")
+    if not user_dev:
+        raise ValueError("no pages with split 'dev' in the given datasets (needed for early stopping and thresholds)")
+    sites = {r.site for r in user_train + user_dev} | {r.site for r in read_user_data(user_dirs, "test")}
+    public = _public_sample(extra, sites, cfg.extra_pages, cfg.seed) if extra is not None and cfg.weight < 1 else []
+    return user_train, user_dev, public
+
+
 def compare(records: Sequence[PageRecord], models: dict[str, Model | str | Path | None],
             favor: str = "balanced") -> pd.DataFrame:
     """Mean P/R/F1 of each named model on ``records`` (one row per model), for before/after tables."""
-    from .evaluate import evaluate_records
-
     rows = []
     for name, m in models.items():
         model = m if isinstance(m, Model) else load_model(m)

@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import re
-from urllib.parse import urljoin
 import stat
 import time
 import zlib
@@ -24,18 +23,19 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 from pathlib import Path
-from typing import Union
+from urllib.parse import urljoin
 
 from lxml import etree
 
-from .encoding import _BOMS, _looks_utf16, decode
+from .encoding import BOMS, decode, looks_utf16
 
 __all__ = ["FLAG_WARNINGS", "Document", "Limits", "PageError", "check_deadline", "decode", "gunzip_bounded",
            "most_attributes", "parse", "read_source"]
 
 log = logging.getLogger("blockclf")
 
-Source = Union[bytes, str, Path]
+#: what a page can be read from: its bytes, its markup as text, or the path of its file
+Source = bytes | str | Path
 
 _MAGIC = (
     (b"%PDF", "a PDF document"),
@@ -198,7 +198,9 @@ def _read(path: Path, max_bytes: int, warnings: list[str]) -> bytes:
 
 
 def gunzip_bounded(raw: bytes, name: str, max_bytes: int) -> bytes:
-    """Decompress gzip ``raw`` to at most ``max_bytes`` (`PageError` ``too-large`` beyond, ``bad-gzip`` if unreadable)."""
+    """Decompress gzip ``raw`` to at most ``max_bytes``.
+
+    Raises `PageError` ``too-large`` beyond it, ``bad-gzip`` if it cannot be read."""
     return _gunzip(raw, name, max_bytes, [])
 
 
@@ -219,7 +221,7 @@ def _check_binary(data: bytes) -> None:
     for magic, what in _MAGIC:
         if stripped.startswith(magic) or (magic == b"WEBP" and data[8:12] == magic):
             raise PageError("binary", f"input is {what}, not HTML")
-    if any(data.startswith(bom) for bom, _ in _BOMS) or _looks_utf16(data):
+    if any(data.startswith(bom) for bom, _ in BOMS) or looks_utf16(data):
         return
     head = data[:8192]
     controls = len(head) - len(head.translate(None, _CONTROL))
@@ -292,7 +294,7 @@ _ATTRIBUTE = re.compile(r"""[^\s"'=<>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]*))
 def _long_tag(max_attributes: int) -> re.Pattern[str]:
     """A tag long enough to hold more than ``max_attributes`` attributes (each takes at least
     a name and a space): pages without one skip `most_attributes`, five times its cost."""
-    return re.compile(r"<[^>]{%d}" % (2 * max_attributes))
+    return re.compile(rf"<[^>]{{{2 * max_attributes}}}")
 
 
 def most_attributes(text: str) -> int:
@@ -373,7 +375,7 @@ def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
     title = ""
     t = _first(root, "title")
     if t is not None:
-        title = " ".join("".join(t.itertext()).split())
+        title = " ".join("".join(map(str, t.itertext())).split())
     canonical = og = None
     for link in root.iter("link"):
         if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):

@@ -17,7 +17,7 @@ from .structure import LIST_ELEMENTS, kept_items
 
 if TYPE_CHECKING:
     from .block import Block
-    from .predict import Result
+    from .result import Result
 
 __all__ = ["to_html"]
 

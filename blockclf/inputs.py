@@ -18,12 +18,19 @@ from pathlib import Path
 from .files import printable
 from .html import PageError
 
-__all__ = ["SUFFIXES", "list_pages"]
+__all__ = ["SUFFIXES", "WARC_SUFFIXES", "is_warc", "list_pages", "strip_suffix"]
 
 log = logging.getLogger("blockclf")
 
 #: file names read as pages (case-insensitive)
 SUFFIXES = (".html.gz", ".htm.gz", ".html", ".htm")
+#: file names read as WARC files of pages (case-insensitive; needs the ``warc`` extra)
+WARC_SUFFIXES = (".warc", ".warc.gz")
+
+
+def is_warc(path: str | Path) -> bool:
+    """Whether ``path`` names a WARC file (by its suffix)."""
+    return str(path).lower().endswith(WARC_SUFFIXES)
 
 
 #: a page saved with its URL's query string after the suffix, as mirroring tools name them
@@ -31,7 +38,9 @@ SUFFIXES = (".html.gz", ".htm.gz", ".html", ".htm")
 _QUERY_PAGE = re.compile(r"\.html?(?:\.gz)?\?", re.IGNORECASE)
 
 
-def _strip_suffix(name: str) -> str | None:
+def strip_suffix(name: str) -> str | None:
+    """``name`` without its page suffix (`SUFFIXES`, any case); a name with a query string after one
+    is kept whole; None when ``name`` is not a page's."""
     lower = name.lower()
     for s in SUFFIXES:
         if lower.endswith(s):
@@ -54,6 +63,50 @@ def _regular(path: Path) -> tuple[int, int] | PageError:
     return st.st_dev, st.st_ino
 
 
+class _Listing:
+    """The files found so far (each real file once) and the inputs that will not be read."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[Path, str, str]] = []  # file, stem, stem keeping the whole file name
+        self.problems: list[tuple[str, PageError]] = []
+        self.seen_files: set[tuple[int, int]] = set()
+        self.seen_dirs: set[tuple[int, int]] = set()
+
+    def add(self, file: Path, stem: str, full: str) -> None:
+        key = _regular(file)
+        if isinstance(key, PageError):
+            self.problems.append((str(file), key))
+        elif key not in self.seen_files:
+            self.seen_files.add(key)
+            self.found.append((file, stem, full))
+
+    def unlistable(self, exc: OSError) -> None:
+        self.problems.append((str(exc.filename or ""), PageError(
+            "unreadable", f"directory cannot be listed ({exc.strerror or exc}): its pages are not read")))
+
+    def walk(self, top: Path, unread: list[str] | None) -> None:
+        """Every page under ``top``, each real directory entered once; other files go to ``unread``."""
+        for root, dirs, files in os.walk(top, followlinks=True, onerror=self.unlistable):
+            try:
+                st = os.stat(root)
+            except OSError as exc:
+                self.unlistable(exc)
+                dirs[:] = []
+                continue
+            if (st.st_dev, st.st_ino) in self.seen_dirs:  # a symlink back to a directory already walked
+                dirs[:] = []
+                continue
+            self.seen_dirs.add((st.st_dev, st.st_ino))
+            dirs.sort()
+            rel_dir = Path(root).relative_to(top)
+            for f in sorted(files):
+                stem = strip_suffix(f)
+                if stem is not None:
+                    self.add(Path(root, f), str(rel_dir / stem) if rel_dir != Path(".") else stem, str(rel_dir / f))
+                elif unread is not None:
+                    unread.append(str(Path(root, f)))
+
+
 def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
                unread: list[str] | None = None) -> list[tuple[Path, str]]:
     """Pages named by ``paths``: ``(file, output stem relative to its argument)`` pairs.
@@ -72,49 +125,16 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     styles, ``noext``, ``x.gz``) go to ``unread``, which the command reports.
     A path that does not exist raises `FileNotFoundError`.
     """
-    found: list[tuple[Path, str, str]] = []  # file, stem, stem keeping the whole file name
-    problems: list[tuple[str, PageError]] = []
-    seen_files: set[tuple[int, int]] = set()
-    seen_dirs: set[tuple[int, int]] = set()
-
-    def add(file: Path, stem: str, full: str) -> None:
-        key = _regular(file)
-        if isinstance(key, PageError):
-            problems.append((str(file), key))
-        elif key not in seen_files:
-            seen_files.add(key)
-            found.append((file, stem, full))
-
-    def unlistable(exc: OSError) -> None:
-        problems.append((str(exc.filename or ""), PageError(
-            "unreadable", f"directory cannot be listed ({exc.strerror or exc}): its pages are not read")))
-
+    listing = _Listing()
     for arg in paths:
         p = Path(arg)
         if p.is_dir():
-            for root, dirs, files in os.walk(p, followlinks=True, onerror=unlistable):
-                try:
-                    st = os.stat(root)
-                except OSError as exc:
-                    unlistable(exc)
-                    dirs[:] = []
-                    continue
-                if (st.st_dev, st.st_ino) in seen_dirs:  # a symlink back to a directory already walked
-                    dirs[:] = []
-                    continue
-                seen_dirs.add((st.st_dev, st.st_ino))
-                dirs.sort()
-                rel_dir = Path(root).relative_to(p)
-                for f in sorted(files):
-                    stem = _strip_suffix(f)
-                    if stem is not None:
-                        add(Path(root, f), str(rel_dir / stem) if rel_dir != Path(".") else stem, str(rel_dir / f))
-                    elif unread is not None:
-                        unread.append(str(Path(root, f)))
+            listing.walk(p, unread)
         elif p.exists() or p.is_symlink():
-            add(p, _strip_suffix(p.name) or p.name, p.name)
+            listing.add(p, strip_suffix(p.name) or p.name, p.name)
         else:
             raise FileNotFoundError(errno.ENOENT, "no such file or directory", arg)
+    found, problems = listing.found, listing.problems
     out: list[tuple[Path, str]] = []
     used: set[str] = set()
     for file, stem, full in found:

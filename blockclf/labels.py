@@ -16,7 +16,7 @@ from difflib import SequenceMatcher
 import numpy as np
 
 from .block import Block
-from .evaluate import score_text, tokens
+from .metrics import score_text, tokens
 
 __all__ = ["Labels", "from_annotations", "from_gold"]
 

@@ -31,7 +31,7 @@ from .files import write_atomic
 from .modelcheck import ModelTextError, checked_text
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "SHIPPED", "Model", "ModelError", "TreeScorer", "TreeScoring",
-           "default_model_path", "load_model", "shipped_name"]
+           "cached_model", "default_model_path", "load_model", "reset_caches", "shipped_name"]
 
 FORMAT = "blockclf-model"
 FORMAT_VERSION = 2
@@ -201,6 +201,38 @@ def default_model_path(name: str = "default") -> Path:
     if installed.exists():
         return installed
     return Path(__file__).resolve().parent.parent / "models" / f"{name}.json"
+
+
+#: models read in this process: the shipped ones by name, files by path, size and modification time
+_LOADED: dict[tuple[str, ...], Model] = {}
+
+
+def cached_model(model: Model | str | Path | None) -> Model:
+    """The model to score with, read once per process (`reset_caches` forgets them).
+
+    A `Model` is returned as it is; a shipped model (`SHIPPED`, None for the default) is read
+    once by name; a file is read again when its size or modification time changed. Batch
+    workers receive a path, not a pickled booster, and read it here.
+    """
+    if isinstance(model, Model):
+        return model
+    name = shipped_name(model)
+    if name is not None:
+        key: tuple[str, ...] = ("shipped", name)
+    else:
+        try:
+            st = os.stat(str(model))
+            key = ("file", str(model), str(st.st_size), str(st.st_mtime_ns))
+        except OSError:  # load_model names the problem
+            return load_model(model)
+    if key not in _LOADED:
+        _LOADED[key] = load_model(default_model_path(name) if name is not None else model)
+    return _LOADED[key]
+
+
+def reset_caches() -> None:
+    """Forget every model `cached_model` has read (tests; a process that replaced a model file)."""
+    _LOADED.clear()
 
 
 def _fail(path: Path, what: str) -> ModelError:

@@ -13,20 +13,22 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
 from . import refine, region
 from .block import Block
+from .checks import MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
 from .comments import comment_mask, comment_roots, may_have_comments
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
-from .html import Document, Limits, PageError, parse
-from .metadata import Metadata, page_metadata
-from .model import Model, default_model_path, load_model, shipped_name
+from .html import Limits, PageError, Source, parse
+from .metadata import page_metadata
+from .model import Model, cached_model
+from .result import Page, Reason, Result
 from .segment import segment
 from .site import (
     SiteProfile,
@@ -37,112 +39,13 @@ from .site import (
     label_value_pairs,
     may_get_evidence,
 )
-from .validate import MIN_KEPT_CHARS, page_checks, site_checks
 
 __all__ = ["Page", "Result", "extract", "extract_batch", "prepare"]
 
 log = logging.getLogger("blockclf")
 
-Source = Union[bytes, str, Path]
 #: what `extract_batch` may do with readers' comment threads
 COMMENT_MODES = ("remove", "keep", "separate")
-_SHIPPED_LOADED: dict[str, Model] = {}
-
-
-def _model(model: Model | str | Path | None) -> Model:
-    """The model to score with; the shipped ones are read once per process, by name."""
-    if isinstance(model, Model):
-        return model
-    name = shipped_name(model)
-    if name is None:
-        return load_model(model)
-    if name not in _SHIPPED_LOADED:
-        _SHIPPED_LOADED[name] = load_model(default_model_path(name))
-    return _SHIPPED_LOADED[name]
-
-
-@dataclass
-class Page:
-    """A parsed, segmented page waiting for scores.
-
-    ``blocks`` are the visible blocks, which the model scores and site profiles count;
-    ``hidden`` the blocks of hidden elements, read only when the visible ones keep too
-    little (see `extract_batch`). ``metadata`` and ``comment_roots`` (the element paths of
-    readers' comment threads) are read here, while the parsed tree is at hand (a batch may
-    drop the tree before scoring).
-    """
-
-    doc: Document
-    blocks: list[Block]
-    name: str | None = None
-    url: str | None = None
-    site: str | None = None
-    hidden: list[Block] = field(default_factory=list)
-    metadata: Metadata = field(default_factory=Metadata)
-    comment_roots: tuple[str, ...] = ()
-
-
-@dataclass
-class Result:
-    """What blockclf decided about one page.
-
-    ``blocks`` holds every block of the page; ``kept[i]`` says whether block ``i`` is main
-    content, ``scores[i]`` is the model's P(content). Kept and removed blocks together are
-    the page's whole text (`raw_text`): its visible text, plus the text of hidden elements
-    as blocks flagged ``hidden`` (removed with score 0 unless the page was read with them,
-    warning ``read-hidden``). ``title`` is the page's headline (`Metadata.title`, cleaned of
-    site-name parts; the raw ``<title>`` when the page gives no better), ``metadata`` all that
-    the page says about itself.
-    """
-
-    blocks: list[Block]
-    scores: np.ndarray
-    kept: np.ndarray
-    threshold: float
-    favor: str | None
-    title: str = ""
-    url: str | None = None
-    site: str | None = None
-    name: str | None = None
-    encoding: str = ""
-    warnings: list[str] = field(default_factory=list)
-    verdict: str = "document"
-    stats: dict[str, float] = field(default_factory=dict)
-    reasons: list[list[tuple[str, float, float]]] | None = None
-    metadata: Metadata = field(default_factory=Metadata)
-    #: per block, whether it is part of a readers' comment thread (`blockclf.comments`)
-    comment: np.ndarray | None = None
-    #: what was done with comments: ``remove`` (default), ``keep`` or ``separate``
-    comments: str = "remove"
-
-    @property
-    def text(self) -> str:
-        """The kept blocks as plain text, one block per line."""
-        from .render import to_text
-
-        return to_text(self)
-
-    @property
-    def markdown(self) -> str:
-        """The kept blocks as Markdown, with headings, lists, tables and code restored."""
-        from .render import to_markdown
-
-        return to_markdown(self)
-
-    @property
-    def raw_text(self) -> str:
-        """Every block's text, kept or not, in document order."""
-        return "\n".join(b.text for b in self.blocks)
-
-    @property
-    def removed(self) -> list[tuple[Block, float]]:
-        """The removed blocks with their scores."""
-        return [(b, float(s)) for b, s, k in zip(self.blocks, self.scores, self.kept) if not k]
-
-    def to_dict(self) -> dict[str, Any]:
-        from .render import to_dict
-
-        return to_dict(self)
 
 
 def prepare(source: Source, *, encoding: str | None = None, url: str | None = None, site: str | None = None,
@@ -162,7 +65,7 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     if blocks and not visible:  # the page shows nothing until its scripts run
         doc.warnings.append("hidden-only")
     if not blocks and doc.root.find(".//frameset") is not None:
-        frames = [f.get("src") for f in doc.root.iter("frame", "iframe") if f.get("src")]
+        frames = [src for f in doc.root.iter("frame", "iframe") if (src := f.get("src"))]
         raise PageError("frameset", "page is a frameset with no text of its own; its content is in "
                         + (f"the frames {', '.join(frames[:5])}" if frames else "frame documents"))
     if not blocks:
@@ -174,14 +77,14 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
                 metadata=meta, comment_roots=roots)
 
 
-def _reasons(model: Model, table: np.ndarray, top: int) -> list[list[tuple[str, float, float]]]:
+def _reasons(model: Model, table: np.ndarray, top: int) -> list[list[Reason]]:
     """The ``top`` columns that moved each block's final score most (``table``: what it read)."""
     contrib = model.contributions(table)
     names = model.columns
     out = []
     for row, vals in zip(contrib[:, :-1], table):
         order = np.argsort(-np.abs(row))[:top]
-        out.append([(names[j], float(vals[j]), float(row[j])) for j in order])
+        out.append([Reason(names[j], float(vals[j]), float(row[j])) for j in order])
     return out
 
 
@@ -202,8 +105,19 @@ def _tables(model: Model, pages_blocks: Sequence[Sequence[Block]], titles: Seque
     return tables, boxes
 
 
-def _with_hidden(res: Result, page: Page, mdl: Model, explain: bool, top: int) -> None:
-    """Put the page's hidden blocks into ``res``, in document order.
+@dataclass
+class _Decisions:
+    """A page's blocks with their scores, decisions and reasons, on the way to its `Result`."""
+
+    blocks: list[Block]
+    scores: np.ndarray
+    kept: np.ndarray
+    reasons: list[list[Reason]] | None
+    read_hidden: bool = False
+
+
+def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, explain: bool, top: int) -> _Decisions:
+    """The decisions with the page's hidden blocks put in, in document order.
 
     Normally they are removed unscored (score 0): hidden text is mostly menus, dialogs and
     templates. When the visible blocks keep under `MIN_KEPT_CHARS`, the page likely hides
@@ -212,25 +126,22 @@ def _with_hidden(res: Result, page: Page, mdl: Model, explain: bool, top: int) -
     evidence) and flagged ``read-hidden``.
     """
     merged = sorted(page.blocks + page.hidden, key=lambda b: b.index)
-    kept_chars = sum(len(b.text) for b, k in zip(res.blocks, res.kept) if k)
+    kept_chars = sum(len(b.text) for b, k in zip(dec.blocks, dec.kept) if k)
     if kept_chars < MIN_KEPT_CHARS:
         tables, boxes = _tables(mdl, [merged], [page.doc.title], [None])
-        X = tables[0]
-        scores, table = mdl.score(X, boxes)
-        kept = keep_labels(scores >= res.threshold, label_value_pairs(merged))
+        scores, table = mdl.score(tables[0], boxes)
+        kept = keep_labels(scores >= threshold, label_value_pairs(merged))
         if any(b.hidden for b, k in zip(merged, kept) if k):  # else the visible reading stands
-            res.blocks, res.scores, res.kept = merged, scores, kept
-            res.reasons = _reasons(mdl, table, top) if explain else None
-            res.warnings.append("read-hidden")
-            return
+            return _Decisions(merged, scores, kept, _reasons(mdl, table, top) if explain else None, read_hidden=True)
     # the visible blocks keep their order among the merged ones: their results drop into place
     shown = np.array([not b.hidden for b in merged])
     scores, kept = np.zeros(len(merged)), np.zeros(len(merged), dtype=bool)
-    scores[shown], kept[shown] = res.scores, res.kept
-    if res.reasons is not None:
-        given = iter(res.reasons)
-        res.reasons = [next(given) if s else [] for s in shown]
-    res.blocks, res.scores, res.kept = merged, scores, kept
+    scores[shown], kept[shown] = dec.scores, dec.kept
+    reasons = None
+    if dec.reasons is not None:
+        given = iter(dec.reasons)
+        reasons = [next(given) if s else [] for s in shown]
+    return _Decisions(merged, scores, kept, reasons)
 
 
 #: seconds that features and scoring take per block, with a margin (22 us measured on the
@@ -269,7 +180,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     if bad is not None:
         raise TypeError(f"extract_batch() takes pages from blockclf.prepare(), not {type(bad).__name__}: "
                         "prepare each page first, or call blockclf.extract() for one")
-    mdl = _model(model)
+    mdl = cached_model(model)
     thr = float(threshold) if threshold is not None else mdl.threshold(favor)
     reps: list[Any] = [None] * len(pages)
     if repetition is not None:
@@ -290,27 +201,37 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     X = tables[0] if len(tables) == 1 else np.vstack(tables) if tables else np.empty((0, len(FEATURES)))
     scores, final = mdl.score(X, boxes) if len(X) else (np.zeros(0), X)
     reasons = _reasons(mdl, final, top_reasons) if explain and len(X) else None
-    results = []
+    decided: list[tuple[Page, _Decisions, np.ndarray, PageChecks]] = []
     start = 0
     for p, table, pp in zip(pages, tables, pairs):
         n = len(table)
         s = scores[start:start + n]
-        res = Result(
-            blocks=p.blocks, scores=s, kept=keep_labels(s >= thr, pp), threshold=thr,
-            favor=None if threshold is not None else favor, title=p.metadata.title or p.doc.title, url=p.url,
-            site=p.site, name=p.name, encoding=p.doc.encoding, warnings=list(p.doc.warnings),
-            reasons=reasons[start:start + n] if reasons is not None else None, metadata=p.metadata,
-        )
+        dec = _Decisions(p.blocks, s, keep_labels(s >= thr, pp),
+                         reasons[start:start + n] if reasons is not None else None)
         if p.hidden:
-            _with_hidden(res, p, mdl, explain, top_reasons)
-        res.comment, res.comments = comment_mask(res.blocks, p.comment_roots, res.kept), comments
+            dec = _with_hidden(dec, p, mdl, thr, explain, top_reasons)
+        comment = comment_mask(dec.blocks, p.comment_roots, dec.kept)
         if comments != "keep":  # readers' comments are not the article: removed, or returned apart
-            res.kept = res.kept & ~res.comment
-        page_checks(res)
-        results.append(res)
+            dec.kept = dec.kept & ~comment
+        decided.append((p, dec, comment, page_checks(dec.blocks, dec.kept, _title(p), p.url)))
         start += n
-    site_checks(results)
-    return results
+    checked = site_checks([(p.site, checks) for p, _dec, _comment, checks in decided])
+    return [_result(p, dec, comment, checks, thr, None if threshold is not None else favor, comments)
+            for (p, dec, comment, _checks), checks in zip(decided, checked)]
+
+
+def _title(page: Page) -> str:
+    return page.metadata.title or page.doc.title
+
+
+def _result(page: Page, dec: _Decisions, comment: np.ndarray, checks: PageChecks, threshold: float,
+            favor: str | None, comments: str) -> Result:
+    """A page's `Result`, built once from its decisions and checks."""
+    warnings = list(page.doc.warnings) + (["read-hidden"] if dec.read_hidden else []) + list(checks.warnings)
+    return Result(blocks=dec.blocks, scores=dec.scores, kept=dec.kept, threshold=threshold, favor=favor,
+                  title=_title(page), url=page.url, site=page.site, name=page.name, encoding=page.doc.encoding,
+                  warnings=warnings, verdict=checks.verdict, stats=checks.stats, reasons=dec.reasons,
+                  metadata=page.metadata, comment=comment, comments=comments)
 
 
 def extract(source: Source, *, model: Model | str | Path | None = None, favor: str = "balanced",
@@ -328,16 +249,22 @@ def extract(source: Source, *, model: Model | str | Path | None = None, favor: s
                          site_profile=site_profile, explain=explain, comments=comments)[0]
 
 
+def page_error(exc: Exception, name: str | None = None) -> PageError:
+    """Any failure of one page as the `PageError` that skips it: a `PageError` as it is, a read
+    failure as ``unreadable``, anything else (a bug, a library failure) as ``error``, logged."""
+    if isinstance(exc, PageError):
+        return exc
+    if isinstance(exc, OSError):
+        return PageError("unreadable", f"cannot read ({exc.strerror or exc})")
+    log.debug("%s: unexpected failure", name, exc_info=True)
+    return PageError("error", f"{type(exc).__name__}: {exc}")
+
+
 def prepare_many(sources: Iterable[tuple[str, Source]], **kwargs: Any) -> Iterable[tuple[str, Page | PageError]]:
-    """Prepare named sources, yielding a `PageError` in place of each unusable page."""
+    """Prepare named sources, yielding a `PageError` in place of each unusable page (`page_error`)."""
     for name, src in sources:
         try:
             page: Page | PageError = prepare(src, name=name, **kwargs)
-        except PageError as exc:
-            page = exc
-        except OSError as exc:
-            page = PageError("unreadable", f"cannot read: {exc.strerror or exc}")
-        except Exception as exc:  # a library failure on one page must not end the batch (as in batch.py)
-            log.debug("%s: unexpected failure", name, exc_info=True)
-            page = PageError("error", f"{type(exc).__name__}: {exc}")
+        except Exception as exc:  # a failure of one page must not end the batch
+            page = page_error(exc, name)
         yield name, page

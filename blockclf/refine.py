@@ -44,63 +44,89 @@ def columns(scores: np.ndarray, n_words: np.ndarray, containers: np.ndarray) -> 
     ``containers[i, k]`` the code of the element k+1 levels above block i (`region.ancestor_codes`).
 
     Scores are weighed by words + 1, so a long paragraph counts for more than a one-word link.
-    Neighbours past the page edges read -1; a container with no other block reads NaN.
+    Neighbours past the page edges read -1; a container with no other block reads NaN. Each
+    family of columns comes from its own function, in the order of `COLUMNS`.
     """
     s = np.asarray(scores, dtype=np.float64)
     n = len(s)
-    out = np.empty((n, len(COLUMNS)))
     if n == 0:
-        return out
+        return np.empty((0, len(COLUMNS)))
     w = np.asarray(n_words, dtype=np.float64) + 1.0
-    out[:, 0] = s
-    col = 1
+    high = s >= _HIGH
+    hw = np.where(high, w, 0.0)
+    out = np.column_stack([s, *_neighbours(s), *_windows(s, w), *_page(s, w, high, hw),
+                           *_containers(s, w, hw, containers)])
+    assert out.shape[1] == len(COLUMNS)
+    return out
+
+
+def _neighbours(s: np.ndarray) -> list[np.ndarray]:
+    """``first_p3`` ... ``first_n3``: the scores of the blocks at `_OFFSETS` (-1 past the page edges)."""
+    n = len(s)
     pad = np.concatenate([np.full(3, -1.0), s, np.full(3, -1.0)])
-    for o in _OFFSETS:
-        out[:, col] = pad[3 + o:3 + o + n]
-        col += 1
+    return [pad[3 + o:3 + o + n] for o in _OFFSETS]
+
+
+def _windows(s: np.ndarray, w: np.ndarray) -> list[np.ndarray]:
+    """``first_win<k>``: the word-weighted mean score of the k blocks each side, the block itself left out."""
+    n = len(s)
     ws = w * s
     cum_ws = np.concatenate([[0.0], np.cumsum(ws)])
     cum_w = np.concatenate([[0.0], np.cumsum(w)])
     idx = np.arange(n)
-    for k in _WINDOWS:  # word-weighted mean score of the window, the block itself left out
+    out = []
+    for k in _WINDOWS:
         lo, hi = np.maximum(idx - k, 0), np.minimum(idx + k + 1, n)
         num, den = cum_ws[hi] - cum_ws[lo] - ws, cum_w[hi] - cum_w[lo] - w
-        out[:, col] = np.where(den > 0, num / np.maximum(den, 1e-9), -1.0)
-        col += 1
+        out.append(np.where(den > 0, num / np.maximum(den, 1e-9), -1.0))
+    return out
+
+
+def _page(s: np.ndarray, w: np.ndarray, high: np.ndarray, hw: np.ndarray) -> list[np.ndarray]:
+    """``first_page_mean`` ... ``first_log_high``: the block against its whole page."""
+    n = len(s)
+    idx = np.arange(n)
     total = w.sum()
     top = s.max()
-    high = s >= _HIGH
-    out[:, col] = ws.sum() / total
-    out[:, col + 1] = top
-    out[:, col + 2] = w[high].sum() / total
-    out[:, col + 3] = w[s >= _SOME].sum() / total
     order = np.argsort(-s, kind="stable")
     ahead = np.cumsum(w[order]) - w[order]
     rank = np.empty(n)
     rank[order] = ahead / total  # share of the page's words scored above the block
-    out[:, col + 4] = rank
-    out[:, col + 5] = s / max(top, 1e-9)
-    hw = np.where(high, w, 0.0)
     cum_h = np.cumsum(hw)
     h_total = cum_h[-1]
-    out[:, col + 6] = (cum_h - hw) / max(h_total, 1e-9)
-    out[:, col + 7] = (h_total - cum_h) / h_total if h_total > 0 else 0.0
     last = np.maximum.accumulate(np.concatenate([[-_FAR], np.where(high, idx, -_FAR)[:-1]]))
-    out[:, col + 8] = np.minimum(idx - last, _FAR)
     nxt = np.minimum.accumulate(np.concatenate([[n + _FAR], np.where(high, idx, n + _FAR)[::-1][:-1]]))[::-1]
-    out[:, col + 9] = np.minimum(nxt - idx, _FAR)
-    out[:, col + 10] = np.log1p(high.sum())
-    col += 11
+    full = np.full(n, 1.0)
+    return [
+        full * ((w * s).sum() / total),                               # first_page_mean
+        full * top,                                                   # first_page_max
+        full * (w[high].sum() / total),                               # first_share_high
+        full * (w[s >= _SOME].sum() / total),                         # first_share_some
+        rank,                                                         # first_rank
+        s / max(top, 1e-9),                                           # first_rel_max
+        (cum_h - hw) / max(h_total, 1e-9),                            # first_high_before
+        (h_total - cum_h) / h_total if h_total > 0 else full * 0.0,   # first_high_after
+        np.minimum(idx - last, _FAR).astype(np.float64),              # first_dist_prev
+        np.minimum(nxt - idx, _FAR).astype(np.float64),               # first_dist_next
+        full * np.log1p(high.sum()),                                  # first_log_high
+    ]
+
+
+def _containers(s: np.ndarray, w: np.ndarray, hw: np.ndarray, containers: np.ndarray) -> list[np.ndarray]:
+    """``first_{others,high,words}_up<level>``: the block's container at each level up."""
+    ws = w * s
+    total = w.sum()
+    h_total = np.cumsum(hw)[-1]  # summed as `_page` sums it, to the last bit
+    out = []
     for k in range(LEVELS):
         c = containers[:, k]
         m = int(c.max()) + 1
         sum_ws, sum_w, sum_h = np.bincount(c, ws, m), np.bincount(c, w, m), np.bincount(c, hw, m)
         rest = sum_w[c] - w
         with np.errstate(invalid="ignore", divide="ignore"):
-            out[:, col] = np.where(rest > 0, (sum_ws[c] - ws) / rest, np.nan)
-        out[:, col + 1] = sum_h[c] / h_total if h_total > 0 else np.nan
-        out[:, col + 2] = sum_w[c] / total
-        col += 3
+            out.append(np.where(rest > 0, (sum_ws[c] - ws) / rest, np.nan))
+        out.append(sum_h[c] / h_total if h_total > 0 else np.full(len(s), np.nan))
+        out.append(sum_w[c] / total)
     return out
 
 

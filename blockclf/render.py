@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .explain import HIDDEN_UNREAD, describe
 from .htmlout import to_html
 from .inline import block_plain
 from .markdown import to_markdown
 from .structure import headline, kept_items
 
 if TYPE_CHECKING:
-    from .predict import Result
+    from .result import Result
 
 __all__ = ["HIDDEN_UNREAD", "removal_log", "to_dict", "to_html", "to_markdown", "to_text"]
-
-#: why a hidden block was removed without a score
-HIDDEN_UNREAD = "hidden on the page; not read, as the visible text was enough"
 
 
 def to_text(res: Result, title: bool = False) -> str:
@@ -85,8 +83,6 @@ def _block_dict(res: Result, i: int) -> dict[str, Any]:
 
 
 def _reason_dict(name: str, value: float, contribution: float) -> dict[str, Any]:
-    from .explain import describe
-
     return {"feature": name, "value": round(value, 4), "contribution": round(contribution, 4),
             "text": describe(name, value, contribution)}
 

@@ -36,14 +36,17 @@ import pandas as pd
 
 from .classifier import lightgbm_booster
 from .data import PageRecord
-from .evaluate import score_records, summary, tokens
+from .evaluate import score_records, summary
 from .explain import explain_html, feature_words
 from .files import write_atomic
+from .metrics import tokens
 from .model import Model
+from .predict import extract_batch, prepare
+from .site import SiteProfile
 from .thresholds import f1, page_curve
 
 if TYPE_CHECKING:
-    from .predict import Result
+    from .result import Result
 
 __all__ = ["evaluate_pages", "explain_pages", "feature_importance", "pr_curve", "write_report"]
 
@@ -67,9 +70,6 @@ def explain_pages(records: Sequence[PageRecord], keys: Sequence[str], model: Mod
     computes them only for the pages it shows. Each page gets the same repetition evidence as
     in the whole batch: a profile of the other pages of its site in ``records``.
     """
-    from .predict import extract_batch, prepare
-    from .site import SiteProfile
-
     by_key = {r.key: r for r in records}
     blocks: dict[str, list] = {}
 
@@ -77,7 +77,7 @@ def explain_pages(records: Sequence[PageRecord], keys: Sequence[str], model: Mod
         if r.key not in blocks:
             try:
                 blocks[r.key] = prepare(r.html_path, url=r.url, site=r.site, name=r.key).blocks
-            except Exception:  # noqa: BLE001 - an unreadable page lends no evidence
+            except Exception:
                 blocks[r.key] = []
         return blocks[r.key]
 
@@ -86,7 +86,7 @@ def explain_pages(records: Sequence[PageRecord], keys: Sequence[str], model: Mod
         rec = by_key[key]
         try:
             page = prepare(rec.html_path, url=rec.url, site=rec.site, name=rec.key)
-        except Exception:  # noqa: BLE001 - it failed in the evaluation too
+        except Exception:
             continue
         profile = None
         if use_site:
@@ -228,6 +228,14 @@ def write_report(out: str | Path, df: pd.DataFrame, results: Sequence[Result], g
     if records is not None:
         keys = [f"{w['dataset']}/{w['id']}" for _, w in worst.iterrows()]
         by_name.update(explain_pages(records, keys, model, favor, threshold, use_site))
+    rows = _worst_rows(out, worst, by_name, golds)
+    write_atomic(out / "report.html", _report_html(meta, model, table, imp, images, rows))
+    return out / "report.html"
+
+
+def _worst_rows(out: Path, worst: pd.DataFrame, by_name: dict[str | None, Result],
+                golds: dict[str, str]) -> list[str]:
+    """The worst pages' table rows, each page's view written under ``out/worst``."""
     (out / "worst").mkdir(exist_ok=True)
     rows = []
     for _, w in worst.iterrows():
@@ -243,13 +251,19 @@ def write_report(out: str | Path, df: pd.DataFrame, results: Sequence[Result], g
                     f"<td>{w['f1']:.3f}</td><td>{html.escape(str(w.get('verdict', '')))}</td><td>{link}</td>"
                     f"<td>{'<br>'.join(html.escape(t[:160]) for t in missed)}</td>"
                     f"<td>{'<br>'.join(html.escape(t[:160]) for t in extra)}</td></tr>")
+    return rows
+
+
+def _report_html(meta: dict[str, Any], model: Model, table: pd.DataFrame, imp: pd.DataFrame,
+                 images: dict[str, bytes], rows: list[str]) -> str:
+    """The self-contained ``report.html``: scores, plots (inlined) and the worst pages."""
 
     def img(name: str, alt: str) -> str:
         if name not in images:
             return f"<p><i>{alt}: no plot (matplotlib not installed)</i></p>"
         return f'<img alt="{alt}" src="data:image/png;base64,{base64.b64encode(images[name]).decode()}">'
 
-    page = f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>blockclf evaluation report</title>
+    return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>blockclf evaluation report</title>
 <style>body{{font:14px/1.45 system-ui,sans-serif;max-width:70em;margin:1em auto;padding:0 1em}}
 table.t,table.w{{border-collapse:collapse}}td,th{{border-bottom:1px solid #ddd;padding:2px 8px;vertical-align:top}}
 img{{max-width:100%}}</style></head><body>
@@ -267,5 +281,3 @@ Each view shows every block with its score and reasons on hover.</p>
 <th>missed</th><th>extra</th></tr>
 {"".join(rows)}</table></body></html>
 """
-    write_atomic(out / "report.html", page)
-    return out / "report.html"

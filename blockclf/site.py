@@ -396,9 +396,10 @@ def batch_repetition(keys: Sequence[Any], sites: Sequence[str | None],
                      profile: SiteProfile | None = None) -> list[Repetition | None]:
     """Repetition evidence for each page of a batch from the other pages of its site.
 
-    ``keys`` are the pages' `block_keys` (None for a page that can get no evidence), ``sites`` their sites. Pages of one site profile
-    each other; ``profile`` (earlier pages) joins every group whose site it matches, and pages
-    with no known site use it too. A page with neither site nor profile gets None (no evidence).
+    ``keys`` are the pages' `block_keys` (None for a page that can get no evidence), ``sites``
+    their sites. Pages of one site profile each other; ``profile`` (earlier pages) joins every
+    group whose site it matches, and pages with no known site use it too. A page with neither
+    site nor profile gets None (no evidence).
     """
     groups: dict[str, list[int]] = {}
     for i, site in enumerate(sites):

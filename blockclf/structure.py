@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .block import Block
-from .evaluate import tokens
+from .metrics import tokens
 
 if TYPE_CHECKING:
-    from .predict import Result
+    from .result import Result
 
 __all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "headline", "kept_items"]
 

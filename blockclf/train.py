@@ -19,6 +19,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -26,15 +27,16 @@ from joblib import Parallel, delayed
 from sklearn.base import clone
 
 from . import refine, region
+from .classifier import BlockClassifier
 from .data import PageRecord
 from .features import FEATURES, featurize
 from .html import PageError, parse
 from .labels import Labels, from_annotations, from_gold
-from .classifier import BlockClassifier
-from .model import FAVORS, Model
+from .metrics import f_beta
+from .model import FAVORS, Model, TreeScoring
 from .segment import segment
 from .site import SiteProfile, block_keys
-from .thresholds import check_targets, for_classifier
+from .thresholds import check_targets, dev_set_warnings, for_classifier
 
 __all__ = ["LabelledPage", "choose_thresholds", "fit_model", "fit_refiner", "label_pages", "page_scores",
            "refine_table", "site_folds"]
@@ -118,15 +120,47 @@ def _labels(pages: Sequence[LabelledPage]) -> tuple[np.ndarray, np.ndarray]:
     return y, w
 
 
-def _stack(pages: Sequence[LabelledPage]) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
-    return pd.concat([p.X for p in pages], ignore_index=True), *_labels(pages)
+class Stacked(NamedTuple):
+    """Pages' feature tables, block labels and training weights, stacked into one of each."""
+
+    X: pd.DataFrame
+    y: np.ndarray
+    w: np.ndarray
+
+
+def stack_pages(pages: Sequence[LabelledPage]) -> Stacked:
+    """The pages' tables, labels and weights, stacked (`Stacked`)."""
+    return Stacked(pd.concat([p.X for p in pages], ignore_index=True), *_labels(pages))
+
+
+#: the name benchmarks/tune.py imports (the benchmark scripts are not part of the package)
+_stack = stack_pages
+
+
+def usable(pages: Sequence[LabelledPage]) -> list[LabelledPage]:
+    """The pages whose labels reproduce their gold text well enough to learn from (`MIN_QUALITY`)."""
+    return [p for p in pages if p.labels.quality >= MIN_QUALITY]
+
+
+def fit_first_pass(clf: BlockClassifier, train: Stacked, dev: Stacked) -> BlockClassifier:
+    """Fit ``clf`` on the train blocks, early-stopping on the dev blocks (held-out sites)."""
+    return clf.fit(train.X[FEATURES], train.y, sample_weight=train.w, eval_set=(dev.X[FEATURES], dev.y),
+                   eval_sample_weight=dev.w)
+
+
+def favor_thresholds(clf: BlockClassifier, dev: Sequence[PageRecord], seed: int, targets: dict[str, float] | None,
+                     refiner: TreeScoring | None) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    """The favor thresholds and their dev figures, as ``clf`` (and ``refiner``) extract the dev pages;
+    a dev set too small or from one site is warned about (`dev_set_warnings`)."""
+    for warning in dev_set_warnings(dev):
+        log.warning("%s", warning)
+    return for_classifier(clf, dev, seed, targets, refiner)
 
 
 def page_scores(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray], threshold: float,
                 beta: float = 1.0) -> np.ndarray:
     """Estimated per-page F-beta at ``threshold`` from the labels' aligned-token counts."""
     out = np.empty(len(pages))
-    b2 = beta * beta
     for i, (p, pr) in enumerate(zip(pages, probas)):
         kept = pr >= threshold
         pred = float(p.labels.n_tokens[kept].sum())
@@ -135,15 +169,12 @@ def page_scores(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray], thr
         if gold == 0:
             out[i] = 1.0 if pred == 0 else 0.0
             continue
-        if pred == 0 or m == 0:
-            out[i] = 0.0
-            continue
-        prec, rec = m / pred, m / gold
-        out[i] = (1 + b2) * prec * rec / (b2 * prec + rec)
+        out[i] = 0.0 if pred == 0 or m == 0 else f_beta(m / pred, m / gold, beta)
     return out
 
 
-def choose_thresholds(pages: Sequence[LabelledPage], probas: Sequence[np.ndarray]) -> tuple[dict[str, float], dict[str, float]]:
+def choose_thresholds(pages: Sequence[LabelledPage],
+                      probas: Sequence[np.ndarray]) -> tuple[dict[str, float], dict[str, float]]:
     """For each favor mode, the threshold maximising mean page F-beta (estimated) on ``pages``.
 
     A quick stand-in for tuning studies, which fit many models: it reads only the labels.
@@ -196,7 +227,7 @@ def fit_refiner(first: BlockClassifier, train: Sequence[LabelledPage], dev: Sequ
     held: list[np.ndarray] = [np.empty(0)] * len(train)
     for f in range(REFINE_FOLDS):
         rest = [p for p, g in zip(train, folds) if g != f]
-        X, y, w = _stack(rest)
+        X, y, w = stack_pages(rest)
         part = clone(first).set_params(n_estimators=int(first.best_iteration_), random_state=seed)
         part.fit(X[FEATURES], y, sample_weight=w)
         for i in np.flatnonzero(folds == f).tolist():
@@ -209,7 +240,8 @@ def fit_refiner(first: BlockClassifier, train: Sequence[LabelledPage], dev: Sequ
                                                           eval_sample_weight=wdv)
 
 
-def _digest(records: Sequence[PageRecord]) -> str:
+def data_digest(records: Sequence[PageRecord]) -> str:
+    """A digest of the training pages (their keys and file sizes), recorded in the model file."""
     h = hashlib.sha256()
     for r in sorted(records, key=lambda r: r.key):
         h.update(r.key.encode())
@@ -230,17 +262,15 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
     t0 = time.perf_counter()
     tr = label_pages(train, n_jobs)
     dv = label_pages(dev, n_jobs)
-    tr_good = [p for p in tr if p.labels.quality >= MIN_QUALITY]
-    dv_good = [p for p in dv if p.labels.quality >= MIN_QUALITY]
+    tr_good, dv_good = usable(tr), usable(dv)
     log.info("labelled %d train pages (%d excluded: alignment F1 < %.2f), %d dev pages (%d excluded) in %.0fs",
              len(tr), len(tr) - len(tr_good), MIN_QUALITY, len(dv), len(dv) - len(dv_good), time.perf_counter() - t0)
-    Xtr, ytr, wtr = _stack(tr_good)
-    Xdv, ydv, wdv = _stack(dv_good)
+    stacked = stack_pages(tr_good)
     clf = classifier if classifier is not None else BlockClassifier(random_state=seed, n_jobs=n_jobs)
     clf.set_params(random_state=seed)
     t1 = time.perf_counter()
-    clf.fit(Xtr[FEATURES], ytr, sample_weight=wtr, eval_set=(Xdv[FEATURES], ydv), eval_sample_weight=wdv)
-    log.info("fitted %d trees on %d blocks in %.0fs", clf.best_iteration_, len(ytr), time.perf_counter() - t1)
+    fit_first_pass(clf, stacked, stack_pages(dv_good))
+    log.info("fitted %d trees on %d blocks in %.0fs", clf.best_iteration_, len(stacked.y), time.perf_counter() - t1)
     refiner = None
     if refining:
         t1 = time.perf_counter()
@@ -249,15 +279,15 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
             log.info("fitted the refining pass (%d trees, %d folds) in %.0fs", refiner.best_iteration_,
                      REFINE_FOLDS, time.perf_counter() - t1)
     t2 = time.perf_counter()
-    thresholds, dev_scores = for_classifier(clf, dev, seed, targets, refiner)
+    thresholds, dev_scores = favor_thresholds(clf, dev, seed, targets, refiner)
     log.info("chose the favor thresholds on %d dev pages in %.0fs", len(dev), time.perf_counter() - t2)
     info = {
         "trained_on": sorted({r.dataset for r in train}),
         "train_pages": len(tr_good),
         "train_pages_excluded": len(tr) - len(tr_good),
         "dev_pages": len(dv),
-        "train_blocks": int(len(ytr)),
-        "data_digest": _digest(list(train) + list(dev)),
+        "train_blocks": len(stacked.y),
+        "data_digest": data_digest(list(train) + list(dev)),
         "seed": seed,
         "dev_scores": dev_scores,
         "min_label_quality": MIN_QUALITY,

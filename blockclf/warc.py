@@ -27,7 +27,9 @@ from typing import Any
 from .batch import BatchOptions, Item, Outcome, run_batch
 from .files import OutputError, atomic_open
 from .html import Limits, PageError
-from .predict import Result
+from .inputs import is_warc
+from .render import removal_log, to_dict, to_html
+from .result import Result
 
 __all__ = ["extract_warc", "is_warc", "read_warc", "warc_line", "warc_output"]
 
@@ -35,13 +37,7 @@ log = logging.getLogger("blockclf")
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
-_WARC_SUFFIXES = (".warc", ".warc.gz")
 _GZIP_MAGIC = b"\x1f\x8b"
-
-
-def is_warc(path: str | Path) -> bool:
-    """Whether ``path`` names a WARC file (by its suffix)."""
-    return str(path).lower().endswith(_WARC_SUFFIXES)
 
 
 def _require_warcio() -> Any:
@@ -132,7 +128,7 @@ def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None =
                         continue
                     if item is not None:
                         yield item
-            except Exception as exc:  # noqa: BLE001 - warcio fails on a damaged or foreign file in many ways
+            except Exception as exc:
                 # warcio says ArchiveLoadFailed on bytes that are not a record; other errors come from a file cut short
                 cut = type(exc).__name__ != "ArchiveLoadFailed"
                 what = ("ends inside a record" if cut else "is not a WARC file" if n_records == 0 and end == 0
@@ -192,8 +188,6 @@ def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageE
 def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[str, list[dict]]:
     """One JSONL line for a result (a WARC record's, keyed by its URL; ``key="name"`` for a
     page file), and its removal-log records."""
-    from .render import removal_log, to_dict, to_html
-
     row: dict[str, Any] = {key: res.name}
     if fmt == "json":
         row.update(to_dict(res))

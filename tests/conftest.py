@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from blockclf.data import read_index
 from blockclf.classifier import BlockClassifier
+from blockclf.data import read_index
 from blockclf.model import Model
 
 #: words of running text; function words make paragraphs read like prose

@@ -404,7 +404,7 @@ def test_explain_and_site_build_skip_a_page_that_breaks(capsys, tmp_path, tiny_m
 
 
 def test_label_skips_a_gzip_bomb_and_a_page_that_breaks(capsys, tmp_path, monkeypatch):
-    from blockclf import labelcmd
+    from blockclf import labelling as labelcmd
 
     src = tmp_path / "IN"
     src.mkdir()
@@ -463,14 +463,14 @@ def test_exit_codes_are_documented_in_help(capsys):
 def test_sigterm_ends_a_run_like_ctrl_c(capsys, tmp_path, tiny_model_file, monkeypatch):
     import signal
 
-    from blockclf import extractcmd
+    from blockclf.cli import extract as extractcmd
 
     (tmp_path / "a.html").write_text(PAGE, encoding="utf-8")
 
     def terminated(path, data):
         os.kill(os.getpid(), signal.SIGTERM)
 
-    monkeypatch.setattr(extractcmd, "_write_atomic", terminated)
+    monkeypatch.setattr(extractcmd, "write_atomic", terminated)
     log = tmp_path / "log" / "removed.jsonl"
     before = signal.getsignal(signal.SIGTERM)
     code, err = run(capsys, "extract", str(tmp_path / "a.html"), "-o", str(tmp_path / "out"),

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from blockclf.cli import _write_atomic, main
+from blockclf.cli import main
+from blockclf.files import write_atomic
 from blockclf.html import Limits, PageError, parse
 from blockclf.model import default_model_path
 from blockclf.predict import prepare
@@ -249,14 +250,14 @@ def test_existing_output_is_skipped_unless_overwrite(capsys, tmp_path, tiny_mode
 
 def test_interrupted_write_leaves_no_half_file(tmp_path, monkeypatch):
     target = tmp_path / "out" / "a.txt"
-    _write_atomic(target, "old")
+    write_atomic(target, "old")
 
     def interrupted(self, other):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(Path, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        _write_atomic(target, "new text " * 1000)
+        write_atomic(target, "new text " * 1000)
     monkeypatch.undo()
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in target.parent.iterdir()] == ["a.txt"]  # no temporary left behind

@@ -132,12 +132,12 @@ def test_removed_log(capsys, tiny_model_file, pages_dir, tmp_path):
 
 
 def test_removed_log_not_left_half_written_on_interrupt(capsys, tiny_model_file, pages_dir, tmp_path, monkeypatch):
-    import blockclf.extractcmd as extractcmd
+    import blockclf.cli.extract as extractcmd
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(extractcmd, "_write_atomic", interrupted)
+    monkeypatch.setattr(extractcmd, "write_atomic", interrupted)
     log = tmp_path / "log" / "removed.jsonl"
     log.parent.mkdir()
     code = main(["extract", str(pages_dir), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file),

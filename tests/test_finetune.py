@@ -10,7 +10,7 @@ import pytest
 from blockclf.cli import main
 from blockclf.features import FEATURES
 from blockclf.finetune import FinetuneConfig, _mixed, compare, finetune, read_user_data
-from blockclf.labelcmd import assign_split, label_site
+from blockclf.labelling import assign_split, label_site
 from blockclf.model import load_model
 from blockclf.train import label_pages
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import pickle
 from pathlib import Path
 
@@ -252,3 +253,20 @@ def test_loading_a_crafted_pickle_executes_nothing(tmp_path: Path):
         with pytest.raises(ModelError):
             load_model(path)
     assert not marker.exists()
+
+
+def test_the_readme_feature_frame_example_runs():
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    code = next(block for block in re.findall(r"```python\n(.*?)```", readme, re.DOTALL) if "featurize" in block)
+    cwd = os.getcwd()
+    os.chdir(Path(__file__).resolve().parents[1])
+    try:
+        namespace: dict = {}
+        exec(compile(code, "README.md", "exec"), namespace)
+    finally:
+        os.chdir(cwd)
+    assert namespace["clf"].booster_ is not None
+    assert namespace["clf"].predict_proba(namespace["X"]).shape == (len(namespace["X"]), 2)

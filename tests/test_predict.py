@@ -206,9 +206,14 @@ def test_training_labels_only_visible_blocks(tmp_path):
 
 
 def test_shipped_models_are_read_once_by_name(synthetic_page):
-    from blockclf.predict import _model
+    from blockclf.model import cached_model as _model
+    from blockclf.model import reset_caches
 
-    assert _model("refined") is _model("refined") and _model(None) is _model(None)
+    reset_caches()
+    first = _model("refined")
+    assert first is _model("refined") and _model(None) is _model(None)
+    reset_caches()  # forgotten: read again
+    assert _model("refined") is not first
     assert _model("refined").refiner is not None and _model(None).refiner is None
     page = synthetic_page(12, 2).html.encode("utf-8")
     assert extract(page, model="refined").scores.tolist() == extract(page, model=_model("refined")).scores.tolist()
@@ -235,3 +240,15 @@ def test_model_repr_is_short():
 
     text = repr(blockclf.load_model())
     assert text.startswith("Model(") and "trees" in text and len(text) < 200
+
+
+def test_a_model_file_is_read_once_until_it_changes(tiny_model_file):
+    import os
+
+    from blockclf.model import cached_model
+
+    first = cached_model(str(tiny_model_file))
+    assert cached_model(str(tiny_model_file)) is first
+    st = os.stat(tiny_model_file)
+    os.utime(tiny_model_file, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))  # replaced by a newer file
+    assert cached_model(str(tiny_model_file)) is not first

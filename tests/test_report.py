@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from test_finetune import CFG, _site  # same tiny synthetic site
 
 from blockclf.block import Block
 from blockclf.cli import main
 from blockclf.evaluate import score_text
-from blockclf.labelcmd import label_site
+from blockclf.labelling import label_site
 from blockclf.predict import Result
 from blockclf.report import GRID, feature_importance, pr_curve
-from test_finetune import CFG, _site  # same tiny synthetic site
 
 
 def _res(name, texts, scores):

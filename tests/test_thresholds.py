@@ -9,7 +9,16 @@ import pytest
 
 from blockclf.data import read_index
 from blockclf.evaluate import evaluate_records
-from blockclf.thresholds import F1_FLOOR, TARGETS, Curves, choose, dev_curves, page_curve
+from blockclf.thresholds import (
+    DEV_MIN_PAGES,
+    F1_FLOOR,
+    TARGETS,
+    Curves,
+    choose,
+    dev_curves,
+    dev_set_warnings,
+    page_curve,
+)
 
 GRID = np.round(np.arange(0.1, 0.91, 0.1), 2)
 
@@ -142,3 +151,14 @@ def test_targets_can_be_set_and_are_checked():
         choose(_uniform_pages(PRECISION, RECALL), targets={"f1": 0.9})
     with pytest.raises(ValueError, match="between 0 and 1"):
         choose(_uniform_pages(PRECISION, RECALL), targets={"recall": 1.5})
+
+
+def test_a_small_or_one_site_dev_set_is_warned_about():
+    def pages(n: int, sites: int) -> list:
+        return [SimpleNamespace(site=f"site{i % sites}.org") for i in range(n)]
+
+    assert dev_set_warnings(pages(DEV_MIN_PAGES, 3)) == []
+    small, one_site = dev_set_warnings(pages(9, 1))
+    assert "9 pages" in small and "one site (site0.org)" in one_site and "other sites" in one_site
+    assert len(dev_set_warnings(pages(DEV_MIN_PAGES + 10, 1))) == 1
+    assert len(dev_set_warnings(pages(5, 2))) == 1

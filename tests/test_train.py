@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from blockclf import Model, extract, score_text
+from blockclf.classifier import BlockClassifier
 from blockclf.data import read_index
 from blockclf.features import FEATURES
-from blockclf.classifier import BlockClassifier
 from blockclf.train import MIN_QUALITY, choose_thresholds, fit_model, label_pages, page_scores
 
 

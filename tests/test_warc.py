@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 pytest.importorskip("warcio", reason="WARC input needs the 'warc' extra (warcio)")
-from warcio.statusandheaders import StatusAndHeaders  # noqa: E402
-from warcio.warcwriter import WARCWriter  # noqa: E402
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
 
-from blockclf.batch import BatchOptions  # noqa: E402
-from blockclf.cli import main  # noqa: E402
-from blockclf.predict import extract_batch, prepare  # noqa: E402
-from blockclf.warc import extract_warc, is_warc, read_warc  # noqa: E402
+from blockclf.batch import BatchOptions
+from blockclf.cli import main
+from blockclf.predict import extract_batch, prepare
+from blockclf.warc import extract_warc, is_warc, read_warc
 
 
 def write_warc(path: Path, pages: list[tuple[str, str]], extra: bool = True) -> Path:

@@ -7,9 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from blockclf.cli import main
-from blockclf.predict import Result, prepare
-from blockclf.validate import (
+from blockclf.checks import (
     INDEX_MIN_UNITS,
     error_reason,
     link_units,
@@ -17,6 +15,8 @@ from blockclf.validate import (
     section_address,
     verdict_flag,
 )
+from blockclf.cli import main
+from blockclf.predict import Result, prepare
 
 PROSE = "The river cut a new channel through the soft plain after the flood, and the town moved uphill. "
 NAV = "".join(f'<a href="/s{i}">Section {i}</a> ' for i in range(8))
@@ -26,10 +26,11 @@ def _result(html: str, kept: list[bool] | None = None, url: str | None = None) -
     page = prepare(html.encode(), url=url)
     n = len(page.blocks)
     k = np.array(kept if kept is not None else [True] * n, bool)
-    res = Result(blocks=page.blocks, scores=k.astype(float), kept=k, threshold=0.5, favor=None,
-                 title=page.metadata.title or page.doc.title, url=url, name="p", warnings=list(page.doc.warnings))
-    page_checks(res)
-    return res
+    title = page.metadata.title or page.doc.title
+    checks = page_checks(page.blocks, k, title, url)
+    return Result(blocks=page.blocks, scores=k.astype(float), kept=k, threshold=0.5, favor=None, title=title,
+                  url=url, name="p", warnings=list(page.doc.warnings) + list(checks.warnings),
+                  verdict=checks.verdict, stats=checks.stats)
 
 
 def _teasers(n: int) -> str:
@@ -54,7 +55,7 @@ def test_error_pages(title, reason):
 
 def test_error_from_the_headline_alone():
     res = _result(f"<title>Example</title><h1>Oops! That page can't be found (404)</h1><p>{PROSE * 2}</p>")
-    assert error_reason(res) == "not-found" and res.verdict == "error"
+    assert error_reason(res.blocks, res.kept, res.title) == "not-found" and res.verdict == "error"
 
 
 def test_long_article_mentioning_not_found_is_a_document():

@@ -9,27 +9,27 @@ import pytest
 from test_site import site_page
 
 from blockclf.block import Block
+from blockclf.checks import PageChecks, page_checks, site_checks
 from blockclf.cli import main
-from blockclf.predict import Result, extract_batch, prepare
-from blockclf.validate import (
+from blockclf.drift import (
     DRIFT_MIN_PAGES,
     drift,
-    page_checks,
     page_record,
     read_stats,
     site_drift,
     site_stats,
 )
+from blockclf.predict import Result, extract_batch, prepare
 
 
 def _result(html: str, kept: list[bool] | None = None) -> Result:
     page = prepare(html.encode())
     n = len(page.blocks)
     k = np.array(kept if kept is not None else [True] * n, bool)
-    res = Result(blocks=page.blocks, scores=k.astype(float), kept=k, threshold=0.5, favor=None,
-                 title=page.doc.title, name="p")
-    page_checks(res)
-    return res
+    checks = page_checks(page.blocks, k, page.doc.title, None)
+    return Result(blocks=page.blocks, scores=k.astype(float), kept=k, threshold=0.5, favor=None,
+                  title=page.doc.title, name="p", warnings=list(checks.warnings), verdict=checks.verdict,
+                  stats=checks.stats)
 
 
 ARTICLE = "<p>" + "The river cut a new channel through the soft plain after the flood. " * 40 + "</p>"
@@ -113,23 +113,15 @@ def test_site_stats_and_drift_commands(tmp_path, capsys):
 
 
 def test_page_keeping_far_less_than_its_site_usually_does_is_flagged():
-    from blockclf.validate import site_checks
-
-    def result(kept_share: float, name: str):
+    def result(kept_share: float) -> tuple[str, PageChecks]:
         blocks = [Block(index=i, text="word " * 60, tag="p", xpath=f"/html/body/p[{i + 1}]", depth=2) for i in range(10)]
         kept = np.arange(10) < round(kept_share * 10)
-        res = Result(blocks=blocks, scores=kept.astype(float), kept=kept, threshold=0.5, favor="balanced",
-                     site="example.org", name=name)
-        page_checks(res)
-        return res
+        return "example.org", page_checks(blocks, kept, "", None)
 
-    usual = [result(0.6, f"p{i}") for i in range(6)]
-    odd = result(0.1, "odd")
-    site_checks(usual + [odd])
+    *usual, odd = site_checks([result(0.6) for _ in range(6)] + [result(0.1)])
     assert "below-site-kept-ratio" in odd.warnings
     assert odd.stats["site_median_kept_ratio"] == 0.6
     assert all("below-site-kept-ratio" not in r.warnings for r in usual)
     # too few pages of the site: no median, no flag
-    few = [result(0.6, "a"), result(0.1, "b")]
-    site_checks(few)
+    few = site_checks([result(0.6), result(0.1)])
     assert "site_median_kept_ratio" not in few[1].stats and "below-site-kept-ratio" not in few[1].warnings

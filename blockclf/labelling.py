@@ -1,4 +1,4 @@
-"""Label one site's pages by the selector of their main content (``blockclf label``).
+"""Label one site's pages by the selector of their main content (the library of ``blockclf label``).
 
 A user rarely has gold text for their pages, but they can usually name the element that
 holds the main content (``div.article-body``, ``//main``). This module turns a folder of pages
@@ -35,19 +35,25 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import numpy as np
+from lxml import etree
+from lxml.cssselect import CSSSelector, SelectorError
 
 from .batch import Item
 from .block import Block
 from .data import registered_domain
 from .files import write_atomic
 from .html import Document, Limits, PageError, gunzip_bounded, parse, read_source
+from .inputs import strip_suffix
 from .labels import from_gold
+from .predict import page_error
 from .segment import segment
+from .warc import read_warc
 
-__all__ = ["BLOCKS_FORMAT", "LabelReport", "assign_split", "compile_selector", "label_blocks", "label_site",
+__all__ = ["BLOCKS_FORMAT", "Edit", "LabelReport", "assign_split", "compile_selector", "label_blocks", "label_site",
            "read_edits", "warc_pages"]
 
 log = logging.getLogger("blockclf")
@@ -64,8 +70,6 @@ def warc_pages(path: str | Path, damage: list[tuple[str, PageError]] | None = No
     Records that cannot be read, and damage to the file, are appended to ``damage`` as
     ``(name, PageError)`` pairs (reasons ``warc-truncated``, ``warc-corrupt``, ``too-large``).
     """
-    from .warc import read_warc
-
     found: dict[str, PageError] = {}
     items = list(read_warc(path, damage=found))
     if damage is not None:
@@ -95,8 +99,6 @@ def compile_selector(selector: str):
     Expressions starting with ``/``, ``(`` or ``./`` are XPath; anything else is CSS (which
     needs the ``cssselect`` package, as lxml's CSS support does).
     """
-    from lxml import etree
-
     sel = selector.strip()
     if not sel:
         raise ValueError("empty selector")
@@ -105,8 +107,6 @@ def compile_selector(selector: str):
             return etree.XPath(sel)
         except etree.XPathError as exc:
             raise ValueError(f"not a valid XPath expression: {selector!r} ({exc})") from None
-    from lxml.cssselect import CSSSelector, SelectorError
-
     try:
         return CSSSelector(sel)
     except SelectorError as exc:
@@ -142,13 +142,21 @@ def assign_split(page_id: str, dev: float = 0.2, test: float = 0.2) -> str:
     return "train"
 
 
-def read_edits(path: str | Path) -> dict[str, list[tuple[str, bool, int]]]:
-    """Block edits from a JSONL file: page → [(element path, is_content, line number)].
+class Edit(NamedTuple):
+    """One block edit: every block at or under ``xpath`` is made content or not; a later line wins."""
+
+    xpath: str
+    content: bool
+    line: int
+
+
+def read_edits(path: str | Path) -> dict[str, list[Edit]]:
+    """Block edits from a JSONL file, by the page they name (id, file name or path).
 
     A line is ``{"page": "<page id, file name or path>", "xpath": "/html/body/div[2]",
     "label": "content" | "boilerplate"}``; later lines win over earlier ones.
     """
-    out: dict[str, list[tuple[str, bool, int]]] = defaultdict(list)
+    out: dict[str, list[Edit]] = defaultdict(list)
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             if not line.strip():
@@ -158,7 +166,7 @@ def read_edits(path: str | Path) -> dict[str, list[tuple[str, bool, int]]]:
                 label = str(row["label"]).lower()
                 if label not in ("content", "boilerplate"):
                     raise ValueError(f"label must be 'content' or 'boilerplate', not {label!r}")
-                out[str(row["page"])].append((str(row["xpath"]).rstrip("/"), label == "content", n))
+                out[str(row["page"])].append(Edit(str(row["xpath"]).rstrip("/"), label == "content", n))
             except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
                 raise ValueError(f"{path}:{n}: not a block edit ({exc})") from None
     return dict(out)
@@ -172,20 +180,16 @@ def _page_id(stem: str) -> str:
 
 
 def _gold_file(path: Path, suffix: str) -> Path | None:
-    name = path.name
-    for s in (".html.gz", ".htm.gz", ".html", ".htm"):
-        if name.lower().endswith(s):
-            name = name[: -len(s)]
-            break
+    name = strip_suffix(path.name) or path.name
     cand = path.with_name(name + suffix)
     return cand if cand.is_file() else None
 
 
 def _apply_edits(blocks: Sequence[Block], content: np.ndarray,
-                 edits: Sequence[tuple[str, bool, int]]) -> tuple[np.ndarray, int]:
+                 edits: Sequence[Edit]) -> tuple[np.ndarray, int]:
     content = content.copy()
     changed = 0
-    for xpath, is_content, _ in sorted(edits, key=lambda e: e[2]):  # later lines win
+    for xpath, is_content, _line in sorted(edits, key=lambda e: e.line):  # later lines win
         for i, b in enumerate(blocks):
             if _under(b.xpath, [xpath]) and content[i] != is_content:
                 content[i] = is_content
@@ -222,9 +226,55 @@ def _merge_index(out: Path, dataset: str, rows: list[dict]) -> None:
     write_atomic(index, "".join(line + "\n" for line in kept))
 
 
+@dataclass
+class _Read:
+    """One page as labelling reads it: where it came from, its bytes, tree and visible blocks."""
+
+    path: Path | None
+    name: str
+    where: str
+    raw: bytes
+    doc: Document
+    blocks: list[Block]
+
+
+def _read(item: tuple[Path, str] | Item, limits: Limits) -> _Read:
+    """Read a page as extract reads it (bounded gunzip, regular files only); raises on any failure."""
+    path, name = (None, item.name) if isinstance(item, Item) else item
+    where = str(path) if path is not None else name
+    src = item.source if isinstance(item, Item) else path
+    if src is None:
+        raise PageError("empty", "no page")
+    if isinstance(src, Path):
+        raw = read_source(src, limits.max_bytes)
+    else:
+        raw = src if isinstance(src, bytes) else src.encode("utf-8")
+        if raw[:2] == b"\x1f\x8b":
+            raw = gunzip_bounded(raw, where, limits.max_bytes)
+    doc = parse(raw, encoding=item.encoding if isinstance(item, Item) else None, limits=limits)
+    blocks = [b for b in segment(doc, limits) if not b.hidden]  # as training and scoring see the page
+    return _Read(path, name, where, raw, doc, blocks)
+
+
+def _labels(page: _Read, gold_suffix: str | None, content: str | None,
+            exclude: Sequence[str]) -> tuple[np.ndarray | None, str, str] | str | None:
+    """``(block flags or None, gold text, label source)``; a failure's message; None when the
+    selector matched nothing. Flags are None when the labels come from a gold file."""
+    gold_path = _gold_file(page.path, gold_suffix) if gold_suffix and page.path is not None else None
+    if gold_path is not None:
+        try:
+            return None, gold_path.read_text(encoding="utf-8"), "gold file"
+        except (OSError, UnicodeDecodeError) as exc:
+            return f"gold file {gold_path.name} cannot be read ({exc})"
+    if not content:
+        return "no gold file next to it and no --content selector"
+    flags = label_blocks(page.doc, page.blocks, content, exclude)
+    return None if flags is None else (flags, "", "selector")
+
+
 def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, content: str | None = None,
                exclude: Iterable[str] = (), dataset: str = "mysite", site: str | None = None,
-               gold_suffix: str | None = ".txt", edits: dict[str, list[tuple[str, bool, int]]] | None = None,
+               gold_suffix: str | None = ".txt", edits: dict[str, list[Edit]] | None = None,
                dev: float = 0.2, test: float = 0.2, limits: Limits | None = None) -> LabelReport:
     """Label ``pages`` and write them under ``out`` as ``dataset``.
 
@@ -251,73 +301,51 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
     rows = []
     seen: set[str] = set()
     for item in pages:
-        path, name = (None, item.name) if isinstance(item, Item) else item
-        where = str(path) if path is not None else name
+        name = item.name if isinstance(item, Item) else item[1]
+        where = str(item[0]) if not isinstance(item, Item) else name
         page_id = _page_id(name)
         if page_id in seen:
             page_id = f"{page_id}-{hashlib.sha1(where.encode()).hexdigest()[:6]}"
         seen.add(page_id)
-        try:  # read as extract reads (bounded gunzip, regular files only); any failure skips this page only
-            src = item.source if isinstance(item, Item) else path
-            if src is None:
-                raise PageError("empty", "no page")
-            if isinstance(src, Path):
-                raw = read_source(src, limits.max_bytes)
-            else:
-                raw = src if isinstance(src, bytes) else src.encode("utf-8")
-                if raw[:2] == b"\x1f\x8b":
-                    raw = gunzip_bounded(raw, where, limits.max_bytes)
-            doc = parse(raw, encoding=item.encoding if isinstance(item, Item) else None, limits=limits)
-            blocks = [b for b in segment(doc, limits) if not b.hidden]  # as training and scoring see the page
-        except PageError as exc:
-            report.failed.append((where, str(exc)))
-            continue
-        except OSError as exc:
-            report.failed.append((where, f"cannot read ({exc.strerror or exc})"))
-            continue
+        try:
+            page = _read(item, limits)
         except Exception as exc:  # a bug or a library failure on one page must not end the run
-            log.debug("%s: unexpected failure", where, exc_info=True)
-            report.failed.append((where, f"{type(exc).__name__}: {exc}"))
+            report.failed.append((where, str(page_error(exc, where))))
             continue
-        gold_path = _gold_file(path, gold_suffix) if gold_suffix and path is not None else None
-        flags: np.ndarray | None
-        if gold_path is not None:
-            try:
-                gold = gold_path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                report.failed.append((where, f"gold file {gold_path.name} cannot be read ({exc})"))
-                continue
-            flags, source = None, "gold file"
-        elif content:
-            flags = label_blocks(doc, blocks, content, exclude)
-            if flags is None:
-                report.no_match.append(where)
-                continue
-            gold, source = "", "selector"
-        else:
-            report.failed.append((where, "no gold file next to it and no --content selector"))
+        labelled = _labels(page, gold_suffix, content, exclude)
+        if labelled is None:
+            report.no_match.append(where)
             continue
-        keys = {page_id, name, where} | ({path.name} if path is not None else set())
+        if isinstance(labelled, str):
+            report.failed.append((where, labelled))
+            continue
+        flags, gold, source = labelled
+        keys = {page_id, name, where} | ({page.path.name} if page.path is not None else set())
         page_edits = [e for key in sorted(keys) for e in edits.get(key, [])]
         used_edit_keys.update(k for k in keys if k in edits)
         if page_edits:
             if flags is None:
-                flags = from_gold(blocks, gold).content
-            flags, changed = _apply_edits(blocks, flags, page_edits)
+                flags = from_gold(page.blocks, gold).content
+            flags, changed = _apply_edits(page.blocks, flags, page_edits)
             report.edited_blocks += changed
             source += " + edits"
         if flags is not None:
-            gold = "\n".join(b.text for b, c in zip(blocks, flags) if c)
+            gold = "\n".join(b.text for b, c in zip(page.blocks, flags) if c)
         gold = gold if gold.endswith("\n") or not gold else gold + "\n"
-        _write_page(out, dataset, page_id, raw, blocks, flags, gold)
+        _write_page(out, dataset, page_id, page.raw, page.blocks, flags, gold)
         split = assign_split(page_id, dev, test)
-        url = item.url if isinstance(item, Item) and item.url else doc.url
-        rows.append({"dataset": dataset, "id": page_id, "url": url, "domain": registered_domain(url), "lang": doc.lang,
-                     "split": split,
-                     "source_file": where, "label_source": source})
+        url = item.url if isinstance(item, Item) and item.url else page.doc.url
+        rows.append({"dataset": dataset, "id": page_id, "url": url, "domain": registered_domain(url),
+                     "lang": page.doc.lang, "split": split, "source_file": where, "label_source": source})
         report.written[split] += 1
         report.by_source[source] += 1
     report.unused_edits = sum(len(v) for k, v in edits.items() if k not in used_edit_keys)
+    _finish_index(out, dataset, site, rows)
+    return report
+
+
+def _finish_index(out: Path, dataset: str, site: str | None, rows: list[dict[str, Any]]) -> None:
+    """Give every row one site, and merge the rows into ``out/index.jsonl``."""
     # the pages of one run are one site: its repetition evidence must pool them all
     domains = Counter(r["domain"] for r in rows if r["domain"])
     common = site or (domains.most_common(1)[0][0] if domains else dataset)
@@ -325,4 +353,3 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
         r["domain"] = common
     if rows:
         _merge_index(out, dataset, rows)
-    return report

@@ -9,10 +9,10 @@ import pytest
 
 from blockclf.cli import main
 from blockclf.data import read_index
-from blockclf.labelcmd import assign_split, compile_selector, label_site, read_edits
+from blockclf.html import parse
+from blockclf.labelling import assign_split, compile_selector, label_site, read_edits
 from blockclf.labels import from_annotations
 from blockclf.segment import segment
-from blockclf.html import parse
 from blockclf.train import _annotated_runs
 
 PAGE = """<html><head><title>{t}</title></head><body>

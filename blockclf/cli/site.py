@@ -22,11 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from .cli import EXIT_CODES, UsageError, collect_inputs
-from .files import printable, write_atomic
-from .html import PageError
-from .model import FAVORS, load_model
-from .site import SiteProfile, batch_repetition, block_keys
+from ..files import printable, write_atomic
+from ..html import PageError
+from ..model import load_model
+from ..predict import extract_batch
+from ..result import Page
+from ..site import SiteProfile, batch_repetition, block_keys
+from .common import EXIT_CODES, UsageError, collect_inputs, model_options, read_pages
 
 __all__ = ["add_parser"]
 
@@ -36,31 +38,14 @@ DF_BINS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 TEMPLATE_SHARE = 0.5
 
 
-def _prepare_all(paths: Sequence[str], site: str | None, failed: list[str] | None = None) -> list:
-    """Parse the pages named by ``paths``; unusable pages are named on stderr and skipped.
-
-    Pages are read as ``blockclf extract`` reads them (`blockclf.predict.prepare_many`):
-    any failure of one page, not only a `PageError`, skips that page and the run goes on.
-    The names of skipped pages are appended to ``failed`` (the command then exits 1).
-    """
-    from .predict import prepare_many
-
+def _prepare_all(paths: Sequence[str], site: str | None, failed: list[str] | None = None) -> list[Page]:
+    """Parse the pages named by ``paths``; unusable pages are named on stderr and skipped
+    (`blockclf.cli.common.read_pages`), their names appended to ``failed`` (the command then exits 1)."""
     listing: list[tuple[str, PageError]] = []
     inputs = collect_inputs(paths, skipped=listing)
     if not inputs and not listing:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
-    failed = failed if failed is not None else []
-    for name, err in listing:
-        print(f"blockclf: skipped {printable(name)}: {printable(err)}", file=sys.stderr)
-        failed.append(name)
-    pages = []
-    for name, page in prepare_many(((str(path), path) for path, _stem in inputs), site=site):
-        if isinstance(page, PageError):
-            print(f"blockclf: skipped {printable(name)}: {printable(page)}", file=sys.stderr)
-            failed.append(name)
-        else:
-            pages.append(page)
-    return pages
+    return read_pages(inputs, listing, site, failed if failed is not None else [])
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -124,8 +109,6 @@ def plot_histogram(prof: SiteProfile, path: str) -> None:
 
 def _would_remove(prof: SiteProfile, args: argparse.Namespace) -> list[str]:
     """What the model, with this profile's evidence, removes from the pages given."""
-    from .predict import extract_batch
-
     pages = _prepare_all(args.pages, args.site or prof.site or None)
     model = load_model(args.model)
     results = extract_batch(pages, model=model, favor=args.favor, threshold=args.threshold, site_profile=prof)
@@ -194,8 +177,7 @@ def _json_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from .predict import extract_batch
-    from .validate import page_record, site_stats
+    from ..drift import page_record, site_stats  # deliberately lazy: stats and drift are this command's own
 
     json_files: list[Path] = []
     html_args: list[str] = []
@@ -224,7 +206,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_drift(args: argparse.Namespace) -> int:
-    from .validate import drift
+    from ..drift import drift  # deliberately lazy, as in cmd_stats
 
     def read(path: str) -> Any:
         try:
@@ -264,13 +246,6 @@ def cmd_drift(args: argparse.Namespace) -> int:
     return 1 if args.check and alarm else 0
 
 
-def _model_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--model", metavar="FILE", help="model file (default: the shipped model)")
-    p.add_argument("--favor", choices=FAVORS, default="balanced")
-    p.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
-    p.add_argument("--site", help="treat every page as belonging to this site")
-
-
 def add_parser(sub: Any) -> None:
     """Register ``blockclf site`` and its subcommands on the main parser's subparsers."""
     site = sub.add_parser("site", help="site profiles: cross-page repetition, inspection, drift", epilog=EXIT_CODES,
@@ -290,14 +265,14 @@ def add_parser(sub: Any) -> None:
     i.add_argument("--top", type=int, default=15, help="rows per list (default 15)")
     i.add_argument("--plot", metavar="PNG", help="write the document-frequency histogram as a PNG (needs matplotlib)")
     i.add_argument("--pages", nargs="+", metavar="PATH", help="pages to extract with the profile's evidence")
-    _model_options(i)
+    model_options(i, "model file (default: the shipped model)")
     i.set_defaults(func=cmd_inspect)
 
     s = ss.add_parser("stats", epilog=EXIT_CODES, help="record extracted length and kept ratio per page and site")
     s.add_argument("inputs", nargs="+", metavar="INPUT", help="JSON outputs of 'extract --format json' or HTML pages")
     s.add_argument("-o", "--output", required=True, metavar="STATS.json")
     s.add_argument("--site-profile", metavar="FILE", help="site profile to use when extracting HTML pages")
-    _model_options(s)
+    model_options(s, "model file (default: the shipped model)")
     s.set_defaults(func=cmd_stats)
 
     d = ss.add_parser("drift", epilog=EXIT_CODES, help="compare two stats files and flag template changes")

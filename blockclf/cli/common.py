@@ -1,0 +1,96 @@
+"""What every subcommand shares: usage errors, the exit-status text, reading inputs, naming skips.
+
+A subcommand reads pages through `collect_inputs` (which files, see `blockclf.inputs`) and
+`read_pages` (parsed as ``blockclf extract`` parses them, every failure of one page a named
+skip); it names each skipped input on stderr with `report_skip`, control characters escaped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..files import printable
+from ..html import PageError
+from ..inputs import list_pages
+from ..model import FAVORS
+from ..predict import prepare_many
+from ..result import Page
+
+__all__ = ["EXIT_CODES", "UsageError", "collect_inputs", "jobs_value", "model_options", "read_pages",
+           "report_skip"]
+
+#: the exit status of every command, as the ``--help`` epilogs and docs/robustness.md state it
+EXIT_CODES = ("Exit status: 0 every page processed; 1 some pages skipped (each named on stderr with its reason, "
+              "then a summary line); 2 usage error or unusable model or profile file; 3 an output could not be "
+              "written (full disk, no permission, -o naming a file); 130 interrupted (Ctrl-C or SIGTERM); "
+              "141 the reader of standard output stopped early (| head), quietly.")
+
+
+class UsageError(Exception):
+    """A command line that cannot be carried out as given."""
+
+
+def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
+                   unread: list[str] | None = None) -> list[tuple[Path, str]]:
+    """Pages named by ``paths`` as ``(file, output stem)`` pairs; see `blockclf.inputs.list_pages`.
+
+    Inputs that are not read (FIFOs, devices, unlistable folders, output-name collisions) go
+    to ``skipped``; a path that does not exist is a `UsageError`.
+    """
+    try:
+        return list_pages(paths, skipped, unread)
+    except FileNotFoundError as exc:
+        if str(exc.filename).lower().startswith(("http://", "https://")):
+            raise UsageError(f"{exc.filename}: blockclf reads pages from files and does not fetch URLs; save the "
+                             "page and give its file, or pipe it to 'blockclf extract -'") from None
+        raise UsageError(f"{exc.filename}: no such file or directory") from None
+
+
+def report_skip(name: str, why: object) -> None:
+    """One ``blockclf: skipped NAME: WHY`` line on stderr."""
+    print(f"blockclf: skipped {printable(name)}: {printable(why)}", file=sys.stderr)
+
+
+def read_pages(inputs: Sequence[tuple[Path, str]], listing: Sequence[tuple[str, PageError]], site: str | None,
+               failed: list[str]) -> list[Page]:
+    """Parse the listed pages; the inputs `collect_inputs` skipped, and unusable pages, are named
+    on stderr and their names appended to ``failed``.
+
+    Pages are read as ``blockclf extract`` reads them (`blockclf.predict.prepare_many`): any
+    failure of one page, not only a `PageError`, skips that page and the run goes on.
+    """
+    for name, err in listing:
+        report_skip(name, err)
+        failed.append(name)
+    pages = []
+    for name, page in prepare_many(((str(path), path) for path, _stem in inputs), site=site):
+        if isinstance(page, PageError):
+            report_skip(name, page)
+            failed.append(name)
+        else:
+            pages.append(page)
+    return pages
+
+
+def jobs_value(value: str) -> int:
+    """``--jobs``: a number of worker processes, or ``auto`` (0) for as many as the batch is worth."""
+    if value == "auto":
+        return 0
+    try:
+        jobs = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {value!r}") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return jobs
+
+
+def model_options(p: argparse.ArgumentParser, model_help: str) -> None:
+    """``--model``, ``--favor``, ``--threshold`` and ``--site``, as the scoring subcommands take them."""
+    p.add_argument("--model", metavar="FILE", help=model_help)
+    p.add_argument("--favor", choices=FAVORS, default="balanced")
+    p.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
+    p.add_argument("--site", help="treat every page as belonging to this site")

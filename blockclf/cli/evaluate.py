@@ -1,0 +1,59 @@
+"""``blockclf evaluate``: a model's scores against gold text, per dataset and overall, and reports.
+
+The harness (`blockclf.evaluate`) and the reports (`blockclf.report`) need pandas and the
+training libraries: they are imported when a benchmark is scored, not at start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..data import read_index
+from ..model import FAVORS, load_model
+from .common import EXIT_CODES, UsageError
+
+__all__ = ["add_parser", "run"]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print P/R/F1 per dataset and overall; with ``--report``, write the report folder."""
+    import pandas as pd  # deliberately lazy: pandas and the harness cost the other commands' start-up
+
+    from ..evaluate import score_records, summary
+    from ..report import write_report
+
+    model = load_model(args.model)
+    records = read_index(args.bench, [args.split], args.dataset or None)
+    if not records:
+        raise UsageError(f"no pages with split '{args.split}' in {args.bench}")
+    df, results, golds = score_records(records, model, favor=args.favor, threshold=args.threshold,
+                                       use_site=not args.no_site)
+    table = summary(df)
+    with pd.option_context("display.width", 120, "display.max_rows", 200):
+        print(f"split {args.split}, favor {args.favor if args.threshold is None else f'threshold {args.threshold}'}")
+        print(table.round(3).to_string())
+    if args.report:
+        page = write_report(args.report, df, results, golds, model,
+                            {"split": args.split, "favor": args.favor, "threshold": args.threshold,
+                             "model": args.model or "default"},
+                            records=records, favor=args.favor, threshold=args.threshold, use_site=not args.no_site)
+        print(f"report written to {args.report} (open {page})")
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``blockclf evaluate`` on the main parser's subparsers."""
+    ev = sub.add_parser("evaluate", help="score a model against gold text",
+                        epilog=EXIT_CODES, description="Evaluate. Example: "
+                                    "blockclf evaluate ../shared/benchmark --split test --report reports/test")
+    ev.add_argument("bench", metavar="BENCH")
+    ev.add_argument("--model", metavar="FILE")
+    ev.add_argument("--split", default="test")
+    ev.add_argument("--dataset", action="append", metavar="NAME", help="only this dataset (repeatable)")
+    ev.add_argument("--favor", choices=FAVORS, default="balanced")
+    ev.add_argument("--threshold", type=float)
+    ev.add_argument("--no-site", action="store_true")
+    ev.add_argument("--report", metavar="DIR", help="write metrics.json, pages.csv, PR curve, feature importance, "
+                    "worst pages (PNGs) and one self-contained report.html here")
+    ev.set_defaults(func=run)

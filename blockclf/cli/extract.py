@@ -1,0 +1,375 @@
+"""``blockclf extract``: many pages through the streaming batch, outputs written atomically.
+
+Each output file, and the removed-blocks log, appears complete or not at all: files are
+written under a temporary name and renamed into place (`blockclf.files`). An output that
+cannot be written stops the run with exit status 3 and a summary of what was written; a
+page that cannot be read is skipped and named, exit status 1. Names are printed with
+control characters escaped, so no file name can forge a line of the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
+from functools import partial
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from ..checks import verdict_flag
+from ..data import host_site
+from ..files import OutputError, atomic_open, printable, write_atomic
+from ..html import FLAG_WARNINGS, Limits, PageError
+from ..inputs import is_warc
+from ..model import FAVORS, Model, load_model
+from ..result import Result
+from ..site import SiteProfile
+from .common import EXIT_CODES, UsageError, collect_inputs, jobs_value
+
+if TYPE_CHECKING:
+    from ..batch import BatchOptions, Outcome
+
+__all__ = ["EXT", "add_parser", "run"]
+
+EXT = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
+
+
+def _render(res: Result, fmt: str, images: bool = False, title: bool | None = None) -> str:
+    """The page's output; ``title``: start with the headline (default: in Markdown, not in text)."""
+    from ..render import to_dict, to_html, to_markdown, to_text  # lazy, as the batch engine (`run`)
+
+    if fmt == "text":
+        text = to_text(res, title=bool(title))
+        return text + ("\n" if text else "")
+    if fmt == "markdown":
+        return to_markdown(res, images, title=title is not False)
+    if fmt == "html":
+        return to_html(res, images)
+    return json.dumps(to_dict(res, images), ensure_ascii=False, indent=1) + "\n"
+
+
+def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
+                 title: bool | None = None) -> tuple[str, list[dict], list[str]]:
+    """A result's output (a JSON line with ``jsonl``), removal-log records and flag warnings
+    (runs in batch workers, so module level)."""
+    from ..render import removal_log  # lazy, as the batch engine (`run`)
+
+    flags = [w for w in res.warnings if w in FLAG_WARNINGS]
+    flag = verdict_flag(res)  # an error or empty page is named on stderr with its reason
+    flags += [flag] if flag else []
+    if jsonl:
+        from ..warc import warc_line  # lazy, as the batch engine (`run`)
+
+        return (*warc_line(res, fmt, with_log, key="name"), flags)
+    return _render(res, fmt, images, title), (removal_log(res) if with_log else []), flags
+
+
+def _read_stdin(max_bytes: int) -> bytes | PageError:
+    """One page from standard input, refused past ``max_bytes`` like a file would be."""
+    data = sys.stdin.buffer.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        return PageError("too-large", f"standard input holds more than --max-bytes ({max_bytes} bytes)")
+    return data
+
+
+def _write_stdout(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+    except BrokenPipeError:  # the reader stopped early: the command ends quietly (blockclf.cli.main)
+        raise
+    except OSError as exc:  # a full disk behind a redirection
+        raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+
+def _summary(n_done: int, skipped: Counter[str], tail: str) -> None:
+    detail = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
+    print(f"blockclf: {n_done} processed, {sum(skipped.values())} skipped" + (f" ({detail})" if detail else "")
+          + tail, file=sys.stderr)
+
+
+class _FailFast(Exception):
+    """Raised on the first skipped page under ``--fail-fast``."""
+
+
+@dataclass
+class _Inputs:
+    """What one run reads: listed files (with output stems and sources), WARC files, standard input,
+    and the inputs already skipped while listing."""
+
+    files: list[tuple[Path, str]]
+    warcs: list[Path]
+    stdin: bool
+    listing: list[tuple[str, PageError]]
+    stems: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, Path | bytes] = field(default_factory=dict)
+
+
+def _check(args: argparse.Namespace) -> None:
+    if args.threshold is not None and not 0 <= args.threshold <= 1:
+        raise UsageError("--threshold must be between 0 and 1")
+    if args.jobs < 0:
+        raise UsageError("--jobs must be at least 1")
+    if min(args.max_bytes, args.max_nodes, args.max_depth) < 1:
+        raise UsageError("--max-bytes, --max-nodes and --max-depth must be at least 1")
+
+
+def _list_inputs(args: argparse.Namespace) -> _Inputs:
+    """The run's inputs; files in the given folders whose names are not pages' are named on stderr."""
+    if args.paths.count("-") > 1:
+        raise UsageError("standard input ('-') can be read once")
+    stdin = "-" in args.paths
+    warcs = [Path(p) for p in args.paths if p != "-" and is_warc(p)]
+    listing: list[tuple[str, PageError]] = []
+    unread: list[str] = []
+    files = collect_inputs([p for p in args.paths if p != "-" and not is_warc(p)], skipped=listing, unread=unread)
+    if unread:
+        shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
+        print(f"blockclf: {len(unread)} files in the given folders were not read, as their names are not pages' "
+              f"(.html, .htm, .html.gz, .htm.gz): {shown}", file=sys.stderr)
+    if not files and not warcs and not listing and not stdin:
+        raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+    return _Inputs(files, warcs, stdin, listing)
+
+
+def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Model,
+             profile: SiteProfile | None) -> BatchOptions:
+    """The batch options of the run; ``--jobs auto`` is settled here (``args.jobs``)."""
+    from ..batch import AUTO_JOBS, BatchOptions, available_cores, plan_workers  # lazy, see `run`
+
+    if args.dask and (inputs.warcs or inputs.stdin):
+        raise UsageError("--dask reads files the workers can open; extract WARC files and standard input without it")
+    if args.jobs == 0:  # auto: the free cores, as many as the batch is worth (a WARC's size is not known)
+        cores = min(available_cores(), AUTO_JOBS)
+        args.jobs = cores if inputs.warcs else plan_workers(cores, len(inputs.files) + inputs.stdin)
+    limits = Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes, max_depth=args.max_depth,
+                    max_seconds=args.time_budget or None)
+    transform = partial(_render_page, fmt=args.format, with_log=bool(args.removed_log), jsonl=jsonl,
+                        images=getattr(args, "images", False), title=getattr(args, "title", None))
+    return BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
+                        site_profile=profile, use_site=not args.no_site, explain=args.explain,
+                        encoding=args.encoding, limits=limits, transform=transform, comments=args.comments)
+
+
+class _Run:
+    """One ``blockclf extract`` run: pages through the batch, outputs written, skips counted."""
+
+    def __init__(self, args: argparse.Namespace, inputs: _Inputs, opts: BatchOptions, out_dir: Path | None) -> None:
+        self.args, self.inputs, self.opts, self.out_dir = args, inputs, opts, out_dir
+        self.progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
+        self.skipped: Counter[str] = Counter()
+        self.counts: Counter[str] = Counter()  # pages of file inputs written, and failed in the batch
+        self.n_done = 0
+        self.log_fh: IO[str] | None = None
+        from ..batch import SiteReport  # lazy, see `run`
+
+        self.sites: SiteReport = SiteReport()
+
+    def skip(self, name: str, error: PageError) -> None:
+        print(f"blockclf: skipped {printable(name)}: {printable(error)}", file=sys.stderr)
+        self.skipped[error.reason] += 1
+        if self.args.fail_fast:
+            raise _FailFast
+
+    def outcomes(self, batch: Iterable[Outcome]) -> Iterator[tuple[str, str]]:
+        """Each page's output by name; failed pages are skipped, flags and removal-log lines written."""
+        for o in batch:
+            if o.error is not None:
+                self.counts["failed"] += 1
+                self.skip(o.name, o.error)
+                continue
+            self.n_done += 1
+            out, records, *flags = o.result
+            if flags and flags[0]:
+                print(f"blockclf: warning: {printable(o.name)}: flagged {', '.join(flags[0])}", file=sys.stderr)
+            if self.log_fh is not None:
+                for rec in records:
+                    self.log_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            yield o.name, out
+
+    def _exists(self, target: Path) -> PageError | None:
+        """The skip of an input whose output exists (unless ``--overwrite``), else None."""
+        if self.args.overwrite or not (target.exists() or target.is_symlink()):
+            return None
+        return PageError("exists", f"output {target} exists (give --overwrite to replace it)")
+
+    def extract_all(self) -> None:
+        for name, err in self.inputs.listing:
+            self.skip(name, err)
+        self._extract_files()
+        self._extract_warcs()
+
+    def _extract_files(self) -> None:
+        args, inputs, out_dir = self.args, self.inputs, self.out_dir
+        if out_dir is not None:
+            for path, stem in list(inputs.files):
+                target = out_dir / (stem + EXT[args.format])
+                exists = self._exists(target)
+                if exists is not None:
+                    inputs.files.remove((path, stem))
+                    self.skip(str(path), exists)
+        if not inputs.files:
+            return
+        from ..batch import Item, run_batch  # lazy, see `run`
+        from ..distributed import iter_dask
+
+        items = [Item(str(path), inputs.sources[str(path)], site=args.site, fallback_site=host_site(stem))
+                 for path, stem in inputs.files]
+        self.counts["files"] = len(items)
+        batch: Iterable[Outcome]
+        if args.dask:
+            batch = iter_dask(items, replace(self.opts, model=args.model), client=args.dask)
+        else:
+            batch = run_batch(items, self.opts, jobs=args.jobs, progress=self.progress, report=self.sites)
+        self.counts["failed"] = 0
+        for name, out in self.outcomes(batch):
+            if out_dir is None:
+                _write_stdout(out)
+            else:
+                write_atomic(out_dir / (inputs.stems[name] + EXT[args.format]), out)
+            self.counts["written"] += 1
+        self.counts["files"] = 0
+
+    def _extract_warcs(self) -> None:
+        from ..warc import extract_warc, warc_output  # lazy, see `run`
+
+        targets: set[Path] = set()
+        for warc in self.inputs.warcs:
+            if self.out_dir is not None:
+                target = warc_output(warc, self.out_dir)
+                if target in targets:
+                    self.skip(str(warc), PageError("collision", f"its output {target} is taken by another WARC file"))
+                    continue
+                targets.add(target)
+                exists = self._exists(target)
+                if exists is not None:
+                    self.skip(str(warc), exists)
+                    continue
+            extract_warc(warc, self.out_dir, self.opts, self.args.format, jobs=self.args.jobs, progress=self.progress,
+                         site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes)
+
+    def report_sites(self) -> None:
+        """Name the pages that got no site evidence (one page alone never has any)."""
+        sites = self.sites
+        if sites.pages > 1 and (sites.no_site or sites.alone):
+            why = [f"{sites.no_site} name no URL or site (give --site, or keep pages in host-named folders)"] \
+                if sites.no_site else []
+            why += [f"{sites.alone} are their site's only page in the batch"] if sites.alone else []
+            print(f"blockclf: {sites.no_site + sites.alone} of {sites.pages} pages got no site evidence: "
+                  + "; ".join(why), file=sys.stderr)
+
+
+def _add_stdin(args: argparse.Namespace, inputs: _Inputs) -> None:
+    """Read standard input, if named, as the first page (or a skip when it is too large)."""
+    inputs.stems = {str(path): stem for path, stem in inputs.files}
+    inputs.sources = {str(path): path for path, _ in inputs.files}
+    if inputs.stdin:
+        data = _read_stdin(args.max_bytes)
+        if isinstance(data, PageError):
+            inputs.listing.append(("-", data))
+        else:
+            inputs.files.insert(0, (Path("-"), "stdin"))
+            inputs.stems["-"], inputs.sources["-"] = "stdin", data
+
+
+def run(args: argparse.Namespace) -> int:
+    """``blockclf extract``: pages, directories and WARC files to text, Markdown or JSON.
+
+    The batch engine, the renderers, WARC reading and Dask are imported where they are used,
+    not with this module: every command builds this module's parser, and ``blockclf --version``
+    or ``blockclf site ...`` should not pay for them.
+    """
+    _check(args)
+    model = load_model(args.model)
+    profile = SiteProfile.load(args.site_profile) if args.site_profile else None
+    inputs = _list_inputs(args)
+    if args.output == "-":
+        args.output = None
+    # several pages and no output folder: one JSON object per page on standard output
+    jsonl = args.output is None and (len(inputs.files) + len(inputs.listing) + inputs.stdin > 1
+                                     or bool(inputs.warcs and (inputs.files or inputs.stdin)))
+    opts = _options(args, inputs, jsonl, model, profile)
+    out_dir = Path(args.output) if args.output is not None else None
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
+    _add_stdin(args, inputs)
+    job = _Run(args, inputs, opts, out_dir)
+    stopped = ""
+    try:
+        with ExitStack() as stack:
+            if args.removed_log:  # streamed to a temporary, renamed into place when the run ends
+                job.log_fh = stack.enter_context(atomic_open(args.removed_log))
+            try:
+                job.extract_all()
+            except _FailFast:  # the log of the pages done so far is kept
+                stopped = "; stopped at the first skipped page (--fail-fast)"
+    except OutputError as exc:
+        print(f"blockclf: error: {exc}", file=sys.stderr)
+        lost = job.counts["files"] - job.counts["written"] - job.counts["failed"]
+        _summary(job.n_done, job.skipped, "; stopped: an output could not be written"
+                 + (f" ({lost} pages not written)" if lost > 0 else ""))
+        return 3
+    n_skipped = sum(job.skipped.values())
+    job.report_sites()
+    if args.output is not None or n_skipped:
+        _summary(job.n_done, job.skipped, stopped)
+    return 1 if n_skipped else 0
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``blockclf extract`` on the main parser's subparsers."""
+    ex = sub.add_parser("extract", help="extract the main content of pages",
+                        description="Extract main content. Example: blockclf extract page.html --format markdown",
+                        epilog=EXIT_CODES,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ex.add_argument("paths", nargs="+", metavar="PATH",
+                    help=".html/.htm/.html.gz files or directories, .warc/.warc.gz files (extra 'warc'), "
+                         "or - for one page on standard input")
+    ex.add_argument("-o", "--output", metavar="OUTDIR",
+                    help="write OUTDIR/<relative path>.{txt,md,json,html}; without it (or with -o -) one page is "
+                         "written to standard output, several as JSON lines, one object per page")
+    ex.add_argument("--model", metavar="FILE", help="model file, or 'refined' for the shipped model with the refining "
+                    "pass (default: the shipped default model)")
+    ex.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")
+    ex.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
+    ex.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text",
+                    help="text (default), markdown, json (with the Markdown), or html (clean, safe to embed)")
+    ex.add_argument("--images", action="store_true", help="keep images as ![alt](src) in markdown, <img> in html")
+    ex.add_argument("--title", action=argparse.BooleanOptionalAction, default=None,
+                    help="start the output with the page's headline (default: in markdown, where a kept heading "
+                         "does not already say it; not in text, whose gold usually leaves it out)")
+    ex.add_argument("--jobs", type=jobs_value, default="auto", metavar="N|auto",
+                    help="worker processes: auto (default) uses the available cores, up to 8 and one per 16 pages "
+                         "(a shorter batch runs in this process); 1 never starts workers")
+    ex.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
+                    help="run on a Dask cluster (extra 'dask'); the workers must see the input paths")
+    ex.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                    help="progress bar on stderr: auto (only on a terminal), on, off")
+    ex.add_argument("--time-budget", type=float, default=30.0, metavar="SECONDS",
+                    help="skip a page whose reading and parsing takes longer (default 30, 0 for none)")
+    ex.add_argument("--removed-log", metavar="FILE",
+                    help="write one JSON line per removed block (page, xpath, text, score, threshold); "
+                         "add --explain for each block's reasons, which costs a model pass per block")
+    ex.add_argument("--explain", action="store_true",
+                    help="add each block's top reasons to JSON output and to --removed-log (slower)")
+    ex.add_argument("--site", help="treat every page as belonging to this site")
+    ex.add_argument("--site-profile", metavar="FILE", help="site profile with repetition counts from earlier pages")
+    ex.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
+    ex.add_argument("--comments", choices=("remove", "keep", "separate"), default="remove",
+                    help="readers' comment threads: removed from the main text (default), kept in it, or "
+                         "removed and given apart (the JSON's 'comments')")
+    ex.add_argument("--encoding", help="encoding to try before the page's own declaration")
+    ex.add_argument("--max-bytes", type=int, default=Limits().max_bytes,
+                    help="skip pages larger than this, compressed or not (default %(default)s)")
+    ex.add_argument("--max-nodes", type=int, default=Limits().max_nodes,
+                    help="skip pages with more elements (default %(default)s)")
+    ex.add_argument("--max-depth", type=int, default=Limits().max_depth,
+                    help="read elements nested deeper as plain text and flag the page (default %(default)s)")
+    ex.add_argument("--fail-fast", action="store_true", help="stop at the first skipped page (exit 1)")
+    ex.add_argument("--overwrite", action="store_true",
+                    help="replace existing outputs; without it a page whose output exists is skipped "
+                         "with reason 'exists' (exit 1)")
+    ex.set_defaults(func=run)

@@ -1,0 +1,81 @@
+"""``blockclf label``: one site's pages, and the selector of their main content, to a labelled dataset.
+
+The labelling itself is `blockclf.labelling`; this module reads the command line, lists the
+pages (files, folders and WARC records) and reports what was written and skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ..files import printable
+from ..html import PageError
+from ..inputs import is_warc
+from .common import EXIT_CODES, UsageError, collect_inputs
+
+if TYPE_CHECKING:
+    from ..batch import Item
+    from ..labelling import LabelReport
+
+__all__ = ["add_parser", "run"]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Label the pages; exit 1 when some had no selector match or could not be read."""
+    # deliberately lazy: selectors and alignment are imported by this command only, not at start-up
+    from ..labelling import label_site, read_edits, warc_pages
+
+    if not args.content and args.gold_suffix is None:
+        raise UsageError("give --content SELECTOR, or gold text files next to the pages (--gold-suffix)")
+    listing: list[tuple[str, PageError]] = []
+    inputs: list[Any] = collect_inputs([p for p in args.pages if not is_warc(p)], skipped=listing)
+    for warc in (p for p in args.pages if is_warc(p)):
+        records: list[Item] = warc_pages(warc, damage=listing)
+        inputs.extend(records)
+    if not inputs and not listing:
+        raise UsageError("no .html/.htm/.html.gz files or HTML records in .warc files found in the given paths")
+    rep = label_site(inputs, args.output, content=args.content, exclude=args.exclude or (),
+                     dataset=args.dataset, site=args.site, gold_suffix=args.gold_suffix,
+                     edits=read_edits(args.edits) if args.edits else None, dev=args.dev, test=args.test)
+    rep.failed[:0] = [(name, str(err)) for name, err in listing]
+    _report(rep, args)
+    return 1 if rep.no_match or rep.failed else 0
+
+
+def _report(rep: LabelReport, args: argparse.Namespace) -> None:
+    for path in rep.no_match:
+        print(f"blockclf: skipped {printable(path)}: the selector matched nothing", file=sys.stderr)
+    for path, why in rep.failed:
+        print(f"blockclf: skipped {printable(path)}: {printable(why)}", file=sys.stderr)
+    splits = ", ".join(f"{k} {rep.written.get(k, 0)}" for k in ("train", "dev", "test"))
+    sources = ", ".join(f"{k} {v}" for k, v in sorted(rep.by_source.items()))
+    print(f"labelled {rep.n_written} pages into {args.output} as dataset '{args.dataset}' ({splits}; "
+          f"labels from: {sources or 'none'}); {len(rep.no_match)} with no selector match, {len(rep.failed)} failed")
+    if args.edits:
+        print(f"block edits changed {rep.edited_blocks} block labels; {rep.unused_edits} edits named no labelled page")
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``blockclf label`` on the main parser's subparsers."""
+    lb = sub.add_parser("label", help="label one site's pages by the selector of their main content",
+                        epilog=EXIT_CODES,
+                        description="Label pages by selector. Example: blockclf label site/ "
+                                    "--content 'div.article-body' -o mydata/ && "
+                                    "blockclf train mydata/ --base default -o my.json")
+    lb.add_argument("pages", nargs="+", metavar="PAGES",
+                    help=".html/.htm/.html.gz files or directories of one site, or .warc/.warc.gz files (extra 'warc')")
+    lb.add_argument("--content", metavar="SELECTOR", help="CSS selector or XPath (starting with /) of the main content")
+    lb.add_argument("--exclude", action="append", metavar="SELECTOR",
+                    help="not content even inside --content (repeatable)")
+    lb.add_argument("-o", "--output", required=True, metavar="DATASET", help="dataset directory to write")
+    lb.add_argument("--dataset", default="mysite", help="dataset name inside DATASET (default mysite)")
+    lb.add_argument("--site", help="site (domain) of the pages; default: from their URLs, else the dataset name")
+    lb.add_argument("--gold-suffix", default=".txt",
+                    help="gold text file next to a page (a.html + a.txt) wins over the selector")
+    lb.add_argument("--edits", metavar="JSONL",
+                    help='block edits: {"page": ID, "xpath": PATH, "label": "content"|"boilerplate"}')
+    lb.add_argument("--dev", type=float, default=0.2, help="share of pages in split dev (default 0.2)")
+    lb.add_argument("--test", type=float, default=0.2, help="share of pages held out in split test (default 0.2)")
+    lb.set_defaults(func=run)

@@ -1,0 +1,116 @@
+"""The records a page becomes: `Page` (parsed and segmented) and `Result` (decided), built once.
+
+They sit below everything that reads them: scoring (`blockclf.predict`) builds a `Result`
+whole, with its checks already made, and nothing changes it afterwards; the renderers
+(`blockclf.render`) and the checks (`blockclf.checks`) read it. `Result.text`, ``markdown``
+and ``to_dict`` call the renderers, which are imported when a result is first rendered: they
+cost every command's start-up a tenth of ``blockclf --version`` otherwise. `Reason` names what moved
+one block's score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .block import Block
+from .html import Document, Source
+from .metadata import Metadata
+
+__all__ = ["Page", "Reason", "Result", "Source"]
+
+
+class Reason(NamedTuple):
+    """One feature's part in a block's score: its name, the value the block has, and how far it
+    moved the score (LightGBM ``pred_contrib``, in log-odds)."""
+
+    feature: str
+    value: float
+    contribution: float
+
+
+@dataclass
+class Page:
+    """A parsed, segmented page waiting for scores.
+
+    ``blocks`` are the visible blocks, which the model scores and site profiles count;
+    ``hidden`` the blocks of hidden elements, read only when the visible ones keep too
+    little (see `extract_batch`). ``metadata`` and ``comment_roots`` (the element paths of
+    readers' comment threads) are read here, while the parsed tree is at hand (a batch may
+    drop the tree before scoring).
+    """
+
+    doc: Document
+    blocks: list[Block]
+    name: str | None = None
+    url: str | None = None
+    site: str | None = None
+    hidden: list[Block] = field(default_factory=list)
+    metadata: Metadata = field(default_factory=Metadata)
+    comment_roots: tuple[str, ...] = ()
+
+
+@dataclass
+class Result:
+    """What blockclf decided about one page.
+
+    ``blocks`` holds every block of the page; ``kept[i]`` says whether block ``i`` is main
+    content, ``scores[i]`` is the model's P(content). Kept and removed blocks together are
+    the page's whole text (`raw_text`): its visible text, plus the text of hidden elements
+    as blocks flagged ``hidden`` (removed with score 0 unless the page was read with them,
+    warning ``read-hidden``). ``title`` is the page's headline (`Metadata.title`, cleaned of
+    site-name parts; the raw ``<title>`` when the page gives no better), ``metadata`` all that
+    the page says about itself.
+    """
+
+    blocks: list[Block]
+    scores: np.ndarray
+    kept: np.ndarray
+    threshold: float
+    favor: str | None
+    title: str = ""
+    url: str | None = None
+    site: str | None = None
+    name: str | None = None
+    encoding: str = ""
+    warnings: list[str] = field(default_factory=list)
+    verdict: str = "document"
+    stats: dict[str, float] = field(default_factory=dict)
+    reasons: list[list[Reason]] | None = None
+    metadata: Metadata = field(default_factory=Metadata)
+    #: per block, whether it is part of a readers' comment thread (`blockclf.comments`)
+    comment: np.ndarray | None = None
+    #: what was done with comments: ``remove`` (default), ``keep`` or ``separate``
+    comments: str = "remove"
+
+    @property
+    def text(self) -> str:
+        """The kept blocks as plain text, one block per line."""
+        from .render import to_text  # deliberately lazy: see the module docstring
+
+        return to_text(self)
+
+    @property
+    def markdown(self) -> str:
+        """The kept blocks as Markdown, with headings, lists, tables and code restored."""
+        from .render import to_markdown  # deliberately lazy: see the module docstring
+
+        return to_markdown(self)
+
+    @property
+    def raw_text(self) -> str:
+        """Every block's text, kept or not, in document order."""
+        return "\n".join(b.text for b in self.blocks)
+
+    @property
+    def removed(self) -> list[tuple[Block, float]]:
+        """The removed blocks with their scores."""
+        return [(b, float(s)) for b, s, k in zip(self.blocks, self.scores, self.kept) if not k]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything about the page, ready for JSON (`blockclf.render.to_dict`)."""
+        from .render import to_dict  # deliberately lazy: see the module docstring
+
+        return to_dict(self)
