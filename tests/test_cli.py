@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -301,3 +302,21 @@ def test_jobs_auto_is_the_default_and_starts_no_worker_for_one_page(capsys, tiny
     assert code == 0 and out.strip() and not started
     code, out, _ = run(capsys, "extract", "--help")
     assert code == 0 and "auto (default)" in " ".join(out.split())
+
+
+def test_a_host_named_folder_given_on_the_command_line_names_its_pages_site(capsys, tmp_path: Path,
+                                                                          tiny_model_file: Path, synthetic_page):
+    mirror = tmp_path / "crawl.data" / "www.example.org"  # the folder above the named one never counts
+    mirror.mkdir(parents=True)
+    for p in range(3):  # pages that name no URL of their own
+        html = synthetic_page(8, p).html
+        html = re.sub(r"<link[^>]*canonical[^>]*>|<meta[^>]*og:url[^>]*>", "", html)
+        (mirror / f"{p}.html").write_text(html, encoding="utf-8")
+    code, _, err = run(capsys, "extract", str(mirror), "-o", str(tmp_path / "out"), "--format", "json",
+                       "--model", str(tiny_model_file))
+    assert code == 0 and "no site evidence" not in err
+    sites = {json.loads(p.read_text(encoding="utf-8"))["site"] for p in (tmp_path / "out").iterdir()}
+    assert sites == {"example.org"}
+    code, _, err = run(capsys, "extract", str(tmp_path / "crawl.data"), "-o", str(tmp_path / "out2"),
+                       "--format", "json", "--model", str(tiny_model_file))
+    assert {json.loads(p.read_text(encoding="utf-8"))["site"] for p in (tmp_path / "out2").rglob("*.json")} == {"example.org"}

@@ -159,6 +159,7 @@ class _Run:
 
     def __init__(self, args: argparse.Namespace, inputs: _Inputs, opts: BatchOptions, out_dir: Path | None) -> None:
         self.args, self.inputs, self.opts, self.out_dir = args, inputs, opts, out_dir
+        self.folders = [Path(p) for p in args.paths if p != "-" and Path(p).is_dir()]
         self.progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
         self.skipped: Counter[str] = Counter()
         self.counts: Counter[str] = Counter()  # pages of file inputs written, and failed in the batch
@@ -190,6 +191,17 @@ class _Run:
                     self.log_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             yield o.name, out
 
+    def _folder_site(self, path: Path, stem: str) -> str | None:
+        """The site a page without a URL takes from the folders it sits in: the innermost one
+        named like a host, from the folder named on the command line (itself included) down."""
+        for folder in self.folders:
+            try:
+                below = path.relative_to(folder)
+            except ValueError:
+                continue
+            return host_site(Path(folder.resolve().name) / below)
+        return host_site(stem)
+
     def _exists(self, target: Path) -> PageError | None:
         """The skip of an input whose output exists (unless ``--overwrite``), else None."""
         if self.args.overwrite or not (target.exists() or target.is_symlink()):
@@ -216,7 +228,7 @@ class _Run:
         from ..batch import Item, run_batch  # lazy, see `run`
         from ..distributed import iter_dask
 
-        items = [Item(str(path), inputs.sources[str(path)], site=args.site, fallback_site=host_site(stem))
+        items = [Item(str(path), inputs.sources[str(path)], site=args.site, fallback_site=self._folder_site(path, stem))
                  for path, stem in inputs.files]
         self.counts["files"] = len(items)
         batch: Iterable[Outcome]
