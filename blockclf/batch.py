@@ -51,7 +51,7 @@ __all__ = ["BatchOptions", "Item", "Outcome", "PageRead", "SiteReport", "availab
 log = logging.getLogger("blockclf")
 
 #: a batch's items, or a function giving them afresh (a WARC file is read once per pass)
-Items = Union[Sequence["Item"], Callable[[], Iterable["Item"]]]
+Items = Union[Sequence["Item"], Callable[[], Iterable["Item"]]]  # noqa: UP007 (a runtime alias on 3.10)
 _NO_TREE = etree.Element("html")  # stands in for a dropped tree: scoring reads no element
 #: at most this many blocks are scored in one LightGBM call (feature tables: 2 KB a block)
 SCORE_BLOCKS = 20_000
@@ -373,8 +373,9 @@ class _Workers:
     loaded the model: starting one costs milliseconds, not the half second a fresh
     interpreter takes, so parallel work pays on batches of a few dozen pages. Once this
     process may have started OpenMP threads (`blockclf.booster.fork_safe`), which a forked
-    child cannot use, they come from a fork server instead; elsewhere they are spawned. Tasks travel pickled (with cloudpickle where it is installed, so that a
-    ``transform`` may then be any function, a lambda included).
+    child cannot use, they come from a fork server instead; elsewhere they are spawned.
+    Tasks travel pickled (with cloudpickle where it is installed, so that a ``transform``
+    may then be any function, a lambda included).
 
     A worker that dies (killed, out of memory, a crash in a native library) costs only the
     pages it held: the tasks that were under way are run again, each in a fresh worker of its

@@ -167,7 +167,8 @@ class NativeBooster:
             self._handle, X.ctypes.data_as(ctypes.c_void_p), ctypes.c_int(_DTYPE_FLOAT64),
             ctypes.c_int32(n_rows), ctypes.c_int32(self._n_features), ctypes.c_int(1),
             ctypes.c_int(_PREDICT_CONTRIB if pred_contrib else _PREDICT_NORMAL), ctypes.c_int(0),
-            ctypes.c_int(iterations), ctypes.c_char_p(f"num_threads={max(int(num_threads), 1)} verbosity={int(verbosity)}".encode()),
+            ctypes.c_int(iterations),
+            ctypes.c_char_p(f"num_threads={max(int(num_threads), 1)} verbosity={int(verbosity)}".encode()),
             ctypes.byref(out_len), out.ctypes.data_as(ctypes.POINTER(ctypes.c_double))))
         if out_len.value != n_rows * width:
             raise NativeError(f"LightGBM returned {out_len.value} values for {n_rows} rows")

@@ -738,7 +738,7 @@ def _language(declared: Iterable[str | None], sample: str) -> tuple[str | None, 
 def _identified(declared: str | None, sample: str) -> str | None:
     """The language identified from ``sample`` when confident enough, else ``declared``."""
     found, prob = _identify(sample)
-    if prob >= LANG_MIN_CONFIDENCE or declared is None and prob >= 0.5:
+    if prob >= LANG_MIN_CONFIDENCE or (declared is None and prob >= 0.5):
         return found
     return declared
 
@@ -848,5 +848,6 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     lang, lang_sample = _language(declared, _sample(blocks, (title, description)))
 
     return Metadata(title=title, author=author, date=published, modified=modified,
-                    description=_clean(description, 2000), sitename=_clean(sitename, 200), declared_lang=lang, lang_sample=lang_sample, url=page_url,
+                    description=_clean(description, 2000), sitename=_clean(sitename, 200), declared_lang=lang,
+                    lang_sample=lang_sample, url=page_url,
                     categories=tuple(categories[:MAX_TERMS]), tags=tuple(tags[:MAX_TERMS]))

@@ -212,7 +212,7 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
 class _Owner:
     """An open block-level element: what its blocks inherit, and its path once asked for."""
 
-    __slots__ = ("el", "tag", "tokens", "ancestors", "heading", "lists", "tables", "pre", "xpath", "number")
+    __slots__ = ("ancestors", "el", "heading", "lists", "number", "pre", "tables", "tag", "tokens", "xpath")
 
     def __init__(self, el: etree._Element, tag: str, tokens: tuple[str, ...], ancestors: tuple[str, ...],
                  heading: int, lists: int, tables: int, pre: bool) -> None:
