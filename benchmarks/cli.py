@@ -12,6 +12,7 @@ files are scored against the gold text (DESIGN section 4), as a user would score
     python benchmarks/cli.py                               # test split, every dataset
     python benchmarks/cli.py --dataset wcxb --args=--jobs=2
     python benchmarks/cli.py --no-peer --args=--no-site    # quality of other settings only
+    python benchmarks/cli.py --peer-jobs 2                 # trafilatura on two processes too
 """
 
 from __future__ import annotations
@@ -37,15 +38,25 @@ from blockclf.evaluate import score_text  # noqa: E402
 #: trafilatura over a folder as one process: read, extract, write one .txt per page
 PEER = r"""
 import gzip, sys
+from multiprocessing import Pool
 from pathlib import Path
 import trafilatura
-src, out = Path(sys.argv[1]), Path(sys.argv[2])
-for f in sorted(src.rglob("*.html.gz")):
+src, out, jobs = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+
+def one(f):
     data = gzip.decompress(f.read_bytes())
     text = trafilatura.extract(data, include_comments=False, include_tables=True) or ""
     target = out / f.relative_to(src).with_suffix("").with_suffix(".txt")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text + "\n", encoding="utf-8")
+
+files = sorted(src.rglob("*.html.gz"))
+if jobs > 1:
+    with Pool(jobs) as pool:  # forked after trafilatura is imported, as blockclf's workers are
+        pool.map(one, files, chunksize=4)
+else:
+    for f in files:
+        one(f)
 """
 
 
@@ -63,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
     ap.add_argument("--args", default="", help="extra arguments for blockclf extract, e.g. --args='--jobs 2'")
     ap.add_argument("--no-peer", action="store_true", help="run blockclf only (quality of other settings)")
+    ap.add_argument("--peer-jobs", type=int, default=1,
+                    help="run trafilatura in this many processes (default 1: a loop, as a script calls it)")
     ap.add_argument("--keep", type=Path, help="keep the outputs in this folder")
     ap.add_argument("--json", type=Path, help="write the figures here")
     args = ap.parse_args(argv)
@@ -91,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         runs = {"blockclf": [exe, "extract", str(folder), "-o", str(work / "blockclf" / dataset),
                              *shlex.split(args.args)]}
         if peer:
-            runs["trafilatura"] = [sys.executable, "-c", PEER, str(folder), str(work / "trafilatura" / dataset)]
+            runs["trafilatura"] = [sys.executable, "-c", PEER, str(folder), str(work / "trafilatura" / dataset),
+                                   str(args.peer_jobs)]
         order = list(runs) if n % 2 == 0 else list(reversed(runs))
         for name in order:
             secs, code, err = _run(runs[name])
