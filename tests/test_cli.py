@@ -320,3 +320,30 @@ def test_a_host_named_folder_given_on_the_command_line_names_its_pages_site(caps
     code, _, err = run(capsys, "extract", str(tmp_path / "crawl.data"), "-o", str(tmp_path / "out2"),
                        "--format", "json", "--model", str(tiny_model_file))
     assert {json.loads(p.read_text(encoding="utf-8"))["site"] for p in (tmp_path / "out2").rglob("*.json")} == {"example.org"}
+
+
+@pytest.mark.parametrize("argv,wanted", [
+    (["train"], ["-o MODEL, --output MODEL", "model file to write (default model.json)", "(default train)",
+                 "(default dev)", "--seed", "--jobs"]),
+    (["evaluate"], ["BENCH", "directory in the benchmark layout", "split to score (default test)",
+                    "overrides --favor", "same site as evidence"]),
+    (["site", "inspect"], ["profile written by 'blockclf site build'"]),
+    (["site", "stats"], ["stats file to write"]),
+])
+def test_every_option_says_what_it_does(capsys, argv: list[str], wanted: list[str]):
+    code, out, _ = run(capsys, *argv, "--help")
+    text = " ".join(out.split())
+    assert code == 0
+    for phrase in wanted:
+        assert " ".join(phrase.split()) in text, phrase
+    # no option line without a help text after it (argparse prints the flags alone on such a line)
+    options = text.split("options:")[1]
+    for flag in ("--split SPLIT --dev-split", "--seed SEED --jobs", "--model FILE --split"):
+        assert flag not in options
+
+
+@pytest.mark.parametrize("alias,first", [("txt", "Why Rivers Meander"), ("md", "# Why Rivers Meander"),
+                                         ("TEXT", "Why Rivers Meander")])
+def test_format_is_taken_by_its_file_suffix_too(capsys, alias: str, first: str):
+    code, out, _ = run(capsys, "extract", str(ROOT / "data" / "example.html"), "--format", alias)
+    assert code == 0 and out.splitlines()[0] == first

@@ -47,13 +47,14 @@ def add_parser(sub: Any) -> None:
     ev = sub.add_parser("evaluate", help="score a model against gold text",
                         epilog=EXIT_CODES, description="Evaluate. Example: "
                                     "blockclf evaluate ../shared/benchmark --split test --report reports/test")
-    ev.add_argument("bench", metavar="BENCH")
-    ev.add_argument("--model", metavar="FILE")
-    ev.add_argument("--split", default="test")
+    ev.add_argument("bench", metavar="BENCH",
+                    help="directory in the benchmark layout (index.jsonl, <dataset>/html, <dataset>/gold)")
+    ev.add_argument("--model", metavar="FILE", help="model file, or 'refined' (default: the shipped default model)")
+    ev.add_argument("--split", default="test", help="index.jsonl split to score (default %(default)s)")
     ev.add_argument("--dataset", action="append", metavar="NAME", help="only this dataset (repeatable)")
-    ev.add_argument("--favor", choices=FAVORS, default="balanced")
-    ev.add_argument("--threshold", type=float)
-    ev.add_argument("--no-site", action="store_true")
+    ev.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")
+    ev.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
+    ev.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
     ev.add_argument("--report", metavar="DIR", help="write metrics.json, pages.csv, PR curve, feature importance, "
                     "worst pages (PNGs) and one self-contained report.html here")
     ev.set_defaults(func=run)

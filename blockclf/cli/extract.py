@@ -331,6 +331,18 @@ def run(args: argparse.Namespace) -> int:
     return 1 if n_skipped else 0
 
 
+#: output formats, and the other names they are asked for by
+FORMATS = {"text": "text", "txt": "text", "markdown": "markdown", "md": "markdown", "json": "json", "html": "html"}
+
+
+def _format(value: str) -> str:
+    """``--format``: one of the formats, by name or file suffix (``txt``, ``md``)."""
+    try:
+        return FORMATS[value.lower()]
+    except KeyError:
+        raise argparse.ArgumentTypeError(f"expected text, markdown, json or html, got {value!r}") from None
+
+
 def add_parser(sub: Any) -> None:
     """Register ``blockclf extract`` on the main parser's subparsers."""
     ex = sub.add_parser("extract", help="extract the main content of pages",
@@ -347,8 +359,9 @@ def add_parser(sub: Any) -> None:
                     "pass (default: the shipped default model)")
     ex.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")
     ex.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
-    ex.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text",
-                    help="text (default), markdown, json (with the Markdown), or html (clean, safe to embed)")
+    ex.add_argument("--format", type=_format, default="text", metavar="{text,markdown,json,html}",
+                    help="text (default; also 'txt'), markdown ('md'), json (with the Markdown), or html (clean, "
+                         "safe to embed)")
     ex.add_argument("--images", action="store_true", help="keep images as ![alt](src) in markdown, <img> in html")
     ex.add_argument("--title", action=argparse.BooleanOptionalAction, default=None,
                     help="start the output with the page's headline (default: in markdown, where a kept heading "

@@ -261,7 +261,7 @@ def add_parser(sub: Any) -> None:
     b.set_defaults(func=cmd_build)
 
     i = ss.add_parser("inspect", epilog=EXIT_CODES, help="show what a profile holds and what the model would remove")
-    i.add_argument("profile", metavar="SITE.json")
+    i.add_argument("profile", metavar="SITE.json", help="profile written by 'blockclf site build'")
     i.add_argument("--top", type=int, default=15, help="rows per list (default 15)")
     i.add_argument("--plot", metavar="PNG", help="write the document-frequency histogram as a PNG (needs matplotlib)")
     i.add_argument("--pages", nargs="+", metavar="PATH", help="pages to extract with the profile's evidence")
@@ -270,7 +270,8 @@ def add_parser(sub: Any) -> None:
 
     s = ss.add_parser("stats", epilog=EXIT_CODES, help="record extracted length and kept ratio per page and site")
     s.add_argument("inputs", nargs="+", metavar="INPUT", help="JSON outputs of 'extract --format json' or HTML pages")
-    s.add_argument("-o", "--output", required=True, metavar="STATS.json")
+    s.add_argument("-o", "--output", required=True, metavar="STATS.json",
+                   help="stats file to write (compare runs with 'blockclf site drift')")
     s.add_argument("--site-profile", metavar="FILE", help="site profile to use when extracting HTML pages")
     model_options(s, "model file (default: the shipped model)")
     s.set_defaults(func=cmd_stats)

@@ -121,11 +121,15 @@ def add_parser(sub: Any) -> None:
                                     "(fine-tune on your labelled pages, see 'blockclf label')")
     tr.add_argument("data", metavar="DATA", nargs="+",
                     help="directory in the benchmark layout (index.jsonl, <dataset>/html, <dataset>/gold)")
-    tr.add_argument("-o", "--output", default="model.json", metavar="MODEL")
-    tr.add_argument("--split", default="train")
-    tr.add_argument("--dev-split", default="dev")
-    tr.add_argument("--seed", type=int, default=0)
-    tr.add_argument("--jobs", type=int, default=2)
+    tr.add_argument("-o", "--output", default="model.json", metavar="MODEL",
+                    help="model file to write (default %(default)s)")
+    tr.add_argument("--split", default="train", help="index.jsonl split to train on (default %(default)s)")
+    tr.add_argument("--dev-split", default="dev",
+                    help="split for early stopping and the favor thresholds, on other sites (default %(default)s)")
+    tr.add_argument("--seed", type=int, default=0, help="random seed: the same data and seed give the same model "
+                    "(default %(default)s)")
+    tr.add_argument("--jobs", type=int, default=2, help="processes for labelling, threads for LightGBM "
+                    "(default %(default)s)")
     tr.add_argument("--base", metavar="MODEL",
                     help="fine-tune this model (add trees to it) instead of starting from scratch")
     tr.add_argument("--extra-data", metavar="DIR", help="mix in the train split of this public dataset directory")
