@@ -347,3 +347,11 @@ def test_every_option_says_what_it_does(capsys, argv: list[str], wanted: list[st
 def test_format_is_taken_by_its_file_suffix_too(capsys, alias: str, first: str):
     code, out, _ = run(capsys, "extract", str(ROOT / "data" / "example.html"), "--format", alias)
     assert code == 0 and out.splitlines()[0] == first
+
+
+def test_explain_with_an_output_that_cannot_show_it_says_so(capsys):
+    code, out, err = run(capsys, "extract", str(ROOT / "data" / "example.html"), "--explain")
+    assert code == 0 and out.strip()
+    assert "--explain adds each block's reasons to JSON output" in err
+    code, _, err = run(capsys, "extract", str(ROOT / "data" / "example.html"), "--explain", "--format", "json")
+    assert code == 0 and "warning" not in err

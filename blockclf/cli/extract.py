@@ -115,6 +115,9 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--jobs must be at least 1")
     if min(args.max_bytes, args.max_nodes, args.max_depth) < 1:
         raise UsageError("--max-bytes, --max-nodes and --max-depth must be at least 1")
+    if args.explain and args.format != "json" and not args.removed_log:
+        print(f"blockclf: warning: --explain adds each block's reasons to JSON output and to --removed-log; "
+              f"{args.format} output shows none of them (try blockclf explain PAGE for a view)", file=sys.stderr)
 
 
 def _list_inputs(args: argparse.Namespace) -> _Inputs:
