@@ -355,3 +355,24 @@ def test_explain_with_an_output_that_cannot_show_it_says_so(capsys):
     assert "--explain adds each block's reasons to JSON output" in err
     code, _, err = run(capsys, "extract", str(ROOT / "data" / "example.html"), "--explain", "--format", "json")
     assert code == 0 and "warning" not in err
+
+
+def test_o_naming_a_file_for_one_page_writes_that_file(capsys, tmp_path: Path):
+    page = ROOT / "data" / "example.html"
+    target = tmp_path / "result.txt"
+    code, _, _ = run(capsys, "extract", str(page), "-o", str(target))
+    assert code == 0 and target.is_file() and target.read_text(encoding="utf-8").startswith("Why Rivers Meander")
+    code, _, err = run(capsys, "extract", str(page), "-o", str(target))  # a rerun does not replace it
+    assert code == 1 and "exists" in err
+    assert run(capsys, "extract", str(page), "-o", str(target), "--overwrite")[0] == 0
+    folder = tmp_path / "out.md"
+    folder.mkdir()  # an existing folder stays a folder, whatever its name
+    assert run(capsys, "extract", str(page), "-o", str(folder), "--format", "markdown")[0] == 0
+    assert (folder / "example.md").is_file()
+    several = tmp_path / "several.txt"  # several pages: -o names a folder
+    pages = tmp_path / "in"
+    pages.mkdir()
+    for n in range(2):
+        (pages / f"{n}.html").write_bytes(page.read_bytes())
+    assert run(capsys, "extract", str(pages), "-o", str(several))[0] == 0
+    assert several.is_dir() and len(list(several.iterdir())) == 2

@@ -108,6 +108,21 @@ class _Inputs:
     sources: dict[str, Path | bytes] = field(default_factory=dict)
 
 
+#: an ``-o`` path with one of these suffixes names the output file of a single page
+FILE_SUFFIXES = frozenset((".txt", ".text", ".md", ".markdown", ".json", ".html", ".htm"))
+
+
+def _output_file(args: argparse.Namespace, inputs: _Inputs) -> Path | None:
+    """The file ``-o`` names when one page is extracted (``-o page.txt``), else None: ``-o``
+    then names a folder. A path that is an existing folder stays a folder whatever its name."""
+    if args.output is None or len(inputs.files) + inputs.stdin != 1 or inputs.listing or inputs.warcs:
+        return None
+    path = Path(args.output)
+    if path.suffix.lower() not in FILE_SUFFIXES or path.is_dir():
+        return None
+    return path
+
+
 def _check(args: argparse.Namespace) -> None:
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UsageError("--threshold must be between 0 and 1")
@@ -162,6 +177,7 @@ class _Run:
 
     def __init__(self, args: argparse.Namespace, inputs: _Inputs, opts: BatchOptions, out_dir: Path | None) -> None:
         self.args, self.inputs, self.opts, self.out_dir = args, inputs, opts, out_dir
+        self.out_file: Path | None = None  # ``-o page.txt`` for a single page
         self.folders = [Path(p) for p in args.paths if p != "-" and Path(p).is_dir()]
         self.progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
         self.skipped: Counter[str] = Counter()
@@ -217,11 +233,18 @@ class _Run:
         self._extract_files()
         self._extract_warcs()
 
+    def _target(self, stem: str) -> Path:
+        """Where a page's output goes: the file ``-o`` names for one page, else under the folder."""
+        if self.out_file is not None:
+            return self.out_file
+        assert self.out_dir is not None
+        return self.out_dir / (stem + EXT[self.args.format])
+
     def _extract_files(self) -> None:
         args, inputs, out_dir = self.args, self.inputs, self.out_dir
-        if out_dir is not None:
+        if out_dir is not None or self.out_file is not None:
             for path, stem in list(inputs.files):
-                target = out_dir / (stem + EXT[args.format])
+                target = self._target(stem)
                 exists = self._exists(target)
                 if exists is not None:
                     inputs.files.remove((path, stem))
@@ -241,10 +264,10 @@ class _Run:
             batch = run_batch(items, self.opts, jobs=args.jobs, progress=self.progress, report=self.sites)
         self.counts["failed"] = 0
         for name, out in self.outcomes(batch):
-            if out_dir is None:
+            if out_dir is None and self.out_file is None:
                 _write_stdout(out)
             else:
-                write_atomic(out_dir / (inputs.stems[name] + EXT[args.format]), out)
+                write_atomic(self._target(inputs.stems[name]), out)
             self.counts["written"] += 1
         self.counts["files"] = 0
 
@@ -307,11 +330,13 @@ def run(args: argparse.Namespace) -> int:
     jsonl = args.output is None and (len(inputs.files) + len(inputs.listing) + inputs.stdin > 1
                                      or bool(inputs.warcs and (inputs.files or inputs.stdin)))
     opts = _options(args, inputs, jsonl, model, profile)
-    out_dir = Path(args.output) if args.output is not None else None
+    out_file = _output_file(args, inputs)
+    out_dir = Path(args.output) if args.output is not None and out_file is None else None
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
     _add_stdin(args, inputs)
     job = _Run(args, inputs, opts, out_dir)
+    job.out_file = out_file
     stopped = ""
     try:
         with ExitStack() as stack:
@@ -356,8 +381,9 @@ def add_parser(sub: Any) -> None:
                     help=".html/.htm/.html.gz files or directories, .warc/.warc.gz files (extra 'warc'), "
                          "or - for one page on standard input")
     ex.add_argument("-o", "--output", metavar="OUTDIR",
-                    help="write OUTDIR/<relative path>.{txt,md,json,html}; without it (or with -o -) one page is "
-                         "written to standard output, several as JSON lines, one object per page")
+                    help="write OUTDIR/<relative path>.{txt,md,json,html}; for a single page, a name ending "
+                         ".txt, .md, .json or .html that is not a folder is the output file itself; without -o "
+                         "(or with -o -) one page is written to standard output, several as JSON lines")
     ex.add_argument("--model", metavar="FILE", help="model file, or 'refined' for the shipped model with the refining "
                     "pass (default: the shipped default model)")
     ex.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")
