@@ -358,6 +358,23 @@ class _Segmenter:
                 n += step
         return numbered.get(el, 0)
 
+    def _item_and_cell(self, want_item: bool, want_cell: bool) -> tuple[int, int]:
+        """The number of the innermost list item and the column span of the innermost table
+        cell around the pending block (0 and 1 when there is none), each counted once."""
+        number, colspan = 0, 1
+        for o in reversed(self.owner):
+            if want_item and o.tag == "li":
+                if o.number is None:
+                    o.number = self._number(o)
+                number, want_item = o.number, False
+            elif want_cell and o.tag in ("td", "th"):
+                if o.number is None:
+                    o.number = self._number(o)
+                colspan, want_cell = o.number, False
+            if not (want_item or want_cell):
+                break
+        return number, colspan
+
     def _emit(self, text: str, owner: _Owner | None, rich: str | None = None) -> None:
         xpath: str | None
         tokens: tuple[str, ...]
@@ -374,18 +391,7 @@ class _Segmenter:
             heading, lists, tables = owner.heading, owner.lists, owner.tables
         number, colspan, lang = 0, 1, ""
         if (lists or tables) and owner is not None:
-            want_item, want_cell = bool(lists), bool(tables)
-            for o in reversed(self.owner):
-                if want_item and o.tag == "li":
-                    if o.number is None:
-                        o.number = self._number(o)
-                    number, want_item = o.number, False
-                elif want_cell and o.tag in ("td", "th"):
-                    if o.number is None:
-                        o.number = self._number(o)
-                    colspan, want_cell = o.number, False
-                if not (want_item or want_cell):
-                    break
+            number, colspan = self._item_and_cell(bool(lists), bool(tables))
         if owner is not None and owner.pre and owner.tag == "pre":
             lang = _code_lang(owner.el)
         if heading:
