@@ -243,19 +243,47 @@ def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetit
     """`featurize` as a bare float64 array (one row per block, columns in `FEATURES` order).
 
     Scoring reads this directly: a page is scored in a few milliseconds, and building a
-    DataFrame only to take the array back out of it was a noticeable share of that.
+    DataFrame only to take the array back out of it was a noticeable share of that. Each step
+    below fills one group of columns from the blocks' counts, read once.
     """
     n = len(blocks)
     out = np.full((n, len(FEATURES)), np.nan)  # a column left unfilled shows as NaN, which tests catch
     if n == 0:
         return out
-    texts = [b.text for b in blocks]
-    stats = [_text_stats(t) for t in texts]
-    toks = [st[0] for st in stats]
+    stats = [_text_stats(b.text) for b in blocks]
     counts = np.array([st[1:] for st in stats], dtype=float)
+    fw_count = counts[:, 3]
+    flags = _flag_grid(blocks)
+    out[:, _FLAGS_AT:_FLAGS_AT + _N_FLAGS] = flags
+    f = _block_columns(counts, _given(blocks))
+    f.update(_title_columns(title, [st[0] for st in stats], f["n_tokens"]))
+    f.update(_position_columns(f))
+    total_words = max(f["n_words"].sum(), 1)
+    xpaths = [b.xpath for b in blocks]
+    if ancestors is None:  # shared with the region vote below
+        ancestors = region.page_ancestors(xpaths)
+    f.update(_container_columns(f, fw_count, xpaths, ancestors, total_words))
+    f.update(_neighbour_columns(f, flags[:, _TAG_AT["p"]], fw_count, total_words))
+    f.update(region.region_columns(xpaths, [b.tag for b in blocks], f["n_chars"], f["link_chars"], f["n_words"],
+                                   f["n_commas"], f["depth"], ancestors))
+    f.update(_site_columns(repetition, n))
+    for name, col in f.items():
+        out[:, _COLUMN_AT[name]] = col
+    return out
+
+
+def _given(blocks: Sequence[Block]) -> np.ndarray:
+    """What segmentation recorded on each block, one row per block, in `_block_columns`'s order."""
+    return np.array([(b.link_chars, b.markup_bytes, b.depth, b.heading_level, b.n_links, b.list_depth,
+                      b.table_depth, b.starts_element, len(b.tokens)) for b in blocks], dtype=float)
+
+
+def _block_columns(counts: np.ndarray, given: np.ndarray) -> dict[str, np.ndarray]:
+    """Each block's own columns: the length, prose, link, density and structure families.
+
+    ``counts`` holds `_text_stats`'s counts and ``given`` `_given`'s, one row per block.
+    """
     n_chars, n_words, n_tokens, fw_count = counts[:, 0], counts[:, 1], counts[:, 2], counts[:, 3]
-    given = np.array([(b.link_chars, b.markup_bytes, b.depth, b.heading_level, b.n_links, b.list_depth,
-                       b.table_depth, b.starts_element, len(b.tokens)) for b in blocks], dtype=float)
     link_chars, markup, depth, heading = given[:, 0], given[:, 1], given[:, 2], given[:, 3]
     f: dict[str, np.ndarray] = {}
     f["n_chars"] = n_chars
@@ -284,63 +312,79 @@ def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetit
     f["depth"] = depth
     f["rel_depth"] = depth - np.median(depth)
     f["starts_element"] = given[:, 7]
-    title_toks = set(_WORD.findall(title.lower()))
-    if title_toks:
-        inter = np.fromiter((len(title_toks.intersection(t)) for t in toks), float, n)
-        f["title_overlap"] = inter / np.maximum(n_tokens, 1)
-        f["title_cover"] = inter / len(title_toks)
-    else:
-        f["title_overlap"] = np.full(n, np.nan)
-        f["title_cover"] = np.full(n, np.nan)
-    grid = _flag_grid(blocks)
-    out[:, _FLAGS_AT:_FLAGS_AT + _N_FLAGS] = grid
     f["n_class_tokens"] = given[:, 8]
+    return f
+
+
+def _title_columns(title: str, toks: list[list[str]], n_tokens: np.ndarray) -> dict[str, np.ndarray]:
+    """How much of each block is title words, and how much of the title it holds (NaN without a title)."""
+    n = len(toks)
+    title_toks = set(_WORD.findall(title.lower()))
+    if not title_toks:
+        return {"title_overlap": np.full(n, np.nan), "title_cover": np.full(n, np.nan)}
+    inter = np.fromiter((len(title_toks.intersection(t)) for t in toks), float, n)
+    return {"title_overlap": inter / np.maximum(n_tokens, 1), "title_cover": inter / len(title_toks)}
+
+
+def _position_columns(f: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Where each block sits in the page: its rank, the text before it, the first heading, and
+    its distance to the densest stretch of prose (from the block columns ``f``)."""
+    n_chars = f["n_chars"]
+    n = len(n_chars)
     idx = np.arange(n, dtype=float)
-    f["rel_index"] = idx / max(n - 1, 1)
     total_chars = n_chars.sum()
-    f["rel_char_pos"] = (np.cumsum(n_chars) - n_chars) / max(total_chars, 1)
-    f["page_blocks"] = np.full(n, float(n))
-    f["page_log_chars"] = np.full(n, np.log1p(total_chars))
+    p: dict[str, np.ndarray] = {}
+    p["rel_index"] = idx / max(n - 1, 1)
+    p["rel_char_pos"] = (np.cumsum(n_chars) - n_chars) / max(total_chars, 1)
+    p["page_blocks"] = np.full(n, float(n))
+    p["page_log_chars"] = np.full(n, np.log1p(total_chars))
     # the densest region: a window sum of non-link words weighted by function-word use
-    weight = n_words * (1 - f["link_density"]) * (0.5 + f["fw_share"])
-    smooth = _window(weight)
-    peak = int(np.argmax(smooth))
-    f["peak_distance"] = (idx - peak) / max(n, 1)
-    f["abs_peak_distance"] = np.abs(f["peak_distance"])
-    first_h = np.flatnonzero(heading > 0)
-    f["after_first_heading"] = (idx >= first_h[0]).astype(float) if len(first_h) else np.zeros(n)
-    total_words = max(n_words.sum(), 1)
-    xpaths = [b.xpath for b in blocks]
-    if ancestors is None:  # shared with the region vote below
-        ancestors = region.page_ancestors(xpaths)
+    weight = f["n_words"] * (1 - f["link_density"]) * (0.5 + f["fw_share"])
+    peak = int(np.argmax(_window(weight)))
+    p["peak_distance"] = (idx - peak) / max(n, 1)
+    p["abs_peak_distance"] = np.abs(p["peak_distance"])
+    first_h = np.flatnonzero(f["heading_level"] > 0)
+    p["after_first_heading"] = (idx >= first_h[0]).astype(float) if len(first_h) else np.zeros(n)
+    return p
+
+
+def _container_columns(f: dict[str, np.ndarray], fw_count: np.ndarray, xpaths: list[str],
+                       ancestors: region.Ancestors, total_words: float) -> dict[str, np.ndarray]:
+    """What the elements one to three levels above each block hold, and how the blocks of the
+    same shape look (paths equal but for sibling positions: the rows of one menu or list)."""
+    n_words, link_chars, n_chars = f["n_words"], f["link_chars"], f["n_chars"]
+    c: dict[str, np.ndarray] = {}
     for lvl, codes in zip(("parent", "grand", "great"), ancestors[0]):
         w, ld, cnt, fw = _aggregate(codes, n_words, link_chars, n_chars, fw_count)
-        f[f"{lvl}_word_share"] = w / total_words
-        f[f"{lvl}_link_density"] = ld
-        f[f"{lvl}_n_blocks"] = cnt
-        f[f"{lvl}_fw_share"] = fw
-    f["rel_container_words"] = f["grand_word_share"] / max(f["grand_word_share"].max(), 1e-9)
+        c[f"{lvl}_word_share"] = w / total_words
+        c[f"{lvl}_link_density"] = ld
+        c[f"{lvl}_n_blocks"] = cnt
+        c[f"{lvl}_fw_share"] = fw
+    c["rel_container_words"] = c["grand_word_share"] / max(c["grand_word_share"].max(), 1e-9)
     shapes = [_SHAPE.sub("", x) for x in xpaths]
     _, s_ld, s_cnt, _ = _aggregate(_codes(shapes), n_words, link_chars, n_chars, fw_count)
-    f["same_shape_share"] = s_cnt / n
-    f["same_shape_link_density"] = s_ld
-    f["is_p"] = grid[:, _TAG_AT["p"]]
+    c["same_shape_share"] = s_cnt / len(xpaths)
+    c["same_shape_link_density"] = s_ld
+    return c
+
+
+def _neighbour_columns(f: dict[str, np.ndarray], is_p: np.ndarray, fw_count: np.ndarray,
+                       total_words: float) -> dict[str, np.ndarray]:
+    """Some columns of the two blocks before and after each block (`_NEIGHBOUR_BASE`; ``is_p``
+    is the ``tag_p`` flag), and word, link and function-word sums over a window of seven."""
+    c: dict[str, np.ndarray] = {}
     for off, k in (("p1", 1), ("n1", -1), ("p2", 2), ("n2", -2)):
         for name in _NEIGHBOUR_BASE:
-            f[f"{off}_{name}"] = _shift(f[name], k)
-    f["win3_words_share"] = _window(n_words) / total_words
-    f["win3_link_density"] = _window(link_chars) / np.maximum(_window(n_chars), 1)
-    f["win3_fw_share"] = _window(fw_count) / np.maximum(_window(n_tokens), 1)
-    f.update(region.region_columns(xpaths, [b.tag for b in blocks], n_chars, link_chars, n_words,
-                                   counts[:, 5], depth, ancestors))
+            c[f"{off}_{name}"] = _shift(is_p if name == "is_p" else f[name], k)
+    c["win3_words_share"] = _window(f["n_words"]) / total_words
+    c["win3_link_density"] = _window(f["link_chars"]) / np.maximum(_window(f["n_chars"]), 1)
+    c["win3_fw_share"] = _window(fw_count) / np.maximum(_window(f["n_tokens"]), 1)
+    return c
+
+
+def _site_columns(repetition: Repetition | None, n: int) -> dict[str, np.ndarray]:
+    """The repetition columns: NaN without site evidence, which the model reads as "none"."""
     if repetition is None:
-        f["rep_text"] = np.full(n, np.nan)
-        f["rep_path"] = np.full(n, np.nan)
-        f["site_pages"] = np.zeros(n)
-    else:
-        f["rep_text"], f["rep_path"], n_other = repetition
-        f["site_pages"] = np.full(n, float(n_other))
-    for name, col in f.items():
-        if name != "is_p":  # is_p is tag_p, already in the flag block; it only feeds the neighbours
-            out[:, _COLUMN_AT[name]] = col
-    return out
+        return {"rep_text": np.full(n, np.nan), "rep_path": np.full(n, np.nan), "site_pages": np.zeros(n)}
+    rep_text, rep_path, n_other = repetition
+    return {"rep_text": rep_text, "rep_path": rep_path, "site_pages": np.full(n, float(n_other))}

@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import lightgbm as lgb
 import numpy as np
@@ -134,17 +134,64 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
     check_targets(cfg.targets)
     t0 = time.perf_counter()
     user_train, user_dev, public = _records(user_dirs, extra, cfg)
-    tr_user = label_pages(user_train, cfg.n_jobs)
-    tr_public = label_pages(public, cfg.n_jobs) if public else []
-    dv = label_pages(user_dev, cfg.n_jobs)
-    good_user, good_public, good_dv = usable(tr_user), usable(tr_public), usable(dv)
-    if not good_user or not good_dv:
-        raise ValueError(f"too few usable pages: {len(good_user)} train and {len(good_dv)} dev pages have labels "
-                         f"that reproduce their gold text (alignment F1 >= {MIN_QUALITY})")
+    pages = _label(user_train, user_dev, public, cfg.n_jobs, t0)
+    data = _mixed(pages.good_user, pages.good_public, cfg.weight)
+    clf, base_trees = _fit(base, cfg, data, stack_pages(pages.good_dev))
+    # a base model's refining pass is kept: it reads first-pass scores, which the added trees
+    # adjust to the user's sites
+    refiner = base.refiner if base is not None else (
+        fit_refiner(clf, pages.good_user + pages.good_public, pages.good_dev, cfg.seed) if cfg.refine else None)
+    thresholds, dev_scores = favor_thresholds(clf, user_dev, cfg.seed, cfg.targets, refiner)
+    info: dict[str, Any] = {
+        "trained_on": sorted({r.dataset for r in user_train} | {r.dataset for r in public}),
+        "base": (base.info.get("data_digest") if base is not None else None),
+        "base_trees": int(base_trees),
+        "user_weight": cfg.weight if public else 1.0,
+        "train_pages": len(pages.good_user) + len(pages.good_public),
+        "user_train_pages": len(pages.good_user),
+        "public_train_pages": len(pages.good_public),
+        "train_pages_excluded": len(pages.user) + len(pages.public) - len(pages.good_user) - len(pages.good_public),
+        "dev_pages": len(pages.dev),
+        "train_blocks": len(data.y),
+        "data_digest": data_digest(list(user_train) + list(user_dev) + list(public)),
+        "seed": cfg.seed,
+        "dev_scores": dev_scores,
+        "min_label_quality": MIN_QUALITY,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    return Model(clf, thresholds, list(FEATURES), info, refiner)
+
+
+class _Labelled(NamedTuple):
+    """The labelled user train, public and user dev pages, and of each those `usable` to learn from."""
+
+    user: list[LabelledPage]
+    public: list[LabelledPage]
+    dev: list[LabelledPage]
+    good_user: list[LabelledPage]
+    good_public: list[LabelledPage]
+    good_dev: list[LabelledPage]
+
+
+def _label(user_train: Sequence[PageRecord], user_dev: Sequence[PageRecord], public: Sequence[PageRecord],
+           n_jobs: int, t0: float) -> _Labelled:
+    """Label the three sets of pages; a ValueError when no user train or dev page is usable.
+    The log gives the time since ``t0``, when the run started reading its records."""
+    tr_user = label_pages(user_train, n_jobs)
+    tr_public = label_pages(public, n_jobs) if public else []
+    dv = label_pages(user_dev, n_jobs)
+    pages = _Labelled(tr_user, tr_public, dv, usable(tr_user), usable(tr_public), usable(dv))
+    if not pages.good_user or not pages.good_dev:
+        raise ValueError(f"too few usable pages: {len(pages.good_user)} train and {len(pages.good_dev)} dev pages "
+                         f"have labels that reproduce their gold text (alignment F1 >= {MIN_QUALITY})")
     log.info("labelled %d user train pages, %d public pages, %d dev pages in %.0fs",
              len(tr_user), len(tr_public), len(dv), time.perf_counter() - t0)
-    data = _mixed(good_user, good_public, cfg.weight)
-    dev = stack_pages(good_dv)
+    return pages
+
+
+def _fit(base: Model | None, cfg: FinetuneConfig, data: Stacked, dev: Stacked) -> tuple[BlockClassifier, int]:
+    """The first pass, continued from ``base``'s trees or fitted from scratch, and how many of
+    its trees come from ``base``."""
     t1 = time.perf_counter()
     if base is not None:
         clf = _continue(base, cfg, data, dev)
@@ -154,29 +201,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         base_trees = 0
     log.info("fitted %d trees (%d from the base model) in %.0fs", clf.best_iteration_, base_trees,
              time.perf_counter() - t1)
-    # a base model's refining pass is kept: it reads first-pass scores, which the added trees
-    # adjust to the user's sites
-    refiner = base.refiner if base is not None else (
-        fit_refiner(clf, good_user + good_public, good_dv, cfg.seed) if cfg.refine else None)
-    thresholds, dev_scores = favor_thresholds(clf, user_dev, cfg.seed, cfg.targets, refiner)
-    info: dict[str, Any] = {
-        "trained_on": sorted({r.dataset for r in user_train} | {r.dataset for r in public}),
-        "base": (base.info.get("data_digest") if base is not None else None),
-        "base_trees": int(base_trees),
-        "user_weight": cfg.weight if public else 1.0,
-        "train_pages": len(good_user) + len(good_public),
-        "user_train_pages": len(good_user),
-        "public_train_pages": len(good_public),
-        "train_pages_excluded": len(tr_user) + len(tr_public) - len(good_user) - len(good_public),
-        "dev_pages": len(dv),
-        "train_blocks": len(data.y),
-        "data_digest": data_digest(list(user_train) + list(user_dev) + list(public)),
-        "seed": cfg.seed,
-        "dev_scores": dev_scores,
-        "min_label_quality": MIN_QUALITY,
-        "seconds": round(time.perf_counter() - t0, 1),
-    }
-    return Model(clf, thresholds, list(FEATURES), info, refiner)
+    return clf, base_trees
 
 
 def _records(user_dirs: Sequence[str | Path], extra: str | Path | None,

@@ -288,11 +288,7 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
     nothing, are reported and not written. Rows of other datasets in ``out/index.jsonl`` are
     kept; this dataset's rows are replaced.
     """
-    if content:
-        compile_selector(content)  # fail early on a bad selector
-    exclude = list(exclude)
-    for sel in exclude:
-        compile_selector(sel)
+    exclude = _checked_selectors(content, exclude)
     out = Path(out)
     limits = limits or Limits()
     edits = edits or {}
@@ -303,35 +299,14 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
     for item in pages:
         name = item.name if isinstance(item, Item) else item[1]
         where = str(item[0]) if not isinstance(item, Item) else name
-        page_id = _page_id(name)
-        if page_id in seen:
-            page_id = f"{page_id}-{hashlib.sha1(where.encode()).hexdigest()[:6]}"
-        seen.add(page_id)
-        try:
-            page = _read(item, limits)
-        except Exception as exc:  # a bug or a library failure on one page must not end the run
-            report.failed.append((where, str(page_error(exc, where))))
+        page_id = _unique_id(name, where, seen)
+        read = _read_labelled(item, where, limits, gold_suffix, content, exclude, report)
+        if read is None:
             continue
-        labelled = _labels(page, gold_suffix, content, exclude)
-        if labelled is None:
-            report.no_match.append(where)
-            continue
-        if isinstance(labelled, str):
-            report.failed.append((where, labelled))
-            continue
-        flags, gold, source = labelled
+        page, labelled = read
         keys = {page_id, name, where} | ({page.path.name} if page.path is not None else set())
-        page_edits = [e for key in sorted(keys) for e in edits.get(key, [])]
         used_edit_keys.update(k for k in keys if k in edits)
-        if page_edits:
-            if flags is None:
-                flags = from_gold(page.blocks, gold).content
-            flags, changed = _apply_edits(page.blocks, flags, page_edits)
-            report.edited_blocks += changed
-            source += " + edits"
-        if flags is not None:
-            gold = "\n".join(b.text for b, c in zip(page.blocks, flags) if c)
-        gold = gold if gold.endswith("\n") or not gold else gold + "\n"
+        flags, gold, source = _edited(page, labelled, [e for key in sorted(keys) for e in edits.get(key, [])], report)
         _write_page(out, dataset, page_id, page.raw, page.blocks, flags, gold)
         split = assign_split(page_id, dev, test)
         url = item.url if isinstance(item, Item) and item.url else page.doc.url
@@ -342,6 +317,64 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
     report.unused_edits = sum(len(v) for k, v in edits.items() if k not in used_edit_keys)
     _finish_index(out, dataset, site, rows)
     return report
+
+
+def _checked_selectors(content: str | None, exclude: Iterable[str]) -> list[str]:
+    """The ``exclude`` selectors as a list, once every selector has compiled: a bad one fails
+    the run before any page is read."""
+    if content:
+        compile_selector(content)
+    exclude = list(exclude)
+    for sel in exclude:
+        compile_selector(sel)
+    return exclude
+
+
+def _unique_id(name: str, where: str, seen: set[str]) -> str:
+    """The page's id from its name, made unique in ``seen`` (which it joins) by a hash of ``where``."""
+    page_id = _page_id(name)
+    if page_id in seen:
+        page_id = f"{page_id}-{hashlib.sha1(where.encode()).hexdigest()[:6]}"
+    seen.add(page_id)
+    return page_id
+
+
+def _read_labelled(item: tuple[Path, str] | Item, where: str, limits: Limits, gold_suffix: str | None,
+                   content: str | None, exclude: Sequence[str],
+                   report: LabelReport) -> tuple[_Read, tuple[np.ndarray | None, str, str]] | None:
+    """The page read and its labels (`_labels`); None, with the reason put in ``report``, when
+    it cannot be read or has no labels."""
+    try:
+        page = _read(item, limits)
+    except Exception as exc:  # a bug or a library failure on one page must not end the run
+        report.failed.append((where, str(page_error(exc, where))))
+        return None
+    labelled = _labels(page, gold_suffix, content, exclude)
+    if labelled is None:
+        report.no_match.append(where)
+        return None
+    if isinstance(labelled, str):
+        report.failed.append((where, labelled))
+        return None
+    return page, labelled
+
+
+def _edited(page: _Read, labelled: tuple[np.ndarray | None, str, str], page_edits: list[Edit],
+            report: LabelReport) -> tuple[np.ndarray | None, str, str]:
+    """The labels with the page's block edits applied (counted in ``report``), and the gold
+    text they give, ending in a newline. A gold file's text is aligned to blocks only when
+    edits need block labels."""
+    flags, gold, source = labelled
+    if page_edits:
+        if flags is None:
+            flags = from_gold(page.blocks, gold).content
+        flags, changed = _apply_edits(page.blocks, flags, page_edits)
+        report.edited_blocks += changed
+        source += " + edits"
+    if flags is not None:
+        gold = "\n".join(b.text for b, c in zip(page.blocks, flags) if c)
+    gold = gold if gold.endswith("\n") or not gold else gold + "\n"
+    return flags, gold, source
 
 
 def _finish_index(out: Path, dataset: str, site: str | None, rows: list[dict[str, Any]]) -> None:

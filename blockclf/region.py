@@ -76,17 +76,9 @@ def region_columns(xpaths: list[str], tags: list[str], n_chars: np.ndarray, link
     n = len(xpaths)
     if n == 0:
         return {name: np.empty(0) for name in COLUMNS}
-    voting = np.fromiter((t in _VOTING_TAGS for t in tags), bool, n) & (n_chars >= _MIN_CHARS)
-    votes = np.where(voting, 1 + commas + np.minimum(n_chars // 100, 3), 0.0)
     codes, paths = ancestors or page_ancestors(xpaths)
     codes = codes[:LEVELS]
-    m = len(paths)
-    raw, chars, links = np.zeros(m), np.zeros(m), np.zeros(m)
-    for c, w in zip(codes, _LEVEL_WEIGHTS):
-        raw += np.bincount(c, weights=votes * w, minlength=m)
-        chars += np.bincount(c, weights=n_chars, minlength=m)
-        links += np.bincount(c, weights=link_chars, minlength=m)
-    score = raw * (1 - links / np.maximum(chars, 1))
+    score = _element_scores(codes, len(paths), _votes(tags, n_chars, commas), n_chars, link_chars)
     top = int(np.argmax(score))
     best = float(score[top])
     if best <= 0:
@@ -94,21 +86,7 @@ def region_columns(xpaths: list[str], tags: list[str], n_chars: np.ndarray, link
     top_path = paths[top]
     parent = top_path.rsplit("/", 1)[0]
     inside = np.fromiter((x == top_path or x.startswith(top_path + "/") for x in xpaths), float, n)
-
-    def nested(p: str) -> bool:
-        return p == top_path or p.startswith(top_path + "/") or top_path.startswith(p + "/")
-
-    # only strong elements can be siblings or the runner-up: look at those alone
-    sibling = np.zeros(m, bool)
-    for j in np.flatnonzero(score >= max(_SIBLING_MIN, _SIBLING_SHARE * best)):
-        sibling[j] = paths[j].rsplit("/", 1)[0] == parent and not nested(paths[j])
-    second = 0.0
-    for j in np.argsort(-score):
-        if score[j] <= 0:
-            break
-        if not nested(paths[j]):
-            second = float(score[j]) / best
-            break
+    sibling, second = _rivals(score, paths, top_path, best)
     return {
         "region_in_top": inside,
         "region_in_top_parent": np.fromiter((x.startswith(parent + "/") for x in xpaths), float, n),
@@ -121,3 +99,41 @@ def region_columns(xpaths: list[str], tags: list[str], n_chars: np.ndarray, link
         # a strong element outside the region's line of ancestors: a second article, or a rail
         "region_second": np.full(n, second),
     }
+
+
+def _votes(tags: list[str], n_chars: np.ndarray, commas: np.ndarray) -> np.ndarray:
+    """Each block's vote (0 for blocks that do not vote; the rule is `region_columns`'s)."""
+    voting = np.fromiter((t in _VOTING_TAGS for t in tags), bool, len(tags)) & (n_chars >= _MIN_CHARS)
+    return np.where(voting, 1 + commas + np.minimum(n_chars // 100, 3), 0.0)
+
+
+def _element_scores(codes: list[np.ndarray], m: int, votes: np.ndarray, n_chars: np.ndarray,
+                    link_chars: np.ndarray) -> np.ndarray:
+    """Per element code (``m`` of them): the votes it gets from the blocks below it, nearer
+    ones weighing more, shrunk by the share of its text held in links."""
+    raw, chars, links = np.zeros(m), np.zeros(m), np.zeros(m)
+    for c, w in zip(codes, _LEVEL_WEIGHTS):
+        raw += np.bincount(c, weights=votes * w, minlength=m)
+        chars += np.bincount(c, weights=n_chars, minlength=m)
+        links += np.bincount(c, weights=link_chars, minlength=m)
+    return raw * (1 - links / np.maximum(chars, 1))
+
+
+def _rivals(score: np.ndarray, paths: list[str], top_path: str, best: float) -> tuple[np.ndarray, float]:
+    """The region's strong siblings (a flag per element code), and the runner-up's score against
+    the region's: the best element outside its line of ancestors and descendants (0 if none)."""
+    parent = top_path.rsplit("/", 1)[0]
+
+    def nested(p: str) -> bool:
+        return p == top_path or p.startswith(top_path + "/") or top_path.startswith(p + "/")
+
+    # only strong elements can be siblings or the runner-up: look at those alone
+    sibling = np.zeros(len(paths), bool)
+    for j in np.flatnonzero(score >= max(_SIBLING_MIN, _SIBLING_SHARE * best)):
+        sibling[j] = paths[j].rsplit("/", 1)[0] == parent and not nested(paths[j])
+    for j in np.argsort(-score):
+        if score[j] <= 0:
+            break
+        if not nested(paths[j]):
+            return sibling, float(score[j]) / best
+    return sibling, 0.0

@@ -36,7 +36,7 @@ from .metrics import f_beta
 from .model import FAVORS, Model, TreeScoring
 from .segment import segment
 from .site import SiteProfile, block_keys
-from .thresholds import check_targets, dev_set_warnings, for_classifier
+from .thresholds import GRID, check_targets, dev_set_warnings, for_classifier
 
 __all__ = ["LabelledPage", "choose_thresholds", "fit_model", "fit_refiner", "label_pages", "page_scores",
            "refine_table", "site_folds"]
@@ -178,9 +178,10 @@ def choose_thresholds(pages: Sequence[LabelledPage],
     """For each favor mode, the threshold maximising mean page F-beta (estimated) on ``pages``.
 
     A quick stand-in for tuning studies, which fit many models: it reads only the labels.
-    Shipped models take their thresholds from `blockclf.thresholds` (real extraction, targets).
+    Shipped models take their thresholds from `blockclf.thresholds` (real extraction, targets);
+    both try the thresholds of `blockclf.thresholds.GRID`.
     """
-    grid = np.round(np.arange(0.05, 0.951, 0.01), 2)
+    grid = GRID
     thresholds: dict[str, float] = {}
     best_scores: dict[str, float] = {}
     for favor in FAVORS:
