@@ -416,16 +416,8 @@ def _open_noframes(root: etree._Element) -> None:
 _PATH_LIKE = re.compile(r"^[^<>\n]{1,4096}\.(?:html?|htm|xhtml)(?:\.gz)?$", re.IGNORECASE)
 
 
-def parse(source: Source, encoding: str | None = None, limits: Limits | None = None) -> Document:
-    """Parse a page given as bytes, decoded text, or a path to ``.html``/``.htm``/``.html.gz``.
-
-    Raises `PageError` for input that is empty, binary, JSON or XML, over the limits or not
-    parseable, and `TypeError` (with a message naming the argument) for arguments of the
-    wrong type. A ``str`` is HTML text: one that looks like a file name (``"page.html"``) is
-    refused with reason ``path-as-text``; wrap a path in `pathlib.Path`. A page the parser
-    could read only by flattening its nesting, or that had to be
-    cut short, comes back with a warning code in `Document.warnings`.
-    """
+def _check_arguments(source: object, encoding: object, limits: object) -> None:
+    """Refuse arguments of the wrong type, and a str that names a file, before any work is done."""
     if not isinstance(source, (bytes, str, Path)):
         raise TypeError(f"parse() takes bytes, str (HTML text) or pathlib.Path, not {type(source).__name__}")
     if encoding is not None and not isinstance(encoding, str):
@@ -435,9 +427,14 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
     if isinstance(source, str) and _PATH_LIKE.match(source):
         raise PageError("path-as-text", f"{source[:200]!r} looks like a file name, and a str is read as HTML "
                         "text: give pathlib.Path(...) to read a file")
-    limits = limits or Limits()
-    started = time.monotonic()
-    warnings: list[str] = []
+
+
+def _decoded(source: Source, encoding: str | None, limits: Limits, warnings: list[str]) -> tuple[str, str, int]:
+    """The page as text, the encoding used and its size in bytes (characters for a str).
+
+    Bytes are read, un-gzipped, bounded and checked for binary content before decoding, so
+    the decoder never sees media or a bomb.
+    """
     data: bytes | str = _read(source, limits.max_bytes, warnings) if isinstance(source, Path) else source
     if isinstance(data, bytes):
         if data[:2] == _GZIP_MAGIC:
@@ -448,14 +445,20 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
             raise PageError("empty", "page is empty" if not data else "page has only whitespace")
         _check_binary(data)
         text, used = decode(data, encoding)
-        n_bytes = len(data)
         if "+" in used:
             warnings.append("mixed-encoding")
-    else:
-        text, used = data, "str"
-        n_bytes = len(text)
-        if n_bytes > limits.max_bytes:
-            raise PageError("too-large", f"page has {n_bytes} characters, over the limit of {limits.max_bytes}")
+        return text, used, len(data)
+    if len(data) > limits.max_bytes:
+        raise PageError("too-large", f"page has {len(data)} characters, over the limit of {limits.max_bytes}")
+    return data, "str", len(data)
+
+
+def _parseable(text: str, limits: Limits, warnings: list[str]) -> str:
+    """The text the parser is given: refused when empty, not HTML or too costly to parse.
+
+    NUL characters and early ``</body>``/``</html>`` end tags are removed, so that the
+    parser reads the page as a browser shows it.
+    """
     if not text.strip():
         raise PageError("empty", "page has only whitespace")
     if "\x00" in text:
@@ -466,7 +469,15 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
     if n_attributes > limits.max_attributes:
         raise PageError("too-many-attributes", f"page has a tag with {n_attributes} attributes, over the limit of "
                         f"{limits.max_attributes} (parsing it could take hours)")
-    text = _END_BODY.sub("", text)
+    return _END_BODY.sub("", text)
+
+
+def _parsed(text: str, limits: Limits, warnings: list[str]) -> tuple[etree._Element, str]:
+    """The tree of ``text``, and the text it was parsed from (flattened if it nested too deep).
+
+    libxml2 stops at its nesting limit and at its text-node size limit and drops the rest
+    of the page; the page is parsed again past either, so no text is lost silently.
+    """
     # The parser is fed UTF-8 bytes and told so, which ignores the page's own declaration
     # (already honoured above) and XML encoding declarations that lxml refuses on str input.
     try:
@@ -486,11 +497,36 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
         raise PageError("unparseable", f"page could not be parsed: {exc}") from None
     if root is None:
         raise PageError("empty", "page has no elements")
-    root = _unswallow(root, text, warnings)
+    return root, text
+
+
+def _check_nodes(root: etree._Element, text: str, limits: Limits) -> None:
+    """Refuse a tree of over ``max_nodes`` elements; the elements are counted only when the
+    text has room for that many, so a usual page is never walked for it."""
     # every element but the few the parser implies (html, head, body, p) starts with a '<'
     if len(text) + 16 > limits.max_nodes and text.count("<") + 16 > limits.max_nodes and sum(
             1 for _ in islice(root.iter(), limits.max_nodes + 1)) > limits.max_nodes:
         raise PageError("too-many-nodes", f"page has over {limits.max_nodes} elements")
+
+
+def parse(source: Source, encoding: str | None = None, limits: Limits | None = None) -> Document:
+    """Parse a page given as bytes, decoded text, or a path to ``.html``/``.htm``/``.html.gz``.
+
+    Raises `PageError` for input that is empty, binary, JSON or XML, over the limits or not
+    parseable, and `TypeError` (with a message naming the argument) for arguments of the
+    wrong type. A ``str`` is HTML text: one that looks like a file name (``"page.html"``) is
+    refused with reason ``path-as-text``; wrap a path in `pathlib.Path`. A page the parser
+    could read only by flattening its nesting, or that had to be
+    cut short, comes back with a warning code in `Document.warnings`.
+    """
+    _check_arguments(source, encoding, limits)
+    limits = limits or Limits()
+    started = time.monotonic()
+    warnings: list[str] = []
+    text, used, n_bytes = _decoded(source, encoding, limits, warnings)
+    root, text = _parsed(_parseable(text, limits, warnings), limits, warnings)
+    root = _unswallow(root, text, warnings)
+    _check_nodes(root, text, limits)
     if root.find(".//frameset") is not None:
         _open_noframes(root)
     title, url, lang = _meta(root)

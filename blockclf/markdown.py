@@ -67,91 +67,133 @@ def _table(items: list[Item], table: str, base: str | None, images: bool) -> lis
     return lines
 
 
-def to_markdown(res: Result, images: bool = False, title: bool = True) -> str:
-    """The kept blocks as Markdown (``images``: write images as ``![alt](src)``), headed by
-    the page's headline as ``# Title`` (``title``) unless a kept heading already says it."""
-    base = res.url
-    items = kept_items(res)
-    chunks: list[tuple[list[str], str, int]] = []  # lines, kind (item, dt, dd, other), quote depth
-    head = headline(res) if title else None
-    if head:
-        chunks.append((["# " + md_escape(head)], "other", 0))
-    widths: dict[str, int] = {}  # list item path -> width of its marker
-    prev: Block | None = None  # the last block written as a paragraph or list item
-    code_path, code_at, code_text, code_lang = "", -2, "", ""  # the last code block written
-    i = 0
-    while i < len(items):
-        it = items[i]
+_Chunk = tuple[list[str], str, int]  # lines, kind (item, dt, dd, other), quote depth
+
+
+def _table_end(items: list[Item], i: int, table: str) -> int:
+    """The index after the last of the consecutive items, from ``i``, inside the element ``table``."""
+    j = i
+    while j < len(items) and any(p == table for p, _ in items[j].chain):
+        j += 1
+    return j
+
+
+class _Writer:
+    """The chunks of one page's Markdown, and what a block needs from those before it.
+
+    A list item's marker width indents what follows inside it; a code block cut by a
+    ``<br>`` continues the fence before it; a paragraph broken by a line break continues
+    the chunk before it. Each block is written by one step, in one pass.
+    """
+
+    def __init__(self, base: str | None, images: bool) -> None:
+        self.base = base
+        self.images = images
+        self.chunks: list[_Chunk] = []
+        self.widths: dict[str, int] = {}  # list item path -> width of its marker
+        self.prev: Block | None = None  # the last block written as a paragraph or list item
+        self.code_path, self.code_at, self.code_text, self.code_lang = "", -2, "", ""  # the last code block written
+
+    def code(self, it: Item, at: int, indent: str, items_in: list[tuple[str, str]], quote: int) -> None:
+        """A code block fenced, indented into its list item; joined to the one before when a ``<br>`` cut it."""
         b = it.block
-        chain = it.chain
-        tags = [t for _, t in chain]
-        quote = tags.count("blockquote")
-        if "td" in tags or "th" in tags:
-            table = next(p for p, t in reversed(chain) if t == "table") if "table" in tags else chain[0][0]
-            j = i
-            while j < len(items) and any(p == table for p, _ in items[j].chain):
-                j += 1
-            chunks.append((_table(items[i:j], table, base, images), "other", quote))
-            i = j
-            continue
-        i += 1
-        if b.heading_level or b.tag == "pre" or "pre" in tags:
-            prev = None
-        items_in = [(p, chain[n - 1][1] if n and chain[n - 1][1] in LIST_ELEMENTS else "ul")
-                    for n, (p, t) in enumerate(chain) if t == "li"]
-        outer = items_in[:-1]
-        indent = " " * sum(widths.get(p, 2) for p, _ in outer)
-        if b.heading_level:
-            chunks.append((["#" * b.heading_level + " " + block_markdown(b, base, images)], "other", quote))
-            continue
-        if b.tag == "pre" or "pre" in tags:
-            inner = indent + " " * sum(widths.get(p, 0) for p, _ in items_in[-1:])
-            code = _code(it)
-            if code_path == b.xpath and i - 1 == code_at + 1:  # the same code block, cut at a <br>
-                code, lang = code_text + "\n" + code, code_lang
-                chunks.pop()
-            else:
-                lang = b.lang
-            lines = [(inner + line) if line else "" for line in _fence(code, lang)]
-            chunks.append((lines, "other", quote))
-            code_path, code_at, code_text, code_lang = b.xpath, i - 1, code, lang
-            continue
-        text = block_markdown(b, base, images)
-        if not text:
-            continue
-        if prev is not None and prev.xpath == b.xpath and chunks[-1][1] in ("item", "other"):
-            # more text of the same element after a line break: the same paragraph, broken
-            first, last_line = chunks[-1][0][0], chunks[-1][0][-1]
-            pad = len(first) - len(first.lstrip(" "))
-            if chunks[-1][1] == "item":
-                pad += widths.get(next((p for p, t in reversed(chain) if t == "li"), ""), 0)
-            chunks[-1][0][-1] = last_line + "\\"
-            chunks[-1][0].append(" " * pad + text)
-            prev = b
-            continue
-        prev = b
+        inner = indent + " " * sum(self.widths.get(p, 0) for p, _ in items_in[-1:])
+        code = _code(it)
+        if self.code_path == b.xpath and at == self.code_at + 1:  # the same code block, cut at a <br>
+            code, lang = self.code_text + "\n" + code, self.code_lang
+            self.chunks.pop()
+        else:
+            lang = b.lang
+        lines = [(inner + line) if line else "" for line in _fence(code, lang)]
+        self.chunks.append((lines, "other", quote))
+        self.code_path, self.code_at, self.code_text, self.code_lang = b.xpath, at, code, lang
+
+    def continued(self, b: Block, text: str, chain: tuple[tuple[str, str], ...]) -> bool:
+        """Append ``text`` to the chunk before as a broken line, when it is more of the same element."""
+        chunks = self.chunks
+        if not (self.prev is not None and self.prev.xpath == b.xpath and chunks[-1][1] in ("item", "other")):
+            return False
+        # more text of the same element after a line break: the same paragraph, broken
+        first, last_line = chunks[-1][0][0], chunks[-1][0][-1]
+        pad = len(first) - len(first.lstrip(" "))
+        if chunks[-1][1] == "item":
+            pad += self.widths.get(next((p for p, t in reversed(chain) if t == "li"), ""), 0)
+        chunks[-1][0][-1] = last_line + "\\"
+        chunks[-1][0].append(" " * pad + text)
+        return True
+
+    def text(self, b: Block, text: str, chain: tuple[tuple[str, str], ...], indent: str,
+             items_in: list[tuple[str, str]], quote: int) -> None:
+        """A paragraph, list item (with its marker), definition term or definition."""
+        widths = self.widths
         last = next((t for _, t in reversed(chain) if t in ("li", "dt", "dd")), "")
         last_path = next((p for p, t in reversed(chain) if t in ("li", "dt", "dd")), "")
         if last == "li" and last_path not in widths:
             kind = items_in[-1][1]
             marker = f"{b.number or 1}. " if kind == "ol" else "- "
             widths[last_path] = len(marker)
-            chunks.append(([indent + marker + text], "item", quote))
-            continue
-        if last == "li":
-            chunks.append(([indent + " " * widths[last_path] + text], "other", quote))
+            self.chunks.append(([indent + marker + text], "item", quote))
+        elif last == "li":
+            self.chunks.append(([indent + " " * widths[last_path] + text], "other", quote))
         elif last == "dd" and last_path not in widths:
             widths[last_path] = 0
-            chunks.append(([": " + text], "dd", quote))
+            self.chunks.append(([": " + text], "dd", quote))
         elif last == "dt" and last_path not in widths:
             widths[last_path] = 0
-            chunks.append(([text], "dt", quote))
+            self.chunks.append(([text], "dt", quote))
         else:
-            chunks.append(([text], "other", quote))
-    return _join(chunks)
+            self.chunks.append(([text], "other", quote))
+
+    def block(self, it: Item, at: int, tags: list[str], quote: int) -> None:
+        """One block that is not in a table: a heading, code, or text."""
+        b = it.block
+        chain = it.chain
+        if b.heading_level or b.tag == "pre" or "pre" in tags:
+            self.prev = None
+        items_in = [(p, chain[n - 1][1] if n and chain[n - 1][1] in LIST_ELEMENTS else "ul")
+                    for n, (p, t) in enumerate(chain) if t == "li"]
+        indent = " " * sum(self.widths.get(p, 2) for p, _ in items_in[:-1])
+        if b.heading_level:
+            self.chunks.append((["#" * b.heading_level + " " + block_markdown(b, self.base, self.images)], "other",
+                                quote))
+            return
+        if b.tag == "pre" or "pre" in tags:
+            self.code(it, at, indent, items_in, quote)
+            return
+        text = block_markdown(b, self.base, self.images)
+        if not text:
+            return
+        if not self.continued(b, text, chain):
+            self.text(b, text, chain, indent, items_in, quote)
+        self.prev = b
 
 
-def _join(chunks: list[tuple[list[str], str, int]]) -> str:
+def to_markdown(res: Result, images: bool = False, title: bool = True) -> str:
+    """The kept blocks as Markdown (``images``: write images as ``![alt](src)``), headed by
+    the page's headline as ``# Title`` (``title``) unless a kept heading already says it."""
+    base = res.url
+    items = kept_items(res)
+    writer = _Writer(base, images)
+    head = headline(res) if title else None
+    if head:
+        writer.chunks.append((["# " + md_escape(head)], "other", 0))
+    i = 0
+    while i < len(items):
+        chain = items[i].chain
+        tags = [t for _, t in chain]
+        quote = tags.count("blockquote")
+        if "td" in tags or "th" in tags:
+            table = next(p for p, t in reversed(chain) if t == "table") if "table" in tags else chain[0][0]
+            j = _table_end(items, i, table)
+            writer.chunks.append((_table(items[i:j], table, base, images), "other", quote))
+            i = j
+            continue
+        writer.block(items[i], i, tags, quote)
+        i += 1
+    return _join(writer.chunks)
+
+
+def _join(chunks: list[_Chunk]) -> str:
     """Chunks separated by blank lines, except items of one list and a term and its definition."""
     out: list[str] = []
     prev_kind, prev_quote = "", 0

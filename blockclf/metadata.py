@@ -782,17 +782,60 @@ def page_metadata(doc: Document, blocks: Sequence[Block] = (), url: str | None =
         return Metadata(title=_clean(getattr(doc, "title", None)), url=url)
 
 
+def _read_jsonld(scripts: Sequence[str]) -> dict[str, Any]:
+    """The page's JSON-LD fields, or none when they cannot be read: an oddity there must not
+    cost the other sources."""
+    try:
+        return _jsonld(scripts)
+    except Exception:  # a JSON-LD oddity must not cost the other sources
+        log.debug("JSON-LD could not be read", exc_info=True)
+        return {}
+
+
+def _headline(page_title: str | None, h1: list[str], offered: list[str], sitename: str | None,
+              domain: str | None) -> tuple[str | None, str | None]:
+    """The headline a reader sees, and the raw title it was cleaned from.
+
+    The headline is the ``<h1>`` that agrees with the ``<title>``; failing one, a JSON-LD or
+    OpenGraph headline (``offered``) that agrees with either (some sites put a description
+    or a teaser line there), then the ``<title>`` itself.
+    """
+    title = None
+    if page_title:
+        title = _h1_headline(page_title, [p for p in _SEPARATORS.split(page_title) if p.strip()], h1)
+    raw_title = page_title or (offered[0] if offered else None)
+    if title is None:
+        anchors = [t for t in (page_title, *h1) if t]
+        agreed = next((t for t in offered if not anchors or any(_overlap(t, a) >= 0.5 for a in anchors)), None)
+        raw_title = agreed or page_title or (h1[0] if h1 else None) or (offered[0] if offered else None)
+        title = clean_title(raw_title, h1=h1, sitename=sitename, domain=domain)
+    return title, raw_title
+
+
+def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None) -> dict[str, str]:
+    """Author and dates written around the page's headline.
+
+    The headline is the ``<h1>`` most like the title (the first may be the site's logo, or a
+    copy in a hidden header): the surroundings of each, best first, until one names an author.
+    """
+    near: dict[str, str] = {}
+    heads = sorted(h1, key=lambda el: -_overlap(" ".join(el.itertext())[:500], raw_title or ""))
+    for head in heads[:2]:
+        for key, value in _near_fields(_near_headline(head)).items():
+            near.setdefault(key, value)
+        if "author" in near:
+            break
+    return near
+
+
 def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> Metadata:
+    """`page_metadata` without its guard: each field from the first source that has it."""
     root = doc.root
     if not isinstance(getattr(root, "tag", None), str):
         return Metadata(title=_clean(doc.title), url=url)
     scan = _scan(root)
     metas = scan.metas
-    try:
-        ld = _jsonld(scan.jsonld)
-    except Exception:  # a JSON-LD oddity must not cost the other sources
-        log.debug("JSON-LD could not be read", exc_info=True)
-        ld = {}
+    ld = _read_jsonld(scan.jsonld)
 
     page_url = _absolute(ld.get("url"), url) if doc.url is None else _absolute(doc.url, url)
     page_url = page_url or url
@@ -802,34 +845,14 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     published = _parse_date(ld.get("date")) or _parse_date(_first_meta(metas, _DATE_KEYS))
     modified = _parse_date(ld.get("modified")) or _parse_date(_first_meta(metas, _MODIFIED_KEYS))
     h1 = _h1_texts(scan.h1, blocks)
-    # a JSON-LD or OpenGraph headline is taken when it agrees with the page's <title> or <h1>
-    # (some sites put a description or a teaser line there)
-    # The headline a reader sees is the <h1> that agrees with the <title>; failing one, a
-    # JSON-LD or OpenGraph headline that agrees with either (some sites put a description or a
-    # teaser line there), then the <title> itself
     page_title = _clean(doc.title)
     domain = _domain(page_url or url)
-    title = None
-    if page_title:
-        title = _h1_headline(page_title, [p for p in _SEPARATORS.split(page_title) if p.strip()], h1)
     offered = [t for t in (ld.get("title"), _first_meta(metas, _TITLE_KEYS)) if t]
-    raw_title = page_title or (offered[0] if offered else None)
-    if title is None:
-        anchors = [t for t in (page_title, *h1) if t]
-        agreed = next((t for t in offered if not anchors or any(_overlap(t, a) >= 0.5 for a in anchors)), None)
-        raw_title = agreed or page_title or (h1[0] if h1 else None) or (offered[0] if offered else None)
-        title = clean_title(raw_title, h1=h1, sitename=sitename, domain=domain)
+    title, raw_title = _headline(page_title, h1, offered, sitename, domain)
 
     near: dict[str, str] = {}
     if author is None or published is None:
-        # the headline is the <h1> most like the title (the first may be the site's logo, or a copy
-        # in a hidden header): the surroundings of each, best first, until one names an author
-        heads = sorted(scan.h1, key=lambda el: -_overlap(" ".join(el.itertext())[:500], raw_title or ""))
-        for head in heads[:2]:
-            for key, value in _near_fields(_near_headline(head)).items():
-                near.setdefault(key, value)
-            if "author" in near:
-                break
+        near = _near_best_headline(scan.h1, raw_title)
         published = published or near.get("date")
         modified = modified or near.get("modified")
         author = author or near.get("author")

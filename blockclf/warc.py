@@ -18,8 +18,8 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -70,6 +70,20 @@ def _damage(damage: dict[str, PageError] | None, name: str, reason: str, message
         log.warning("skipped %s: %s", name, message)
 
 
+@dataclass
+class _Reading:
+    """Where the reading of one WARC file has got to, across its restarts at gzip members."""
+
+    path: Path
+    fh: Any
+    size: int
+    gzipped: bool
+    damage: dict[str, PageError] | None
+    noise: list[str] = field(default_factory=list)  # what warcio wrote to stderr, not yet reported
+    end: int = 0  # where the last complete record ended
+    n_records: int = 0
+
+
 def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None = None,
               damage: dict[str, PageError] | None = None) -> Iterator[Item]:
     """Yield one `Item` per HTML response record, named and keyed by its target URL.
@@ -85,69 +99,97 @@ def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None =
     archive_iterator = _require_warcio()
     max_bytes = max_bytes or Limits().max_bytes
     path = Path(path)
-    noise: list[str] = []
-    end = 0  # where the last complete record ended
-    n_records = 0
     with open(path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
-        gzipped = fh.read(2) == _GZIP_MAGIC
+        state = _Reading(path, fh, size, fh.read(2) == _GZIP_MAGIC, damage)
         resume: int | None = 0
         while resume is not None:
             fh.seek(resume)
-            resume = None
             try:
-                with _quiet(noise):
-                    archive = archive_iterator(fh)
-                    records = iter(archive)
-                while True:
-                    with _quiet(noise):
-                        record = next(records, None)
-                        if record is None:
-                            break
-                        item = _item(record, site, max_bytes, damage)
-                        archive.read_to_end()
-                        offset = archive.get_record_offset()
-                        end = offset + archive.get_record_length()
-                    n_records += 1
-                    if getattr(record.raw_stream, "limit", 0) and not noise:  # the file ended inside the record
-                        url = record.rec_headers.get_header("WARC-Target-URI") or f"{path.name} record {n_records}"
-                        _damage(damage, url, "warc-truncated",
-                                f"record {n_records} of {path.name} is cut short by the end of the file")
-                        continue
-                    if not record.rec_type:  # the headers were damaged: the record's kind and URL are unknown
-                        noise.append("its WARC headers name no record type")
-                    if noise:
-                        where = item.name if item is not None else f"{path.name} record {n_records}"
-                        _damage(damage, where, "warc-corrupt", f"record {n_records} of {path.name} is damaged "
-                                f"({noise[0]})")
-                        noise.clear()
-                        resume = _next_member(fh, offset + 1, size) if gzipped else None
-                        if resume is not None:
-                            end = resume
-                            break
-                        continue
-                    if item is not None:
-                        yield item
+                resume = yield from _records(state, archive_iterator, site, max_bytes)
             except Exception as exc:
-                # warcio says ArchiveLoadFailed on bytes that are not a record; other errors come from a file cut short
-                cut = type(exc).__name__ != "ArchiveLoadFailed"
-                what = ("ends inside a record" if cut else "is not a WARC file" if n_records == 0 and end == 0
-                        else "is damaged")
-                resume = _next_member(fh, end + 1, size) if gzipped and not cut else None
-                _damage(damage, f"{path} @{end}", "warc-truncated" if cut else "warc-corrupt",
-                        f"{path.name} {what} (after record {n_records}, offset {end}): {type(exc).__name__}: "
-                        f"{str(exc).splitlines()[0][:120] if str(exc) else ''}; "
-                        + (f"reading resumes at offset {resume}" if resume is not None else "the rest is not read"))
-                noise.clear()
+                resume = _failed(state, exc)
                 if resume is None:
                     return
-                end = resume
-    if noise:
-        _damage(damage, f"{path} @{end}", "warc-corrupt", f"{path.name} is damaged after record {n_records} "
-                f"(offset {end}: {noise[0]}); the rest is not read")
+    _check_end(state)
+
+
+def _records(state: _Reading, archive_iterator: Any, site: str | None,
+             max_bytes: int) -> Generator[Item, None, int | None]:
+    """Yield the readable HTML records from the file's current position; return where to
+    resume after a damaged gzip member, or None at the end.
+
+    warcio's stderr is caught only around its own calls, never across a ``yield``.
+    """
+    noise = state.noise
+    with _quiet(noise):
+        archive = archive_iterator(state.fh)
+        records = iter(archive)
+    while True:
+        with _quiet(noise):
+            record = next(records, None)
+            if record is None:
+                return None
+            item = _item(record, site, max_bytes, state.damage)
+            archive.read_to_end()
+            offset = archive.get_record_offset()
+            state.end = offset + archive.get_record_length()
+        state.n_records += 1
+        if getattr(record.raw_stream, "limit", 0) and not noise:  # the file ended inside the record
+            url = record.rec_headers.get_header("WARC-Target-URI") or f"{state.path.name} record {state.n_records}"
+            _damage(state.damage, url, "warc-truncated",
+                    f"record {state.n_records} of {state.path.name} is cut short by the end of the file")
+            continue
+        if not record.rec_type:  # the headers were damaged: the record's kind and URL are unknown
+            noise.append("its WARC headers name no record type")
+        if noise:
+            resume = _skip_damaged(state, item, offset)
+            if resume is not None:
+                return resume
+            continue
+        if item is not None:
+            yield item
+
+
+def _skip_damaged(state: _Reading, item: Item | None, offset: int) -> int | None:
+    """Report a record warcio complained about; the next gzip member to resume at, if any."""
+    where = item.name if item is not None else f"{state.path.name} record {state.n_records}"
+    _damage(state.damage, where, "warc-corrupt", f"record {state.n_records} of {state.path.name} is damaged "
+            f"({state.noise[0]})")
+    state.noise.clear()
+    resume = _next_member(state.fh, offset + 1, state.size) if state.gzipped else None
+    if resume is not None:
+        state.end = resume
+    return resume
+
+
+def _failed(state: _Reading, exc: Exception) -> int | None:
+    """Report an error warcio raised mid-file; the next gzip member to resume at, or None to stop."""
+    path, end, n_records = state.path, state.end, state.n_records
+    # warcio says ArchiveLoadFailed on bytes that are not a record; other errors come from a file cut short
+    cut = type(exc).__name__ != "ArchiveLoadFailed"
+    what = ("ends inside a record" if cut else "is not a WARC file" if n_records == 0 and end == 0
+            else "is damaged")
+    resume = _next_member(state.fh, end + 1, state.size) if state.gzipped and not cut else None
+    _damage(state.damage, f"{path} @{end}", "warc-truncated" if cut else "warc-corrupt",
+            f"{path.name} {what} (after record {n_records}, offset {end}): {type(exc).__name__}: "
+            f"{str(exc).splitlines()[0][:120] if str(exc) else ''}; "
+            + (f"reading resumes at offset {resume}" if resume is not None else "the rest is not read"))
+    state.noise.clear()
+    if resume is not None:
+        state.end = resume
+    return resume
+
+
+def _check_end(state: _Reading) -> None:
+    """Report damage after the last record: warcio's complaints, or bytes no record took."""
+    path, end, n_records, size = state.path, state.end, state.n_records, state.size
+    if state.noise:
+        _damage(state.damage, f"{path} @{end}", "warc-corrupt", f"{path.name} is damaged after record {n_records} "
+                f"(offset {end}: {state.noise[0]}); the rest is not read")
     elif size - end > 4 or (size and not n_records):  # more than the blank lines that close a record
-        _damage(damage, f"{path} @{end}", "warc-truncated", f"{path.name} ends inside a record: {size - end} bytes "
-                f"after the last complete record (offset {end}, record {n_records}) could not be read")
+        _damage(state.damage, f"{path} @{end}", "warc-truncated", f"{path.name} ends inside a record: {size - end} "
+                f"bytes after the last complete record (offset {end}, record {n_records}) could not be read")
 
 
 def _next_member(fh: Any, start: int, size: int) -> int | None:
