@@ -103,7 +103,11 @@ def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None =
         size = os.fstat(fh.fileno()).st_size
         state = _Reading(path, fh, size, fh.read(2) == _GZIP_MAGIC, damage)
         resume: int | None = 0
+        last = -1
         while resume is not None:
+            if resume <= last:  # never read the same place twice: a damaged member found again ends the file
+                break
+            last = resume
             fh.seek(resume)
             try:
                 resume = yield from _records(state, archive_iterator, site, max_bytes)
@@ -199,12 +203,12 @@ def _next_member(fh: Any, start: int, size: int) -> int | None:
     while pos < size:
         fh.seek(pos)
         chunk = fh.read(1 << 20)
-        if not chunk:
+        if len(chunk) < len(header):  # the end of the file: too short to hold a header
             return None
         found = chunk.find(header)
         if found >= 0:
             return pos + found
-        pos += len(chunk) - len(header) + 1
+        pos += len(chunk) - len(header) + 1  # the next read overlaps this one by a header less a byte
     return None
 
 

@@ -478,3 +478,32 @@ def test_sigterm_ends_a_run_like_ctrl_c(capsys, tmp_path, tiny_model_file, monke
     assert code == 130 and "interrupted" in err
     assert list(log.parent.iterdir()) == []  # the log's temporary was removed
     assert signal.getsignal(signal.SIGTERM) is before  # the handler lasts only as long as the command
+
+
+@needs_warc
+@pytest.mark.parametrize("tail,skipped", [(b"\r\n\r\nXXXXXXXX", 1), (b"X", 0), (b"\x1f\x8b", 0)])
+def test_junk_after_the_last_gzip_member_ends_the_file(tmp_path, tiny_model_file, tail, skipped):
+    """A sound gzipped WARC with junk bytes after it used to loop forever looking for the next
+    gzip member once fewer bytes than a member header were left; it is read, and junk longer
+    than the blank lines that may close a record is a named skip."""
+    import subprocess
+    import sys
+
+    warc = tmp_path / "w.warc.gz"
+    warc.write_bytes(write_warc(tmp_path / "sound.warc.gz", n=3).read_bytes() + tail)
+    proc = subprocess.run([sys.executable, "-m", "blockclf", "extract", str(warc), "-o", str(tmp_path / "out"),
+                           "--model", str(tiny_model_file), "--jobs", "1"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == (1 if skipped else 0), proc.stderr
+    assert summary(proc.stderr).startswith(f"blockclf: 3 processed, {skipped} skipped")
+
+
+@needs_warc
+def test_random_bytes_after_a_gzip_header_are_not_a_warc(tmp_path, tiny_model_file):
+    import subprocess
+    import sys
+
+    warc = tmp_path / "r.warc.gz"
+    warc.write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + bytes(range(256)) * 2)
+    proc = subprocess.run([sys.executable, "-m", "blockclf", "extract", str(warc), "-o", str(tmp_path / "out"),
+                           "--model", str(tiny_model_file), "--jobs", "1"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "not a WARC file" in proc.stderr and "Traceback" not in proc.stderr
