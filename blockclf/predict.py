@@ -73,8 +73,9 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     page_url = url or doc.url
     meta = page_metadata(doc, visible, url)
     roots = tuple(comment_roots(doc.root, blocks)) if may_have_comments(blocks) else ()
+    left = doc.deadline - time.monotonic() if doc.deadline is not None else None
     return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden,
-                metadata=meta, comment_roots=roots)
+                metadata=meta, comment_roots=roots, budget_left=left)
 
 
 def _reasons(model: Model, table: np.ndarray, top: int) -> list[list[Reason]]:
@@ -152,11 +153,14 @@ SCORING_SECONDS_PER_BLOCK = 30e-6
 def _check_scoring_budget(page: Page) -> None:
     """Raise `PageError` ``timeout`` when what is left of the page's time budget (from
     `Limits.max_seconds`) cannot cover featurising and scoring its blocks."""
-    deadline = page.doc.deadline
-    if deadline is None:
-        return
+    left = page.budget_left
+    if left is None:  # a page made without `prepare`: the budget runs from its parse
+        deadline = page.doc.deadline
+        if deadline is None:
+            return
+        left = deadline - time.monotonic()
     need = (len(page.blocks) + len(page.hidden)) * SCORING_SECONDS_PER_BLOCK
-    if time.monotonic() + need > deadline:
+    if need > left:
         raise PageError("timeout", f"page would take longer than its time budget: {len(page.blocks)} blocks "
                         "left to score")
 

@@ -39,7 +39,9 @@ class Page:
     ``hidden`` the blocks of hidden elements, read only when the visible ones keep too
     little (see `extract_batch`). ``metadata`` and ``comment_roots`` (the element paths of
     readers' comment threads) are read here, while the parsed tree is at hand (a batch may
-    drop the tree before scoring).
+    drop the tree before scoring). ``budget_left``: the seconds of the page's time budget
+    (`Limits.max_seconds`) left when it was prepared, for featurising and scoring it; the
+    time a page waits for the others of its batch does not count.
     """
 
     doc: Document
@@ -50,6 +52,7 @@ class Page:
     hidden: list[Block] = field(default_factory=list)
     metadata: Metadata = field(default_factory=Metadata)
     comment_roots: tuple[str, ...] = ()
+    budget_left: float | None = None
 
 
 @dataclass

@@ -243,3 +243,15 @@ def test_cli_forks_workers_in_a_fresh_process(tmp_path, synthetic_page, tiny_mod
         assert "40 processed, 0 skipped" in proc.stderr
         outs[jobs] = {p.name: p.read_text(encoding="utf-8") for p in sorted(out.iterdir())}
     assert len(outs["1"]) == 40 and outs["1"] == outs["2"]
+
+
+def test_waiting_for_the_rest_of_a_batch_does_not_spend_a_pages_budget(synthetic_page, tiny_model):
+    """Pages prepared one after the other and scored together (as `blockclf evaluate` does):
+    the time a page waits for the others is not its own, so no page runs over its budget."""
+    import time
+
+    pages = [prepare(synthetic_page(8, p).html.encode(), name=str(p), limits=Limits(max_seconds=0.3))
+             for p in range(3)]
+    time.sleep(0.5)  # longer than the whole budget
+    results = extract_batch(pages, model=tiny_model)
+    assert [r.name for r in results] == ["0", "1", "2"] and all(r.text for r in results)
