@@ -424,6 +424,7 @@ class _Workers:
 
     def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
         """``fn`` applied to each task tuple, in order; a few tasks per worker under way at once."""
+        from concurrent.futures import Future
         from concurrent.futures.process import BrokenProcessPool
 
         if self.jobs <= 1:
@@ -438,7 +439,12 @@ class _Workers:
                 args = next(todo, None)
                 if args is None:
                     return
-                running.append((args, self._submit(fn, args)))
+                try:
+                    future = self._submit(fn, args)
+                except BrokenProcessPool as exc:  # a worker died since the last result: run it again below
+                    future = Future()
+                    future.set_exception(exc)
+                running.append((args, future))
 
         fill()
         while running:

@@ -255,3 +255,26 @@ def test_waiting_for_the_rest_of_a_batch_does_not_spend_a_pages_budget(synthetic
     time.sleep(0.5)  # longer than the whole budget
     results = extract_batch(pages, model=tiny_model)
     assert [r.name for r in results] == ["0", "1", "2"] and all(r.text for r in results)
+
+
+def test_a_pool_found_broken_when_a_task_is_sent_runs_that_task_again(synthetic_page, tiny_model_file, monkeypatch):
+    """A worker can die between two results: the pool then refuses the next task outright.
+    That task is run again like those the dead worker held, and no page is lost."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    import blockclf.batch as batch
+
+    real = batch._Workers._submit
+    calls = []
+
+    def submit(self, fn, args, pool=None):
+        calls.append(1)
+        if pool is None and len(calls) == 3:
+            raise BrokenProcessPool("a child process terminated abruptly")
+        return real(self, fn, args, pool)
+
+    monkeypatch.setattr(batch._Workers, "_submit", submit)
+    items = _items(synthetic_page)
+    out = list(run_batch(items, BatchOptions(model=str(tiny_model_file), chunk_size=2), jobs=2))
+    assert [o.name for o in out] == [it.name for it in items]
+    assert all(o.error is None for o in out)
