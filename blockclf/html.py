@@ -29,8 +29,8 @@ from lxml import etree
 
 from .encoding import BOMS, decode, looks_utf16
 
-__all__ = ["FLAG_WARNINGS", "Document", "Limits", "PageError", "check_deadline", "decode", "gunzip_bounded",
-           "most_attributes", "parse", "read_source"]
+__all__ = ["ABSOLUTE_URL", "FLAG_WARNINGS", "Document", "Limits", "PageError", "check_deadline", "decode",
+           "gunzip_bounded", "most_attributes", "parse", "read_source"]
 
 log = logging.getLogger("blockclf")
 
@@ -368,7 +368,8 @@ def _unswallow(root: etree._Element, text: str, warnings: list[str]) -> etree._E
     return root
 
 
-_ABSOLUTE = re.compile(r"^https?://[^/?#\s]+", re.IGNORECASE)
+#: an absolute web address: one a relative link can be resolved against
+ABSOLUTE_URL = re.compile(r"^https?://[^/?#\s]+", re.IGNORECASE)
 
 
 def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
@@ -394,9 +395,9 @@ def _page_url(canonical: str | None, og: str | None) -> str | None:
     (a canonical link is often written relative, ``/news/a.html``), a relative canonical
     link resolved against an absolute ``og:url``."""
     for url in (canonical, og):
-        if url and _ABSOLUTE.match(url):
+        if url and ABSOLUTE_URL.match(url):
             return url
-    if canonical and og and _ABSOLUTE.match(og):
+    if canonical and og and ABSOLUTE_URL.match(og):
         return urljoin(og, canonical)
     return canonical or og
 

@@ -18,7 +18,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from .block import Block
-from .html import Document, Limits, PageError, check_deadline
+from .html import ABSOLUTE_URL, Document, Limits, PageError, check_deadline
 
 __all__ = ["ANCHOR_GLYPHS", "BLOCK_TAGS", "FURNITURE_CLASSES", "LIST_TAGS", "SKIP_TAGS", "segment"]
 
@@ -53,7 +53,6 @@ _BUTTON_LABELS = frozenset(("", "copy", "copied", "copied!", "copy code", "copy 
                             "edit", "try it"))
 #: texts of in-page links that are furniture: heading anchors, footnote back-links
 ANCHOR_GLYPHS = frozenset("¶ # § 🔗 ⚓ ↩ ↵ ^ ↑".split())
-_ABSOLUTE_URL = re.compile(r"^https?://[^/?#\s]+", re.IGNORECASE)
 _SAFE_URL = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", re.IGNORECASE)
 _CODE_LANG = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?)[-\s]*([A-Za-z0-9_+#.-]+)")
 _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notranslate", "nohighlight", "source"))
@@ -259,7 +258,7 @@ class _Segmenter:
         self.rich: list[str] | None = None
         self.furniture = 0  # depth of furniture elements around the walk
         # links and images resolve against the page's address, or its <base> once one is read
-        self.base: str | None = page_url if page_url and _ABSOLUTE_URL.match(page_url) else None
+        self.base: str | None = page_url if page_url and ABSOLUTE_URL.match(page_url) else None
         self.base_read = False
         self.numbers: dict[etree._Element, dict[etree._Element, int]] = {}
 

@@ -109,7 +109,7 @@ class _Inputs:
 
 
 #: an ``-o`` path with one of these suffixes names the output file of a single page
-FILE_SUFFIXES = frozenset((".txt", ".text", ".md", ".markdown", ".json", ".html", ".htm"))
+FILE_SUFFIXES = frozenset((*EXT.values(), ".text", ".markdown", ".htm"))
 
 
 def _output_file(args: argparse.Namespace, inputs: _Inputs) -> Path | None:
@@ -178,7 +178,8 @@ class _Run:
     def __init__(self, args: argparse.Namespace, inputs: _Inputs, opts: BatchOptions, out_dir: Path | None) -> None:
         self.args, self.inputs, self.opts, self.out_dir = args, inputs, opts, out_dir
         self.out_file: Path | None = None  # ``-o page.txt`` for a single page
-        self.folders = [Path(p) for p in args.paths if p != "-" and Path(p).is_dir()]
+        # each folder named on the command line, with its own name ('.' is the working folder's)
+        self.folders = [(Path(p), Path(p).resolve().name) for p in args.paths if p != "-" and Path(p).is_dir()]
         self.progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
         self.skipped: Counter[str] = Counter()
         self.counts: Counter[str] = Counter()  # pages of file inputs written, and failed in the batch
@@ -213,12 +214,12 @@ class _Run:
     def _folder_site(self, path: Path, stem: str) -> str | None:
         """The site a page without a URL takes from the folders it sits in: the innermost one
         named like a host, from the folder named on the command line (itself included) down."""
-        for folder in self.folders:
+        for folder, name in self.folders:
             try:
                 below = path.relative_to(folder)
             except ValueError:
                 continue
-            return host_site(Path(folder.resolve().name) / below)
+            return host_site(Path(name) / below)
         return host_site(stem)
 
     def _exists(self, target: Path) -> PageError | None:
