@@ -543,9 +543,8 @@ class _Segmenter:
         if n_attrib:
             cls = attrib.get("class")
             if cls:
-                furniture = _FURNITURE_CACHE.get(cls)  # type: ignore[assignment]
-                if furniture is None:
-                    furniture = _is_furniture(cls)
+                known = _FURNITURE_CACHE.get(cls)
+                furniture = _is_furniture(cls) if known is None else known
         inline = _INLINE.get(tag)
         if furniture and inline is None and next(el.iter(*_PROSE_TAGS), None) is not None:
             furniture = False  # a layout element named like furniture ("gutter" of a grid) holding prose

@@ -1,0 +1,108 @@
+"""The compiled segmenter (built by setup.py where mypyc and a compiler are at hand) cuts
+every page into exactly the blocks its Python source cuts.
+
+pytest imports blockclf from the checkout, where the segmenter is Python source; the
+compiled module exists only in an installed package. A child process started in isolated
+mode (``-I``: neither the checkout nor ``PYTHONPATH`` on its path) imports the installed
+package, loads the Python source installed beside the compiled module, and compares the
+two on hand-made pages of every construct the segmenter treats apart, on the synthetic
+site pages, and on benchmark pages of every dataset when the benchmark is present.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import make_page
+from test_quality_floor import BENCH
+
+from blockclf.data import read_index
+
+#: run in the child: compare the installed compiled module with its installed source
+CHILD = r"""
+import dataclasses, gzip, importlib.util, json, sys
+from pathlib import Path
+import blockclf.segment
+compiled = sys.modules["blockclf.segment"]
+if not compiled.__file__.endswith((".so", ".pyd")):
+    print(json.dumps({"compiled": False, "file": compiled.__file__}))
+    raise SystemExit(0)
+spec = importlib.util.spec_from_file_location("blockclf._segment_source", Path(compiled.__file__).with_name("segment.py"))
+source = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(source)
+from blockclf.html import PageError, parse
+differ, pages, blocks = [], 0, 0
+for name in sys.argv[1:]:
+    data = Path(name).read_bytes()
+    if name.endswith(".gz"):
+        data = gzip.decompress(data)
+    got = []
+    for module in (compiled, source):
+        try:
+            got.append([dataclasses.astuple(b) for b in module.segment(parse(data))])
+        except PageError as exc:
+            got.append(("PageError", exc.reason))
+    pages += 1
+    blocks += len(got[1])
+    if got[0] != got[1]:
+        differ.append(name)
+print(json.dumps({"compiled": True, "pages": pages, "blocks": blocks, "differ": differ}))
+"""
+
+#: constructs the segmenter handles apart: verbatim code, numbered and nested lists, table
+#: cells with spans and block content, hidden text, links resolved against <base>, furniture,
+#: entities and comments, marker characters in page text, and nesting past the depth limit
+CONSTRUCTS = {
+    "code": "<pre><code class='language-python'>def add(x, y):\n\n\treturn x + y\n</code></pre>",
+    "lists": "<ol start='3'><li>one<ul><li>inner <b>bold</b></li></ul></li><li value='9'>two</li></ol>"
+             "<ol reversed><li>a</li><li>b</li></ol>",
+    "table": "<table><tr><th colspan='2'>head</th></tr><tr><td><p>one</p><p>two</p></td><td>"
+             "<ul><li>x</li></ul></td></tr></table>",
+    "hidden": "<div>before <span style='display:none'>secret</span> after</div>"
+              "<div hidden><p>all hidden</p></div><p aria-hidden='true'>aria</p>",
+    "links": "<head><base href='https://example.org/docs/'></head><p>See <a href='page.html'>this</a>, "
+             "<a href='javascript:alert(1)'>that</a>, <img src='/i.png' alt='pic'> and <code>*args</code>.</p>",
+    "furniture": "<h2>Title<a class='headerlink' href='#t'>¶</a></h2><div class='highlight'>"
+                 "<button class='copybtn'>Copy</button><pre>x = 1</pre></div>",
+    "oddities": "<p>a &amp; b <!-- note --> c\ue000d\ue001</p><p># not a heading</p><br><p>1. no list</p>",
+    "deep": "<div>" * 400 + "deep text" + "</div>" * 400,
+}
+
+
+def _pages(tmp_path: Path) -> list[str]:
+    files = []
+    for name, body in CONSTRUCTS.items():
+        path = tmp_path / f"{name}.html"
+        path.write_text(f"<html><body>{body}</body></html>", encoding="utf-8")
+        files.append(path)
+    for site in range(3):
+        for page in range(2):
+            path = tmp_path / f"synthetic-{site}-{page}.html"
+            path.write_text(make_page(site, page).html, encoding="utf-8")
+            files.append(path)
+    files.append(Path(__file__).resolve().parents[1] / "data" / "example.html")
+    if (BENCH / "index.jsonl").exists():  # ten dev pages of every dataset
+        per_set: dict[str, int] = {}
+        for r in sorted(read_index(BENCH, ["dev"]), key=lambda r: (r.dataset, r.id)):
+            if per_set.get(r.dataset, 0) < 10:
+                per_set[r.dataset] = per_set.get(r.dataset, 0) + 1
+                files.append(r.html_path)
+    return [str(f) for f in files]
+
+
+def test_compiled_segmenter_matches_its_source(tmp_path: Path):
+    pages = _pages(tmp_path)
+    proc = subprocess.run([sys.executable, "-I", "-c", CHILD, *pages], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    if not out["compiled"]:
+        pytest.skip(f"the installed segmenter is not compiled ({out['file']}): an editable or pure install")
+    assert out["pages"] == len(pages)
+    assert out["blocks"] > 100
+    assert out["differ"] == []
+
