@@ -1,7 +1,7 @@
 """Build hook: compile the segmenter to a C extension with mypyc where that can be done.
 
 Segmentation walks every element of every page in Python and is the largest share of a
-page's time; compiled, the same source runs about 30% faster (`benchmarks/speed.py`). The
+page's time; compiled, the same source segments about 30% faster. The
 compiled module is optional: where mypyc or a C compiler is missing, or ``BLOCKCLF_PURE=1``
 is set, the package installs as plain Python and behaves the same. Editable installs stay
 pure, so that an edit to ``segment.py`` takes effect without rebuilding.

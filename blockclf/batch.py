@@ -12,7 +12,9 @@ parsed page would make memory grow with the batch. A batch therefore runs in two
 Pass 1 keeps each segmented page for pass 2 in packed form (pickled, compressed: about a
 fifth of its size in objects, and read back in a tenth of the time it takes to parse and
 segment it again), up to `BatchOptions.cache_bytes`; only pages beyond that budget are parsed
-twice. A batch without site evidence is read in a single pass. A page that cannot be read,
+twice. A page that names no site can get no evidence: with a ``transform`` (the command
+line's writers), pass 1 scores it at once and keeps its output instead, so it is neither
+packed nor sent back. A batch without site evidence is read in a single pass. A page that cannot be read,
 parsed or scored, or that runs over its time budget, is reported as an `Outcome` with an
 error and skipped; it never stops the batch. Outcomes come back in input order whatever
 ``jobs`` is.
@@ -29,7 +31,7 @@ import signal
 import sys
 import time
 import zlib
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +45,7 @@ from .html import Limits, PageError, Source
 from .model import Model, cached_model
 from .predict import extract_batch, page_error, prepare
 from .result import Page, Result
-from .site import SiteProfile, batch_repetition, block_keys, may_get_evidence, text_path_keys
+from .site import SiteProfile, batch_repetition, block_keys
 
 __all__ = ["BatchOptions", "Item", "Outcome", "PageRead", "SiteReport", "available_cores", "page_keys", "plan_workers",
            "run_batch", "score_chunk", "site_evidence"]
@@ -160,16 +162,6 @@ def _pack(page: Page) -> bytes:
     return zlib.compress(pickle.dumps(state, pickle.HIGHEST_PROTOCOL), 1)
 
 
-_TEXT_AT = [f.name for f in dataclasses.fields(Block)].index("text")
-_XPATH_AT = [f.name for f in dataclasses.fields(Block)].index("xpath")
-
-
-def _packed_keys(packed: bytes) -> Any:
-    """`block_keys` of a packed page, read from its block tuples without rebuilding the blocks."""
-    _, blocks, _ = pickle.loads(zlib.decompress(packed))
-    return text_path_keys([f[_TEXT_AT] for f in blocks], [f[_XPATH_AT] for f in blocks])
-
-
 def _unpack(packed: bytes) -> Page:
     page, blocks, hidden = pickle.loads(zlib.decompress(packed))  # bytes this process or its worker made
     page.doc.root = _NO_TREE
@@ -182,30 +174,64 @@ def _unpack(packed: bytes) -> Page:
 
 @dataclass
 class PageRead:
-    """What pass 1 learnt of one page: its site, its `block_keys` (None until needed) and
-    the packed page for pass 2 (None past the cache budget), or why it cannot be read."""
+    """What pass 1 learnt of one page: its site, its `block_keys` (None when it can get no
+    evidence), and the packed page for pass 2 (None past the cache budget) or, for a page
+    scored at once, its `Outcome` and the bytes that outcome holds; or why it cannot be read."""
 
     site: str | None = None
     keys: Any = None
     packed: bytes | None = None
     error: PageError | None = None
+    outcome: Outcome | None = None
+    size: int = 0
+
+
+def _plain_size(value: Any) -> int | None:
+    """Characters held by a transform's output made of strings, bytes, lists, tuples and
+    dicts (None for anything else, whose size is not known cheaply)."""
+    if isinstance(value, (str, bytes)):
+        return len(value)
+    if isinstance(value, (list, tuple)):
+        parts = [_plain_size(v) for v in value]
+        return None if None in parts else sum(parts) + 8 * len(parts)
+    if isinstance(value, dict):
+        parts = [_plain_size(v) for v in value.values()]
+        return None if None in parts else sum(parts) + 8 * len(parts) + sum(len(str(k)) for k in value)
+    if value is None or isinstance(value, (int, float, bool)):
+        return 8
+    return None
 
 
 def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False) -> list[PageRead]:
     """Pass 1 over some items: one `PageRead` each.
 
-    With ``keep``, each page comes back packed for reuse in pass 2, and its keys are left
-    for later: hashing a page whose site turns out to have no other page in the batch is
-    wasted. A page that can never get evidence (no site, no profile) is not hashed either.
+    A page that can get evidence (it has a site, or a profile is given) is hashed here, in
+    the worker, not in the process that gathers the batch. With ``keep``, each page comes
+    back packed for reuse in pass 2, except a page that can get no evidence when the batch
+    has a ``transform``: it is scored now, exactly as pass 2 would score it, and its
+    outcome comes back instead (unless that output is not plain data, then it is packed).
     """
     out: list[PageRead] = []
+    now: list[tuple[int, Item, Page]] = []  # pages scored in this pass
     for item in items:
         page = _prepare(item, opts)
         if isinstance(page, PageError):
             out.append(PageRead(error=page))
             continue
-        hashed = not keep and (page.site is not None or opts.site_profile is not None)
+        hashed = page.site is not None or opts.site_profile is not None
+        if keep and not hashed and opts.transform is not None:
+            now.append((len(out), item, page))
+            out.append(PageRead())
+            continue
         out.append(PageRead(page.site, block_keys(page.blocks) if hashed else None, _pack(page) if keep else None))
+    if now:
+        done = score_chunk([n[1] for n in now], opts, [None] * len(now), [n[2] for n in now])
+        for (i, _item, page), outcome in zip(now, done):
+            size = _plain_size(outcome.result) if outcome.error is None else 0
+            if size is None:  # the output's size is not known: the page waits for pass 2, packed
+                out[i].packed = _pack(page)
+            else:
+                out[i].outcome, out[i].size = outcome, size
     return out
 
 
@@ -541,13 +567,11 @@ def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: _Workers, pr
     try:
         for rows in workers.map(page_keys, tasks()):
             for row in rows:
-                if row.packed is not None:
-                    if budget >= len(row.packed):
-                        budget -= len(row.packed)
-                    else:  # over the budget (packed before that was known): parsed again in pass 2
-                        if row.site is not None or opts.site_profile is not None:
-                            row.keys = _packed_keys(row.packed)
-                        row.packed = None
+                held = len(row.packed) if row.packed is not None else row.size if row.outcome is not None else 0
+                if budget >= held:
+                    budget -= held
+                else:  # over the budget (kept before that was known): parsed again in pass 2
+                    row.packed = row.outcome = None
                 reads.append(row)
             bar.update(len(rows))
     finally:
@@ -557,10 +581,6 @@ def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: _Workers, pr
 
 def _evidence(reads: list[PageRead], opts: BatchOptions, report: SiteReport | None) -> list[Any]:
     """Per page, its repetition evidence from the other pages of its site (None: none)."""
-    per_site = Counter(r.site for r in reads if r.error is None)
-    for r in reads:  # packed pages are hashed only if their site can give evidence
-        if r.packed is not None and r.keys is None and may_get_evidence(r.site, per_site, opts.site_profile):
-            r.keys = _packed_keys(r.packed)
     ok = [i for i, r in enumerate(reads) if r.error is None]
     evidence: list[Any] = [None] * len(reads)
     for i, rep in zip(ok, site_evidence([reads[i].site for i in ok], [reads[i].keys for i in ok], opts)):
@@ -576,8 +596,11 @@ def _evidence(reads: list[PageRead], opts: BatchOptions, report: SiteReport | No
 
 def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | None,
             reads: list[PageRead] | None, workers: _Workers, progress: bool, total: int | None) -> Iterator[Outcome]:
-    """Pass 2: score the items chunk by chunk, in order."""
+    """Pass 2: score the items chunk by chunk, in order (pages scored in pass 1 are not sent)."""
     bar = _Progress(progress, total, "extracting")
+    # per chunk, in order: its outcomes known from pass 1 (None where scored now), and
+    # whether a task was sent for it
+    plans: deque[tuple[list[Outcome | None], bool]] = deque()
 
     def known(i: int) -> bytes | PageError | None:
         if reads is None:
@@ -593,12 +616,30 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
         for chunk in _chunks(items, opts.chunk_size):
             idx = range(start, start + len(chunk))
             start += len(chunk)
-            pages = [known(i) for i in idx]
-            yield chunk, opts, [evidence[i] for i in idx] if evidence is not None else None, pages
+            done: list[Outcome | None] = [None] * len(chunk)
+            if reads is not None:
+                for j, i in enumerate(idx):
+                    done[j], reads[i].outcome = reads[i].outcome, None
+            todo = [j for j, o in enumerate(done) if o is None]
+            plans.append((done, bool(todo)))
+            if todo:
+                yield ([chunk[j] for j in todo], opts,
+                       [evidence[idx[j]] for j in todo] if evidence is not None else None,
+                       [known(idx[j]) for j in todo])
+
+    def finished() -> Iterator[Outcome]:  # chunks whose every page was scored in pass 1
+        while plans and not plans[0][1]:
+            done, _sent = plans.popleft()
+            bar.update(len(done))
+            yield from done  # type: ignore[misc]
 
     try:
-        for outcomes in workers.map(score_chunk, tasks()):
-            bar.update(len(outcomes))
-            yield from outcomes
+        for scored in workers.map(score_chunk, tasks()):
+            yield from finished()
+            done, _sent = plans.popleft()
+            fresh = iter(scored)
+            bar.update(len(done))
+            yield from (o if o is not None else next(fresh) for o in done)
+        yield from finished()
     finally:
         bar.close()

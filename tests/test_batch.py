@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -41,6 +43,56 @@ def test_pages_kept_from_pass_one_are_parsed_once(synthetic_page, tiny_model, mo
     out = list(run_batch(_items(synthetic_page), BatchOptions(model=tiny_model, chunk_size=4, cache_bytes=cache_bytes)))
     assert len(out) == 9 and all(o.error is None for o in out)
     assert len(calls) == reads
+
+
+def _mixed(make_page) -> list[Item]:
+    """Pages of two sites with canonical links, and pages with no site at all between them."""
+    items = _items(make_page, sites=(8, 9), per_site=2)
+    for p in range(3):
+        html = re.sub(r'<link rel="canonical"[^>]*>', "", make_page(10, p).html)
+        items.insert(2 * p, Item(f"nosite{p}", html.encode("utf-8")))
+    return items
+
+
+@pytest.mark.parametrize("jobs,cache_bytes", [(1, 1 << 20), (2, 1 << 20), (1, 3000), (1, 0)])
+def test_pages_with_no_site_are_scored_in_pass_one_with_the_same_output(synthetic_page, tiny_model_file,
+                                                                        monkeypatch, jobs, cache_bytes):
+    """A page that can get no site evidence is scored as soon as it is read (not packed for
+    pass 2), in its place in the output, exactly as a batch scores it; past the cache budget
+    it is read again in pass 2 like a packed page."""
+    import blockclf.batch as batch
+
+    items = _mixed(synthetic_page)
+    reference = extract_batch([prepare(it.source, name=it.name) for it in items], model=str(tiny_model_file))
+    assert [r.site is None for r in reference] == [it.name.startswith("nosite") for it in items]
+    packed = []
+    real = batch._pack
+    monkeypatch.setattr(batch, "_pack", lambda page: packed.append(page.name) or real(page))
+    opts = BatchOptions(model=str(tiny_model_file), chunk_size=2, cache_bytes=cache_bytes,
+                        transform=lambda res: (res.text, [float(s) for s in res.scores]))
+    out = list(run_batch(items, opts, jobs=jobs))
+    assert [o.name for o in out] == [it.name for it in items]
+    for o, r in zip(out, reference):
+        assert o.error is None
+        assert o.result == (r.text, [float(s) for s in r.scores])
+    if jobs == 1:  # packing is seen in this process only; with no cache nothing is packed
+        assert bool(packed) is (cache_bytes > 0)
+        assert not any(name.startswith("nosite") for name in packed)
+    if jobs == 1 and cache_bytes == 1 << 20:
+        reads = batch.page_keys(items, opts, keep=True)
+        assert [r.outcome is not None for r in reads] == [it.name.startswith("nosite") for it in items]
+        assert all(r.keys is not None for r in reads if r.site is not None)
+
+
+def test_an_output_of_unknown_size_waits_for_pass_two_packed(synthetic_page, tiny_model):
+    import blockclf.batch as batch
+
+    items = _mixed(synthetic_page)
+    opts = BatchOptions(model=tiny_model, transform=lambda res: res)  # a Result: its size is not known
+    reads = batch.page_keys(items, opts, keep=True)
+    assert all(r.outcome is None and r.packed is not None for r in reads)
+    reference = extract_batch([prepare(it.source, name=it.name) for it in items], model=tiny_model)
+    _same(list(run_batch(items, opts)), reference)
 
 
 def test_large_pages_are_scored_a_few_at_a_time_with_the_same_results(synthetic_page, tiny_model, monkeypatch):
