@@ -81,7 +81,10 @@ def registered_domain(url: str | None) -> str | None:
     archived = _WAYBACK.match(url)
     if archived:  # an archived copy belongs to the site it archives
         url = archived.group(1)
-    host = urlsplit(url if "//" in url else f"//{url}").hostname
+    try:
+        host = urlsplit(url if "//" in url else f"//{url}").hostname
+    except ValueError:  # a malformed host ("https://[x/"): the page has no site, it is not refused
+        return None
     if not host:
         return None
     host = host.lower()

@@ -398,7 +398,10 @@ def _page_url(canonical: str | None, og: str | None) -> str | None:
         if url and ABSOLUTE_URL.match(url):
             return url
     if canonical and og and ABSOLUTE_URL.match(og):
-        return urljoin(og, canonical)
+        try:
+            return urljoin(og, canonical)
+        except ValueError:  # a malformed address: the page keeps the one it gives
+            pass
     return canonical or og
 
 

@@ -57,7 +57,10 @@ def _tokens(rich: str):
 def _url(url: str, base: str | None) -> str:
     """``url`` resolved against the page's address, with what Markdown would misread encoded."""
     if base:
-        url = urljoin(base, url)
+        try:
+            url = urljoin(base, url)
+        except ValueError:  # a malformed address ("//[x/"): the text stays, unlinked
+            return ""
     if _UNSAFE_SCHEME.match(url):  # never a script address, whatever the page's base made of it
         return ""
     return "".join(_URL_UNSAFE.get(c, c) for c in url)
@@ -86,9 +89,10 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False) 
             top[2].append(value if top[0] == "code" else md_escape(value))
         elif kind == "open":
             if value == "img":
-                if images and attrs.get("src"):
+                src = _url(attrs["src"], base) if images and attrs.get("src") else ""
+                if src:
                     alt = md_escape(" ".join(attrs.get("alt", "").split()))
-                    top[2].append(f"![{alt}]({_url(attrs['src'], base)})")
+                    top[2].append(f"![{alt}]({src})")
             elif top[0] == "code":  # nothing nests in code
                 continue
             else:
@@ -113,7 +117,8 @@ def _close(stack: list[list], base: str | None) -> None:
         if not stripped:
             out = inner
         elif tag == "a":
-            out = f"{lead}[{stripped}]({_url(attrs.get('href', ''), base)}){trail}"
+            url = _url(attrs.get("href", ""), base)
+            out = f"{lead}[{stripped}]({url}){trail}" if url else inner  # no address: the text, unlinked
         elif tag == "strong":
             out = f"{lead}**{stripped}**{trail}"
         else:
@@ -126,24 +131,26 @@ def block_html(block: Block, base: str | None = None, images: bool = False) -> s
     if block.rich is None:
         return escape(block.text, False)
     out: list[str] = []
-    open_tags: list[str] = []
+    open_tags: list[tuple[str, bool]] = []  # each open tag, and whether it was written
     for kind, value, attrs in _tokens(block.rich):
         if kind == "text":
             out.append(escape(value, False))
         elif kind == "open":
             if value == "img":
-                if images and attrs.get("src"):
-                    out.append(f'<img src="{escape(_url(attrs["src"], base))}" alt="{escape(attrs.get("alt", ""))}">')
+                src = _url(attrs["src"], base) if images and attrs.get("src") else ""
+                if src:
+                    out.append(f'<img src="{escape(src)}" alt="{escape(attrs.get("alt", ""))}">')
             elif value == "a":
-                out.append(f'<a href="{escape(_url(attrs.get("href", ""), base))}">')
-                open_tags.append(value)
+                href = _url(attrs.get("href", ""), base)
+                if href:  # no usable address: the text, unlinked
+                    out.append(f'<a href="{escape(href)}">')
+                open_tags.append((value, bool(href)))
             else:
                 out.append(f"<{value}>")
-                open_tags.append(value)
-        elif open_tags and open_tags[-1] == value:
-            open_tags.pop()
+                open_tags.append((value, True))
+        elif open_tags and open_tags[-1][0] == value and open_tags.pop()[1]:  # closed, written if opened so
             out.append(f"</{value}>")
-    out += [f"</{t}>" for t in reversed(open_tags)]
+    out += [f"</{t}>" for t, written in reversed(open_tags) if written]
     html = "".join(out)
     return html if block.tag == "pre" else " ".join(html.split())
 

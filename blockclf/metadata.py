@@ -401,7 +401,10 @@ def _parse_date(text: str | None) -> str | None:
 def _url_date(url: str | None) -> str | None:
     if not url:
         return None
-    m = _URL_DATE.search(urlsplit(url).path)
+    try:
+        m = _URL_DATE.search(urlsplit(url).path)
+    except ValueError:  # a malformed address
+        return None
     if not m:
         return None
     try:

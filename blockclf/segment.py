@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import replace
+from functools import lru_cache
 from html import escape
 from urllib.parse import urljoin
 
@@ -53,6 +54,11 @@ _BUTTON_LABELS = frozenset(("", "copy", "copied", "copied!", "copy code", "copy 
                             "edit", "try it"))
 #: texts of in-page links that are furniture: heading anchors, footnote back-links
 ANCHOR_GLYPHS = frozenset("¶ # § 🔗 ⚓ ↩ ↵ ^ ↑".split())
+#: an absolute web address with a host, its scheme in lower case
+_PLAIN_ABSOLUTE = re.compile(r"https?://[^/?#\s]")
+#: what urljoin may rewrite in an absolute address: tabs, line breaks, parameters (;), an empty
+#: query or fragment
+_REWRITTEN = re.compile(r"[\t\r\n;]|\?#|[?#]$")
 _SAFE_URL = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", re.IGNORECASE)
 _CODE_LANG = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?)[-\s]*([A-Za-z0-9_+#.-]+)")
 _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notranslate", "nohighlight", "source"))
@@ -206,6 +212,16 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
         todo.extend((child, link) for child in reversed(item))
         todo.append((sep + (item.text or ""), link))  # a block-level element is set apart on both sides
     return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _joined(base: str, url: str) -> str | None:
+    """``urljoin``, remembered (the pages of a site link to the same addresses from the same
+    menus); None for an address it cannot read (a malformed IPv6 host), left unlinked."""
+    try:
+        return urljoin(base, url)
+    except ValueError:
+        return None
 
 
 class _Owner:
@@ -463,7 +479,9 @@ class _Segmenter:
         url = url.strip()
         if not _SAFE_URL.match(url):
             return None  # javascript:, data:, vbscript: and other schemes
-        return urljoin(self.base, url) if self.base else url
+        if not self.base or (_PLAIN_ABSOLUTE.match(url) and not _REWRITTEN.search(url)):
+            return url  # most links are absolute already, and would come back from urljoin as they are
+        return _joined(self.base, url)
 
     def _open(self, el: etree._Element, inline: str) -> str | None:
         """Open ``el``'s inline tag in `Block.rich`; the closing tag, or None when none is due."""

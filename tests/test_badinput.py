@@ -187,6 +187,25 @@ def test_page_with_markup_but_no_text_is_flagged():
     assert page.blocks == [] and "no-text" in page.doc.warnings
 
 
+@pytest.mark.parametrize("head", [
+    '<link rel="canonical" href="https://[bad/x">',
+    '<link rel="canonical" href="story"><meta property="og:url" content="https://[bad.org/">',
+    '<link rel="canonical" href="https://example.org/2024/01/02/[x">',
+])
+def test_malformed_addresses_leave_the_page_whole(head, tiny_model):
+    """An address urllib cannot read (a broken IPv6 host) in the page's canonical link, its
+    og:url or a link costs at most that address, never the page or its Markdown."""
+    from blockclf.predict import extract_batch
+    from blockclf.render import to_html, to_markdown
+
+    body = '<p>See <a href="//[bad/x">this</a>, <a href="https://[v6/x">that</a> and <a href="b.html">rel</a>.</p>'
+    page = prepare(f"<html><head>{head}</head><body>{ARTICLE}{body}</body></html>")
+    res = extract_batch([page], model=tiny_model, threshold=0.0)[0]
+    assert "See this, that and rel." in res.text
+    md, html = to_markdown(res), to_html(res)
+    assert "See this, that and " in md and "See this, that and " in html  # the broken links' text, unlinked
+
+
 # --- command line -----------------------------------------------------------------------
 
 def write_bad_pages(src: Path, good: str) -> dict[str, str]:
