@@ -265,7 +265,9 @@ def _jsonld(scripts: Iterable[str]) -> dict[str, Any]:
                 if v:
                     found["title"] = v
             if "author" not in found:
-                names = _names(obj.get("author") or obj.get("creator"), ids)
+                # each name cleaned as a byline is ("By Ana Lopez, Staff Writer" gives "Ana Lopez")
+                names = list(dict.fromkeys(_author_text(n) or n for n in
+                                           _names(obj.get("author") or obj.get("creator"), ids)))
                 if names:
                     found["author"] = ", ".join(names)
             if "sitename" not in found:
@@ -337,6 +339,17 @@ def _scan(root: etree._Element) -> _Scan:
         elif len(out.h1) < 3:
             out.h1.append(el)
     return out
+
+
+def _meta_author(metas: dict[str, list[str]]) -> str | None:
+    """The first author ``<meta>`` that reads as a name (not a link, not empty)."""
+    for key in _AUTHOR_KEYS:
+        for v in metas.get(key, ()):
+            text = _clean(v, 2000)
+            name = _author_text(text) if text and not _is_url(text) else None
+            if name:
+                return name
+    return None
 
 
 def _first_meta(metas: dict[str, list[str]], keys: Sequence[str], *, no_url: bool = False) -> str | None:
@@ -437,13 +450,50 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 #: a date written out in a byline: ISO, "12 March 2026", "March 12, 2026"
 _TEXT_DATE = re.compile(rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}\.?\s+{_MONTH}\s+(?:19|20)\d\d"
                         rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d)\b", re.IGNORECASE)
-_BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|written by|posted by|autor|auteur)\s*:?\s+",
+_BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|autor|auteur"
+                        r"|(?:written|posted|published|words|text|story|reported|reporting)\s+by)\s*:?\s+",
                         re.IGNORECASE)
-#: a byline's name ends where a date, a separator or a second line starts
+#: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
 _NAME_END = re.compile(r"\s[-|•·–—/]\s|[|•·\n]|\d|\b(?:on|updated|published|posted|am|um|le|el|il)\s"
-                       r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d", re.IGNORECASE)
+                       r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
+                       r"|\b(?:edited|reviewed|photos?|photographs?|illustrations?|illustrated|translated|"
+                       r"fact[- ]checked|additional reporting|reporting)\s+by\b"
+                       r"|\s(?:is|was)\s(?:a|an|the)\s", re.IGNORECASE)
+#: the address of an author's page
+_AUTHOR_HREF = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|journalists?|reporters?)/[^/?#]+"
+                          r"|[?&]author=[^&#]", re.IGNORECASE)
+#: a "by" that a link to the author follows
+_ENDS_WITH_BY = re.compile(r"(?<!\w)(?:by|von|par|por|door)\s*:?\s*$", re.IGNORECASE)
 _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b",
                        re.IGNORECASE)
+#: a contact written after the name: "(http://ebb.org/bkuhn/)", "<ana@example.org>", a bare address
+_CONTACT = re.compile(r"[(<\[]\s*(?:mailto:)?(?:https?://|www\.|[\w.+-]+@)[^)>\]]*[)>\]]"
+                      r"|(?:mailto:)?[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+", re.IGNORECASE)
+_MONTHS = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
+           r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?(?!\w)")
+_WEEKDAYS = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?(?!\w)"
+#: a date or time a byline starts with: "2024 September 12 · Jane Doe", "12/03/2024 at 9:30 am by Jane Doe"
+_LEAD_DATE = re.compile(rf"^(?:[\d\s.,:/|•·–—-]|{_MONTHS}|{_WEEKDAYS}|(?:at|on|am|pm|a\.m\.|p\.m\.)(?!\w))+",
+                        re.IGNORECASE)
+#: a "by" inside a byline, the name after it: "Posted on March 3, 2024 by Jane Doe"
+_INNER_BY = re.compile(r"(?:^|\s)(?:by|von|par|por|door)\s+(?=\w)", re.IGNORECASE)
+#: what may stand before that "by" for the name to follow it: dates, times and the verbs around them
+_BEFORE_BY = re.compile(rf"(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(?:posted|published|written|updated|"
+                        rf"last|first|originally|story|article|entry|this|was|on|at|am|pm|ago|hours?|minutes?|"
+                        rf"days?|weeks?|months?|years?|today|yesterday)(?!\w))*", re.IGNORECASE)
+#: a part after a comma that is a job, a desk or an agency, not another name: "Jane Doe, Senior Editor"
+_JOB = re.compile(r"\b(?:editor|editors|editorial|reporter|reporters|correspondent|columnist|contributor|"
+                  r"contributing|journalist|writer|writers|producer|photographer|critic|analyst|staff|senior|"
+                  r"chief|freelance|intern|professor|director|president|founder|co-founder|ceo|cto|cfo|manager|"
+                  r"officer|fellow|researcher|engineer|developer|scientist|student|host|anchor|bureau|desk|team|"
+                  r"news|press|agency|wire|magazine|newspaper|times|post|journal|tribune|herald|reuters|afp)\b",
+                  re.IGNORECASE)
+#: a job title written right after the name, without a comma: "Jane Doe Senior Editor"
+_JOB_AFTER_NAME = re.compile(r"\s(?:senior|chief|staff|contributing|freelance|associate|managing|executive|"
+                             r"deputy)?\s*(?:editor|reporter|correspondent|columnist|contributor|journalist|"
+                             r"staff writer|staff reporter)\b.*$", re.IGNORECASE)
+#: what a name is written with besides letters and spaces
+_NAME_PUNCT = frozenset(".,'’‘-‐()&/")
 
 
 def _near_headline(h1: etree._Element | None) -> list[etree._Element]:
@@ -471,8 +521,48 @@ def _near_headline(h1: etree._Element | None) -> list[etree._Element]:
     return near
 
 
+def _author_link(el: etree._Element) -> bool:
+    """Whether an element is a link to its author's page: ``rel="author"``, or an address like ``/author/ana-lopez``."""
+    if el.tag != "a":
+        return False
+    if "author" in (el.get("rel") or "").lower().split():
+        return True
+    return bool(_AUTHOR_HREF.search(el.get("href") or ""))
+
+
+def _text_of(el: etree._Element) -> str:
+    return " ".join(" ".join(el.itertext()).split()[:40])
+
+
+def _box_name(el: etree._Element) -> str | None:
+    """The author named by a byline box or author link.
+
+    In a box: its ``itemprop="name"``, else the links in it to author pages when there are
+    several ("By <a>Ana Lopez</a> and <a>Ben Ode</a>" gives both), else its first link that
+    reads as a name, else its text. An author link brings the author links beside it.
+    """
+    name_el = next((c for c in el.iter() if c.get("itemprop") == "name"), None)
+    if name_el is not None:
+        return _author_text(name_el.get("content") or _text_of(name_el))
+    if el.tag == "a":
+        parent = el.getparent()
+        links = [el] if parent is None else [a for a in islice(parent.iterchildren("a"), 10) if _author_link(a)]
+    else:
+        links = [a for a in islice(el.iter("a"), 20) if _author_text(_text_of(a))]
+        authored = [a for a in links if _author_link(a)]
+        links = authored if len(authored) >= 2 else links[:1]
+    if not links:
+        return _author_text(el.get("content") or _text_of(el))
+    names: list[str] = []
+    for a in links:
+        name = _author_text(_text_of(a))
+        if name and name not in names:
+            names.append(name)
+    return ", ".join(names) or None
+
+
 def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
-    """Author and dates near the headline: microdata first, then rel=author links, then bylines."""
+    """Author and dates near the headline: microdata first, then author links, then bylines."""
     found: dict[str, str] = {}
     authors: list[tuple[int, int, etree._Element]] = []
     for n, el in enumerate(near):
@@ -489,7 +579,7 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
             continue
         if prop and "author" in prop.split():
             authors.append((0, n, el))
-        elif attrib.get("rel") == "author":
+        elif el.tag == "a" and "author" in (attrib.get("rel") or "").lower().split():
             authors.append((1, n, el))
         else:
             marks = f"{attrib.get('class') or ''} {attrib.get('id') or ''}".lower()
@@ -497,17 +587,16 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
                 authors.append((2, n, el))
             elif "author" in marks:
                 authors.append((3, n, el))
+            elif el.tag == "a" and _author_link(el):
+                authors.append((4, n, el))
+            elif el.tag == "a" and _by_before(el):
+                authors.append((5, n, el))
     byline_text = ""
     for _, _, el in sorted(authors, key=lambda t: t[:2])[:40]:
-        # in a byline box, the name is its itemprop=name, else the link to the author's page, else its text
-        name_el = next((c for c in el.iter() if c.get("itemprop") == "name"), None)
-        if name_el is None and el.tag != "a":
-            name_el = next((a for a in el.iter("a") if _author_text(" ".join(a.itertext()))), None)
-        name_el = el if name_el is None else name_el
-        name = _author_text(name_el.get("content") or " ".join(" ".join(name_el.itertext()).split()[:40]))
+        name = _box_name(el)
         if name:
             found["author"] = name
-            byline_text = " ".join(" ".join(el.itertext()).split()[:40])
+            byline_text = _text_of(el)
             break
     if "date" not in found and byline_text:  # "By Ada Marsh · 12 March 2026 · 6 min read"
         m = _TEXT_DATE.search(byline_text)
@@ -517,24 +606,78 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
     return found
 
 
+def _text_before(el: etree._Element) -> str:
+    """The text just before an element, looked for up to three levels up
+    (``<span>by</span> <h3><a>Ana Lopez</a></h3>`` gives ``"by"``)."""
+    node = el
+    for _ in range(3):
+        prev = node.getprevious()
+        if prev is not None:
+            text = prev.tail or ""
+            if not text.strip() and isinstance(prev.tag, str):
+                text = " ".join(list(islice(prev.itertext(), 50))[-3:])
+            return text
+        parent = node.getparent()
+        if parent is None:
+            return ""
+        if parent.text and parent.text.strip():
+            return parent.text
+        node = parent
+    return ""
+
+
+def _by_before(el: etree._Element) -> bool:
+    """Whether a "by" stands right before an element, with nothing before it but dates and
+    "posted", "written"... ("Posted on 3 March by <a>", not "Portrait by <a>": a credit)."""
+    before = _text_before(el)[-120:]
+    m = _ENDS_WITH_BY.search(before)
+    return m is not None and _BEFORE_BY.fullmatch(before[:m.start()]) is not None
+
+
+def _handle(name: str | None) -> bool:
+    """Whether an author is a user name rather than a person's name: one word with a digit, an
+    underscore or an ``@`` ("CC7567", "@ana_l")."""
+    return name is not None and " " not in name and any(c.isdigit() or c in "_@" for c in name)
+
+
 def _author_text(text: str | None) -> str | None:
     """A plausible author name from a byline string: the "By" prefix and what follows the name dropped.
 
-    None when what is left does not look like a name (a link, a counter, a call to action, too long).
+    A date or time before the name goes, as does a contact after it (a link or an e-mail
+    address), an editor's or photographer's credit, a bio sentence ("... is a senior
+    reporter"), and job titles or agencies after a comma ("Jane Doe, Staff Writer").
+    None when what is left does not look like a name (a link, a counter, a call to action,
+    mostly symbols, too long).
     """
     if not isinstance(text, str):
         return None
-    text = _BY_PREFIX.sub("", text[:300].strip())
-    cut = _NAME_END.search(text)
-    if cut and cut.start() > 0:
-        text = text[:cut.start()]
+    text = _CONTACT.sub(" ", text[:300]).strip()
+    text = _BY_PREFIX.sub("", text)
+    if text[:1].isdigit() or _TEXT_DATE.match(text):
+        text = _LEAD_DATE.sub("", text)
+    for m in _INNER_BY.finditer(text):
+        if m.start() > 0 and _BEFORE_BY.fullmatch(text[:m.start()]):
+            text = text[m.end():]
+        break
+    if len(text.split()) > 1:  # a single word is a name or a handle ("CC7567"), kept whole
+        cut = _NAME_END.search(text)
+        if cut and cut.start() > 0:
+            text = text[:cut.start()]
     text = _clean(text, 120)
     if not text:
         return None
     text = _BY_PREFIX.sub("", text).strip(" |,;:-–—")
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) > 1:
+        text = ", ".join(p for i, p in enumerate(parts) if p and (i == 0 or not _JOB.search(p)))
+    if len(text.split()) > 2:
+        text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
     if not text or _NOT_NAME.search(text) or _is_url(text) or len(text.split()) > 6 or len(text) > 80:
         return None
     if not any(c.isalpha() for c in text):
+        return None
+    odd = sum(1 for c in text if not (c.isalnum() or c.isspace() or c in _NAME_PUNCT))
+    if odd > 0.2 * len(text):  # "*****Notes*****"
         return None
     return text
 
@@ -841,7 +984,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     page_url = page_url or url
     sitename = ld.get("sitename") or _first_meta(metas, _SITE_KEYS, no_url=True)
 
-    author = ld.get("author") or _author_text(_first_meta(metas, _AUTHOR_KEYS, no_url=True))
+    author = ld.get("author") or _meta_author(metas)
     published = _parse_date(ld.get("date")) or _parse_date(_first_meta(metas, _DATE_KEYS))
     modified = _parse_date(ld.get("modified")) or _parse_date(_first_meta(metas, _MODIFIED_KEYS))
     h1 = _h1_texts(scan.h1, blocks)
@@ -851,11 +994,14 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     title, raw_title = _headline(page_title, h1, offered, sitename, domain)
 
     near: dict[str, str] = {}
-    if author is None or published is None:
+    if author is None or published is None or _handle(author):
         near = _near_best_headline(scan.h1, raw_title)
         published = published or near.get("date")
         modified = modified or near.get("modified")
-        author = author or near.get("author")
+        # a byline's name beats a user name from the page's metadata ("CC7567")
+        near_author = near.get("author")
+        if author is None or (near_author is not None and _handle(author) and not _handle(near_author)):
+            author = near_author
     author = author or _byline(blocks)
     published = (published or _time_element(scan.times) or near.get("text_date") or _url_date(page_url)
                  or _url_date(url))

@@ -258,3 +258,78 @@ def test_language_is_identified_only_when_asked_for():
         assert res.to_dict()["lang"] == "en"
     finally:
         md._identify = real
+
+
+# --- bylines: what stands around the name ----------------------------------------------------
+
+
+@pytest.mark.parametrize("byline, name", [
+    ("By Jane Doe, Staff Writer", "Jane Doe"),  # a job title after a comma
+    ("Jane Doe, Senior Editor", "Jane Doe"),
+    ("By JANE DOE, Associated Press", "JANE DOE"),  # an agency after a comma
+    ("By Ana Lopez, Ben Ode", "Ana Lopez, Ben Ode"),  # two names stay
+    ("By Brenda Goodman, MA", "Brenda Goodman, MA"),  # a degree is no job title
+    ("Jane Doe Senior Editor", "Jane Doe"),  # a job title without a comma
+    ("Jane Doe is a senior reporter at Town News.", "Jane Doe"),  # an author box's bio
+    ("Written by Rob Ewaschuk Edited by Betsy Beyer", "Rob Ewaschuk"),  # the editor is no author
+    ("Words by Jane Doe, photos by John Roe", "Jane Doe"),
+    ("Posted on March 3, 2024 by Jane Doe", "Jane Doe"),  # the name after a late "by"
+    ("12 March 2024 · Jane Doe", "Jane Doe"),  # a date before the name
+    ("Jane Doe (jane@example.org)", "Jane Doe"),  # a contact after it
+])
+def test_byline_text_is_cleaned_to_the_name(byline, name):
+    assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author == name
+
+
+def test_byline_with_two_adjacent_time_elements():
+    body = ('<h1>Budget talks</h1><div class="byline"><time datetime="2024-09-12">2024</time>'
+            "<time>September 12</time> Jane Doe</div>")
+    m = meta_of(page(body=body))
+    assert m.author == "Jane Doe" and m.date == "2024-09-12"
+
+
+def test_author_meta_with_a_link_or_address_after_the_name():
+    assert meta_of(page('<meta name="author" content="Bradley M. Kuhn (http://ebb.org/bkuhn/)">')).author == \
+        "Bradley M. Kuhn"
+    assert meta_of(page('<meta name="author" content="Ana Lopez &lt;ana@example.org&gt;">')).author == "Ana Lopez"
+
+
+def test_author_meta_that_is_no_name_gives_way_to_the_next():
+    head = '<meta name="author" content="Follow us!"><meta name="dc.creator" content="Ana Lopez">'
+    assert meta_of(page(head)).author == "Ana Lopez"
+
+
+def test_jsonld_author_is_cleaned_like_a_byline():
+    head = ld({"@type": "Article", "author": [{"@type": "Person", "name": "By Ana Lopez, Staff Writer"},
+                                               {"@type": "Person", "name": "Ben Ode"}]})
+    assert meta_of(page(head)).author == "Ana Lopez, Ben Ode"
+
+
+def test_symbols_are_no_name():
+    body = '<h1>Budget talks</h1><div class="author-note">*****Notes*****</div>'
+    assert meta_of(page(body=body)).author is None
+
+
+def test_user_name_gives_way_to_the_byline_near_the_headline():
+    head = ld({"@type": "NewsArticle", "headline": "Budget talks", "creator": "CC7567"})
+    body = '<article><h1>Budget talks</h1><div class="byline"><a href="/u/CC7567">James Akinaka</a> • 8h</div></article>'
+    assert meta_of(page(head, body=body)).author == "James Akinaka"
+    assert meta_of(page(head, body="<h1>Budget talks</h1>")).author == "CC7567"  # no byline: kept
+
+
+def test_links_to_author_pages_name_the_authors():
+    body = ('<article><h1>Budget talks</h1><p>By <a href="/author/jane-doe">Jane Doe</a> and '
+            '<a href="/author/john-roe">John Roe</a></p></article>')
+    assert meta_of(page(body=body)).author == "Jane Doe, John Roe"
+    box = ('<article><h1>Budget talks</h1><p class="byline">By <a href="/authors/ana">Ana Lopez</a>, '
+           '<a href="/authors/ben">Ben Ode</a> | <a href="/comments">12 comments</a></p></article>')
+    assert meta_of(page(body=box)).author == "Ana Lopez, Ben Ode"
+
+
+def test_by_before_a_link_names_the_author_but_a_credit_does_not():
+    body = ('<div class="head"><h1>Budget talks</h1><h2>Super Supportive</h2><span>by</span> '
+            '<h3><a href="/profile/338123">Sleyca</a></h3></div>')
+    assert meta_of(page(body=body)).author == "Sleyca"
+    credit = '<div><h1>Budget talks</h1><p><em>Portrait by <a href="/studio">George Barr</a></em></p></div>'
+    assert meta_of(page(body=credit)).author is None
+
