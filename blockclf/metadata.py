@@ -694,12 +694,29 @@ def _byline(blocks: Sequence[Block]) -> str | None:
 
 # --- headline ---------------------------------------------------------------------------
 
+#: an <h1> of at most this many words that is not the headline may be the site's logo
+MAX_LOGO_WORDS = 6
 #: title separators: spaced dashes, bars, bullets, slashes; bare bars; an underscore after a space
 _SEPARATORS = re.compile(r"\s+[|\-–—·•»:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*")
 
 
-def _site_like(part: str, sitename: str | None, domain: str | None) -> bool:
-    """Whether a title part names the site: its site name, or its domain's name."""
+def _title_parts(title: str) -> list[tuple[str, int, int]]:
+    """The parts of a title between its separators, each with where it starts and ends."""
+    out: list[tuple[str, int, int]] = []
+    pos = 0
+    for m in _SEPARATORS.finditer(title):
+        if title[pos:m.start()].strip():
+            out.append((title[pos:m.start()], pos, m.start()))
+        pos = m.end()
+    if title[pos:].strip():
+        out.append((title[pos:], pos, len(title)))
+    return out
+
+
+def _site_like(part: str, sitename: str | None, domain: str | None, logos: Sequence[str] = ()) -> bool:
+    """Whether a title part names the site: its site name, its domain's name, or a logo ``<h1>``
+    (most of whose words the part holds: ``"My Hero Academia [Archive of Our Own]"`` beside
+    the h1 ``"Archive of Our Own beta"``)."""
     words = _words(part)
     if not words:
         return True
@@ -710,11 +727,21 @@ def _site_like(part: str, sitename: str | None, domain: str | None) -> bool:
         squeezed = "".join(words)
         if squeezed and (squeezed in label or label in squeezed):
             return True
+    for logo in logos:
+        logo_words = _words(logo)
+        if logo_words and 4 * sum(w in words for w in logo_words) >= 3 * len(logo_words):
+            return True
     return False
 
 
-def _h1_headline(title: str, parts: Sequence[str], h1: Sequence[str]) -> str | None:
-    """The ``<h1>`` that is the title, or one or more consecutive parts of it (a site's logo h1 is not)."""
+def _h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[str]) -> str | None:
+    """The ``<h1>`` that is the title, or one or more consecutive parts of it (a site's logo h1 is not).
+
+    An ``<h1>`` that is the whole title or its start wins over one that is a later part: a
+    documentation page's first ``<h1>`` may be its project's name, which ends the title.
+    """
+    later = None
+    parts = [p for p, _, _ in spans]
     for head in h1:
         if _overlap(head, title) >= 0.9:
             return head if len(head) <= len(title) else title
@@ -723,9 +750,11 @@ def _h1_headline(title: str, parts: Sequence[str], h1: Sequence[str]) -> str | N
                 run = " ".join(parts[i:j])
                 # a run that is neither the title's start nor most of it is a site or section name
                 if _overlap(head, run) >= 0.9 and (i == 0 or 2 * len(_words(run)) >= len(_words(title))):
-                    return head if _words(head) == _words(run) else title[
-                        title.find(parts[i]):title.rfind(parts[j - 1]) + len(parts[j - 1])] or head
-    return None
+                    found = head if _words(head) == _words(run) else title[spans[i][1]:spans[j - 1][2]]
+                    if i == 0:
+                        return found
+                    later = later or found
+    return later
 
 
 def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | None = None,
@@ -739,30 +768,38 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
     title = _clean(title, 2000)
     if not title:
         return None
-    parts = [p for p in _SEPARATORS.split(title) if p.strip()]
-    found = _h1_headline(title, parts, h1)
+    spans = _title_parts(title)
+    parts = [p for p, _, _ in spans]
+    found = _h1_headline(title, spans, h1)
     if found:
         return found
     if len(parts) < 2:
         return title
+    # a short <h1> that is not the title is the site's logo (the headline <h1> matched above)
+    logos = [h for h in h1 if len(_words(h)) <= MAX_LOGO_WORDS and _overlap(h, title) < 0.5]
     # drop site-like parts from both ends
     lo, hi = 0, len(parts)
-    while hi - lo > 1 and _site_like(parts[hi - 1], sitename, domain):
+    while hi - lo > 1 and _site_like(parts[hi - 1], sitename, domain, logos):
         hi -= 1
-    while hi - lo > 1 and _site_like(parts[lo], sitename, domain):
+    while hi - lo > 1 and _site_like(parts[lo], sitename, domain, logos):
         lo += 1
     if (lo, hi) == (0, len(parts)):
         return title
-    kept = title[title.find(parts[lo]):title.rfind(parts[hi - 1]) + len(parts[hi - 1])].strip()
+    kept = title[spans[lo][1]:spans[hi - 1][2]].strip()
     return kept if len(_words(kept)) >= 2 else title
+
+
+#: permalink glyphs a heading may end with (not "#": "Learn C#")
+_GLYPHS = "¶§🔗⚓↩↵↑ \u00a0"
 
 
 def _h1_texts(h1: Sequence[etree._Element], blocks: Sequence[Block]) -> list[str]:
     """The page's first ``<h1>`` texts (from its blocks when given)."""
     heads = [b.text for b in blocks[:600] if b.heading_level == 1 and not b.hidden][:3]
-    if heads or blocks:
-        return heads
-    return [t for t in (_clean("".join(el.itertext()), 500) for el in h1) if t]
+    if not (heads or blocks):
+        heads = [t for t in (_clean("".join(el.itertext()), 500) for el in h1) if t]
+    # a heading's permalink glyph ("Evolve: Shared Mutable History¶") is no part of it
+    return [h.rstrip(_GLYPHS) or h for h in heads]
 
 
 # --- language ---------------------------------------------------------------------------
@@ -945,7 +982,7 @@ def _headline(page_title: str | None, h1: list[str], offered: list[str], sitenam
     """
     title = None
     if page_title:
-        title = _h1_headline(page_title, [p for p in _SEPARATORS.split(page_title) if p.strip()], h1)
+        title = _h1_headline(page_title, _title_parts(page_title), h1)
     raw_title = page_title or (offered[0] if offered else None)
     if title is None:
         anchors = [t for t in (page_title, *h1) if t]

@@ -333,3 +333,23 @@ def test_by_before_a_link_names_the_author_but_a_credit_does_not():
     credit = '<div><h1>Budget talks</h1><p><em>Portrait by <a href="/studio">George Barr</a></em></p></div>'
     assert meta_of(page(body=credit)).author is None
 
+
+# --- headline ----------------------------------------------------------------------------------
+
+
+def test_h1_at_the_title_start_beats_a_project_name_h1():
+    body = ('<div class="header"><h1 class="heading"><a href="index.html">evolve extension for Mercurial</a></h1></div>'
+            '<div class="body"><h1>Evolve: Shared Mutable History<a class="headerlink" href="#e">¶</a></h1></div>')
+    m = meta_of(page(body=body, title="Evolve: Shared Mutable History — evolve extension for Mercurial"))
+    assert m.title == "Evolve: Shared Mutable History"  # and without its permalink glyph
+    assert meta_of(page(body="<h1>Learn C#</h1>", title="Learn C# | Town News")).title == "Learn C#"
+
+
+def test_title_part_naming_the_logo_h1_is_dropped():
+    title = "Conversations - Chapter 1 - Ana - Hero Academia | My Hero Academia [Archive of Our Own]"
+    m = meta_of(page(body='<h1 class="heading">Archive of Our Own beta</h1>', title=title))
+    assert m.title == "Conversations - Chapter 1 - Ana - Hero Academia"
+    # an <h1> that is nearly the headline is no logo: the title keeps its headline
+    m = meta_of(page(body="<h1>Budget talks approved by council on Monday</h1>",
+                     title="Budget talks approved by council | Town News"))
+    assert m.title == "Budget talks approved by council | Town News"
