@@ -38,7 +38,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -445,6 +445,8 @@ def _time_element(times: Sequence[etree._Element]) -> str | None:
 NEAR_HEADLINE_LEVELS = 4
 #: the surroundings stop growing at this many elements, so that searching them stays cheap
 NEAR_HEADLINE_MAX_ELEMENTS = 250
+#: the links near the headline looked at for a "by" just before them (a byline sits near the top)
+MAX_BY_LINKS = 40
 _BYLINE_TOKENS = frozenset({"byline", "author", "authors", "byl", "writer", "autor", "auteur"})
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 #: a date written out in a byline: ISO, "12 March 2026", "March 12, 2026"
@@ -565,6 +567,7 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
     """Author and dates near the headline: microdata first, then author links, then bylines."""
     found: dict[str, str] = {}
     authors: list[tuple[int, int, etree._Element]] = []
+    links: list[etree._Element] = []
     for n, el in enumerate(near):
         attrib = el.attrib
         if not attrib or el.tag in ("script", "style", "meta", "link"):
@@ -587,12 +590,14 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
                 authors.append((2, n, el))
             elif "author" in marks:
                 authors.append((3, n, el))
-            elif el.tag == "a" and _author_link(el):
-                authors.append((4, n, el))
-            elif el.tag == "a" and _by_before(el):
-                authors.append((5, n, el))
+            elif el.tag == "a":
+                links.append(el)
+    # links are looked at only when no marked element names the author: most pages have one
+    marked = (el for _, _, el in sorted(authors, key=lambda t: t[:2])[:40])
+    by_href = (a for a in links if _AUTHOR_HREF.search(a.get("href") or ""))
+    after_by = (a for a in islice(links, MAX_BY_LINKS) if _by_before(a))
     byline_text = ""
-    for _, _, el in sorted(authors, key=lambda t: t[:2])[:40]:
+    for el in chain(marked, by_href, after_by):
         name = _box_name(el)
         if name:
             found["author"] = name
