@@ -456,26 +456,27 @@ _BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|autor|auteur"
                         r"|(?:written|posted|published|words|text|story|reported|reporting)\s+by)\s*:?\s+",
                         re.IGNORECASE)
 #: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
-_NAME_END = re.compile(r"\s[-|•·–—/]\s|[|•·\n]|\d|\b(?:on|updated|published|posted|am|um|le|el|il)\s"
+_NAME_END = re.compile(r"\s[-|•·–—/]\s|[|•·\n]|\b\d|\b(?:on|updated|published|posted|am|um|le|el|il)\s"
                        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
                        r"|\b(?:edited|reviewed|photos?|photographs?|illustrations?|illustrated|translated|"
                        r"fact[- ]checked|additional reporting|reporting)\s+by\b"
-                       r"|\s(?:is|was)\s(?:a|an|the)\s", re.IGNORECASE)
+                       r"|\s(?:is|was)\s(?:a|an|the)\s|\babout\s(?:the\s)?author\b", re.IGNORECASE)
 #: the address of an author's page
 _AUTHOR_HREF = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|journalists?|reporters?)/[^/?#]+"
                           r"|[?&]author=[^&#]", re.IGNORECASE)
 #: a "by" that a link to the author follows
 _ENDS_WITH_BY = re.compile(r"(?<!\w)(?:by|von|par|por|door)\s*:?\s*$", re.IGNORECASE)
-_NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b",
-                       re.IGNORECASE)
+_NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b"
+                       r"|\bmin(?:ute)?s?\.?\s+read\b|\w\(", re.IGNORECASE)
 #: a contact written after the name: "(http://ebb.org/bkuhn/)", "<ana@example.org>", a bare address
 _CONTACT = re.compile(r"[(<\[]\s*(?:mailto:)?(?:https?://|www\.|[\w.+-]+@)[^)>\]]*[)>\]]"
                       r"|(?:mailto:)?[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+", re.IGNORECASE)
 _MONTHS = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
            r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?(?!\w)")
 _WEEKDAYS = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?(?!\w)"
+_ZONES = r"(?:utc|gmt|[ecmp][sd]t|bst|cest?|eest?|ist|jst|aest|aedt)"
 #: a date or time a byline starts with: "2024 September 12 · Jane Doe", "12/03/2024 at 9:30 am by Jane Doe"
-_LEAD_DATE = re.compile(rf"^(?:[\d\s.,:/|•·–—-]|{_MONTHS}|{_WEEKDAYS}|(?:at|on|am|pm|a\.m\.|p\.m\.)(?!\w))+",
+_LEAD_DATE = re.compile(rf"^(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(?:at|on|am|pm|a\.m\.|p\.m\.|{_ZONES})(?!\w))+",
                         re.IGNORECASE)
 #: a "by" inside a byline, the name after it: "Posted on March 3, 2024 by Jane Doe"
 _INNER_BY = re.compile(r"(?:^|\s)(?:by|von|par|por|door)\s+(?=\w)", re.IGNORECASE)
@@ -484,15 +485,22 @@ _BEFORE_BY = re.compile(rf"(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(?
                         rf"last|first|originally|story|article|entry|this|was|on|at|am|pm|ago|hours?|minutes?|"
                         rf"days?|weeks?|months?|years?|today|yesterday)(?!\w))*", re.IGNORECASE)
 #: a part after a comma that is a job, a desk or an agency, not another name: "Jane Doe, Senior Editor"
-_JOB = re.compile(r"\b(?:editor|editors|editorial|reporter|reporters|correspondent|columnist|contributor|"
-                  r"contributing|journalist|writer|writers|producer|photographer|critic|analyst|staff|senior|"
-                  r"chief|freelance|intern|professor|director|president|founder|co-founder|ceo|cto|cfo|manager|"
-                  r"officer|fellow|researcher|engineer|developer|scientist|student|host|anchor|bureau|desk|team|"
-                  r"news|press|agency|wire|magazine|newspaper|times|post|journal|tribune|herald|reuters|afp)\b",
-                  re.IGNORECASE)
+_JOB = re.compile(r"\b(?:editor|editorial|reporter|correspondent|columnist|contributor|contributing|journalist|"
+                  r"writer|producer|photographer|critic|analyst|staff|senior|chief|freelance|intern|professor|"
+                  r"director|president|founder|co-founder|ceo|cto|cfo|manager|officer|fellow|researcher|engineer|"
+                  r"developer|scientist|student|host|anchor|bureau|desk|team|news|press|agency|wire|magazine|"
+                  r"newspaper|times|post|journal|tribune|herald|reuters|afp|university|college|institute|school|"
+                  r"hospital|inc|ltd|llc|corp|corporation|company)s?\b", re.IGNORECASE)
+#: what alone is a role or a section's name, not the author: "Staff", "Columnists"
+_ROLE_ONLY = re.compile(r"(?:staff|admin|administrator|editors?|authors?|writers?|columnists?|contributors?|"
+                        r"reporters?|correspondents?|journalists?|bloggers?|guest|anonymous|unknown)", re.IGNORECASE)
 #: a job title written right after the name, without a comma: "Jane Doe Senior Editor"
-_JOB_AFTER_NAME = re.compile(r"\s(?:senior|chief|staff|contributing|freelance|associate|managing|executive|"
-                             r"deputy)?\s*(?:editor|reporter|correspondent|columnist|contributor|journalist|"
+_JOB_AFTER_NAME = re.compile(r"\s(?:(?:senior|chief|staff|contributing|freelance|associate|managing|executive|"
+                             r"deputy|education|science|health|political|politics|business|technology|tech|sports?|"
+                             r"crime|legal|arts?|music|film|food|travel|environment(?:al)?|economics|economy|"
+                             r"foreign|national|world|local|medical|security|defen[cs]e|energy|climate|markets?|"
+                             r"financial|finance|entertainment|fashion|style)\s+)*"
+                             r"(?:editor|reporter|correspondent|columnist|contributor|journalist|"
                              r"staff writer|staff reporter)\b.*$", re.IGNORECASE)
 #: what a name is written with besides letters and spaces
 _NAME_PUNCT = frozenset(".,'’‘-‐()&/")
@@ -563,8 +571,9 @@ def _box_name(el: etree._Element) -> str | None:
     return ", ".join(names) or None
 
 
-def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
-    """Author and dates near the headline: microdata first, then author links, then bylines."""
+def _near_fields(near: Sequence[etree._Element]) -> tuple[dict[str, str], list[etree._Element]]:
+    """Author and dates near the headline from microdata, ``rel=author`` links and byline
+    boxes, in that order; and the other links there, for `_linked_author`."""
     found: dict[str, str] = {}
     authors: list[tuple[int, int, etree._Element]] = []
     links: list[etree._Element] = []
@@ -592,23 +601,32 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
                 authors.append((3, n, el))
             elif el.tag == "a":
                 links.append(el)
-    # links are looked at only when no marked element names the author: most pages have one
-    marked = (el for _, _, el in sorted(authors, key=lambda t: t[:2])[:40])
-    by_href = (a for a in links if _AUTHOR_HREF.search(a.get("href") or ""))
-    after_by = (a for a in islice(links, MAX_BY_LINKS) if _by_before(a))
-    byline_text = ""
-    for el in chain(marked, by_href, after_by):
-        name = _box_name(el)
-        if name:
-            found["author"] = name
-            byline_text = _text_of(el)
+    for _, _, el in sorted(authors, key=lambda t: t[:2])[:40]:
+        if _put_author(found, el):
             break
-    if "date" not in found and byline_text:  # "By Ada Marsh · 12 March 2026 · 6 min read"
-        m = _TEXT_DATE.search(byline_text)
+    return found, links
+
+
+def _put_author(found: dict[str, str], el: etree._Element) -> bool:
+    """Put the author a byline box or link names into ``found``, with a date its text gives
+    ("By Ada Marsh · 12 March 2026 · 6 min read"); False when it names none."""
+    name = _box_name(el)
+    if not name:
+        return False
+    found["author"] = name
+    if "date" not in found:
+        m = _TEXT_DATE.search(_text_of(el))
         written = _parse_date(m.group(0)) if m else None
         if written:
             found["text_date"] = written
-    return found
+    return True
+
+
+def _linked_author(found: dict[str, str], links: Sequence[etree._Element]) -> bool:
+    """The author named by a link to an author's page, else by a link right after a "by"."""
+    by_href = (a for a in links if _AUTHOR_HREF.search(a.get("href") or ""))
+    after_by = (a for a in islice(links, MAX_BY_LINKS) if _by_before(a))
+    return any(_put_author(found, el) for el in chain(by_href, after_by))
 
 
 def _text_before(el: etree._Element) -> str:
@@ -671,13 +689,15 @@ def _author_text(text: str | None) -> str | None:
     text = _clean(text, 120)
     if not text:
         return None
-    text = _BY_PREFIX.sub("", text).strip(" |,;:-–—")
+    text = _BY_PREFIX.sub("", text).strip(" |,;:-–—@")
     parts = [p.strip() for p in text.split(",")]
     if len(parts) > 1:
         text = ", ".join(p for i, p in enumerate(parts) if p and (i == 0 or not _JOB.search(p)))
     if len(text.split()) > 2:
         text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
     if not text or _NOT_NAME.search(text) or _is_url(text) or len(text.split()) > 6 or len(text) > 80:
+        return None
+    if _ROLE_ONLY.fullmatch(text):
         return None
     if not any(c.isalpha() for c in text):
         return None
@@ -1001,14 +1021,22 @@ def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None) -> 
     """Author and dates written around the page's headline.
 
     The headline is the ``<h1>`` most like the title (the first may be the site's logo, or a
-    copy in a hidden header): the surroundings of each, best first, until one names an author.
+    copy in a hidden header): the surroundings of each, best first, until one names an author;
+    links there are looked at only when no marked element around either names one (most
+    pages have one, and a logo's surroundings hold section links).
     """
     near: dict[str, str] = {}
     heads = sorted(h1, key=lambda el: -_overlap(" ".join(el.itertext())[:500], raw_title or ""))
+    all_links = []
     for head in heads[:2]:
-        for key, value in _near_fields(_near_headline(head)).items():
+        fields, links = _near_fields(_near_headline(head))
+        for key, value in fields.items():
             near.setdefault(key, value)
         if "author" in near:
+            return near
+        all_links.append(links)
+    for links in all_links:
+        if _linked_author(near, links):
             break
     return near
 

@@ -276,9 +276,24 @@ def test_language_is_identified_only_when_asked_for():
     ("Posted on March 3, 2024 by Jane Doe", "Jane Doe"),  # the name after a late "by"
     ("12 March 2024 · Jane Doe", "Jane Doe"),  # a date before the name
     ("Jane Doe (jane@example.org)", "Jane Doe"),  # a contact after it
+    ("Judith Burns Education reporter BBC News", "Judith Burns"),  # a beat before the job
+    ("Jeremy Straub, Assistant Professor of Computer Science, North Dakota State University", "Jeremy Straub"),
+    ("Sharon Weinberger About the author Sharon is a fellow at the Wilson Center", "Sharon Weinberger"),
+    ("Nate Johnson @", "Nate Johnson"),
+    ("12:30 PM EST Kurt Orzeck", "Kurt Orzeck"),  # a time zone is part of the date
 ])
 def test_byline_text_is_cleaned_to_the_name(byline, name):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author == name
+
+
+@pytest.mark.parametrize("byline", ["Staff", "Columnists", "5 min read", "Jan 16 2008 2:48 PM EST",
+                                    "postCount('109128363200774996')"])
+def test_byline_that_names_no_one(byline):
+    assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
+
+
+def test_digits_inside_a_word_stay_in_the_name():
+    assert meta_of(page('<meta name="author" content="BR24 Redaktion">')).author == "BR24 Redaktion"
 
 
 def test_byline_with_two_adjacent_time_elements():
@@ -332,6 +347,14 @@ def test_by_before_a_link_names_the_author_but_a_credit_does_not():
     assert meta_of(page(body=body)).author == "Sleyca"
     credit = '<div><h1>Budget talks</h1><p><em>Portrait by <a href="/studio">George Barr</a></em></p></div>'
     assert meta_of(page(body=credit)).author is None
+
+
+def test_bylines_near_either_headline_come_before_links():
+    """A logo h1's surroundings hold section links (/columnists/); the article's byline wins."""
+    body = ('<div class="masthead"><h1>The Town Dispatch</h1><a href="/columnists/ana-lopez">Ana Lopez</a></div>'
+            '<nav>Home</nav><nav>Sports</nav><nav>Jobs</nav>'
+            '<article><h1>Story tools</h1><div class="byline">By John McGrath</div></article>')
+    assert meta_of(page(body=body, title="Seattle QB beats media blitz")).author == "John McGrath"
 
 
 # --- headline ----------------------------------------------------------------------------------
