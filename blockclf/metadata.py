@@ -800,13 +800,16 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
         return found
     if len(parts) < 2:
         return title
-    # a short <h1> that is not the title is the site's logo (the headline <h1> matched above)
-    logos = [h for h in h1 if len(_words(h)) <= MAX_LOGO_WORDS and _overlap(h, title) < 0.5]
+    # a short <h1> of a few words that neither is nor starts the title is the site's logo,
+    # named at the title's end (a one-word h1 is as often the page's section: "Books")
+    title_words = _words(title)
+    logos = [h for h in h1 if 2 <= len(_words(h)) <= MAX_LOGO_WORDS and _overlap(h, title) < 0.5
+             and title_words[:len(_words(h))] != _words(h)]
     # drop site-like parts from both ends
     lo, hi = 0, len(parts)
     while hi - lo > 1 and _site_like(parts[hi - 1], sitename, domain, logos):
         hi -= 1
-    while hi - lo > 1 and _site_like(parts[lo], sitename, domain, logos):
+    while hi - lo > 1 and _site_like(parts[lo], sitename, domain):
         lo += 1
     if (lo, hi) == (0, len(parts)):
         return title

@@ -376,3 +376,8 @@ def test_title_part_naming_the_logo_h1_is_dropped():
     m = meta_of(page(body="<h1>Budget talks approved by council on Monday</h1>",
                      title="Budget talks approved by council | Town News"))
     assert m.title == "Budget talks approved by council | Town News"
+    # nor is an h1 that starts the title, nor a one-word h1, which is as often the page's section
+    m = meta_of(page(body="<h1>Tour de force</h1>", title="Tour de force: Lions tour 2005 | Special reports | Sport"))
+    assert m.title == "Tour de force: Lions tour 2005 | Special reports | Sport"
+    assert meta_of(page(body="<h1>Books</h1>", title="Scotsman.com Living - Books"),
+                   url="https://scotsman.com/b").title == "Scotsman.com Living - Books"
