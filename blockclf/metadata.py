@@ -445,6 +445,8 @@ def _time_element(times: Sequence[etree._Element]) -> str | None:
 NEAR_HEADLINE_LEVELS = 4
 #: the surroundings stop growing at this many elements, so that searching them stays cheap
 NEAR_HEADLINE_MAX_ELEMENTS = 250
+#: the blocks after the first <h1> looked at for a "By Jane Doe" line
+BY_BLOCKS_AFTER_H1 = 5
 #: the links near the headline looked at for a "by" just before them (a byline sits near the top)
 MAX_BY_LINKS = 40
 _BYLINE_TOKENS = frozenset({"byline", "author", "authors", "byl", "writer", "autor", "auteur"})
@@ -663,6 +665,18 @@ def _handle(name: str | None) -> bool:
     return name is not None and " " not in name and any(c.isdigit() or c in "_@" for c in name)
 
 
+_NAME_JOIN = re.compile(r",|\s(?:and|und|et|y|e|&)\s", re.IGNORECASE)
+
+
+def _few_words(text: str) -> bool:
+    """Whether a text is short enough for a name: at most six words, or several names of at
+    most five words each joined by commas or "and" ("Ana de la Cruz and Ben Ode")."""
+    if len(text.split()) <= 6 and len(text) <= 80:
+        return True
+    names = _NAME_JOIN.split(text)
+    return len(names) <= 6 and all(1 <= len(n.split()) <= 5 for n in names)
+
+
 def _author_text(text: str | None) -> str | None:
     """A plausible author name from a byline string: the "By" prefix and what follows the name dropped.
 
@@ -689,13 +703,13 @@ def _author_text(text: str | None) -> str | None:
     text = _clean(text, 120)
     if not text:
         return None
-    text = _BY_PREFIX.sub("", text).strip(" |,;:-–—@")
+    text = _BY_PREFIX.sub("", text).strip(" |,;:-–—@／")
     parts = [p.strip() for p in text.split(",")]
     if len(parts) > 1:
         text = ", ".join(p for i, p in enumerate(parts) if p and (i == 0 or not _JOB.search(p)))
     if len(text.split()) > 2:
         text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
-    if not text or _NOT_NAME.search(text) or _is_url(text) or len(text.split()) > 6 or len(text) > 80:
+    if not text or _NOT_NAME.search(text) or _is_url(text) or len(text) > 160 or not _few_words(text):
         return None
     if _ROLE_ONLY.fullmatch(text):
         return None
@@ -713,6 +727,31 @@ def _byline(blocks: Sequence[Block]) -> str | None:
         if not b.hidden and len(b.text) <= 120 and _BYLINE_TOKENS.intersection(b.tokens[-6:]):
             name = _author_text(b.text)
             if name:
+                return name
+    return None
+
+
+#: a byline block without a class: "By Jane Doe" (not "By the numbers", "By 2030, ...")
+_BY_LINE = re.compile(r"^(?:by|written by|words by|text by|story by)\s*:?\s+\S", re.IGNORECASE)
+#: words a name may hold in lower case
+_NAME_PARTICLES = frozenset("and und et y e de del della der den di da do dos du la le van von bin ibn al zu".split())
+
+
+def _looks_like_name(text: str) -> bool:
+    """Whether no word of a text starts in lower case but particles ("Ana de la Cruz and Ben Ode")."""
+    words = text.replace(",", " ").split()
+    return bool(words) and all(not w[0].islower() or w.lower() in _NAME_PARTICLES for w in words)
+
+
+def _by_block(blocks: Sequence[Block]) -> str | None:
+    """A short "By Jane Doe" block among the few right after the page's first ``<h1>``."""
+    start = next((i for i, b in enumerate(blocks[:600]) if b.heading_level == 1 and not b.hidden), None)
+    if start is None:
+        return None
+    for b in blocks[start + 1:start + 1 + BY_BLOCKS_AFTER_H1]:
+        if not b.hidden and len(b.text) <= 100 and _BY_LINE.match(b.text):
+            name = _author_text(b.text)
+            if name and _looks_like_name(name):
                 return name
     return None
 
@@ -1075,7 +1114,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         near_author = near.get("author")
         if author is None or (near_author is not None and _handle(author) and not _handle(near_author)):
             author = near_author
-    author = author or _byline(blocks)
+    author = author or _byline(blocks) or _by_block(blocks)
     published = (published or _time_element(scan.times) or near.get("text_date") or _url_date(page_url)
                  or _url_date(url))
     if title is None and h1:

@@ -292,6 +292,14 @@ def test_byline_that_names_no_one(byline):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
 
 
+def test_by_line_without_a_class_after_the_headline():
+    assert meta_of(page(body="<h1>Budget talks</h1><p>By Jane Doe</p>")).author == "Jane Doe"
+    assert meta_of(page(body="<h1>Budget talks</h1><p>By Ana de la Cruz and Ben Ode | March 3, 2024</p>")).author \
+        == "Ana de la Cruz and Ben Ode"  # several names may be longer than one
+    for line in ("By the numbers", "By 2030, the library will need twice the staff"):
+        assert meta_of(page(body=f"<h1>Budget talks</h1><h2>{line}</h2>")).author is None
+
+
 def test_digits_inside_a_word_stay_in_the_name():
     assert meta_of(page('<meta name="author" content="BR24 Redaktion">')).author == "BR24 Redaktion"
 
