@@ -10,8 +10,13 @@ it, in this order:
 2. OpenGraph and ``<meta>`` tags (``og:title``, ``article:published_time``, ``author``,
    Dublin Core, ``keywords``...).
 3. Microdata (``itemprop="author"``, ``itemprop="datePublished"`` on any element).
-4. The page itself: its ``<h1>`` against ``<title>``, byline blocks (class or id tokens
-   ``byline``/``author``), ``<time datetime>``, a date in the URL path.
+4. The page itself: its ``<h1>`` against ``<title>``; around the headline, ``rel=author``
+   links, byline and author boxes, then links to author pages and links after a "by";
+   byline blocks (class or id tokens ``byline``/``author``), a "By Jane Doe" line after the
+   ``<h1>``; ``<time datetime>``, a date in the URL path.
+
+An author, from any source, is cleaned to the name: "By", dates, job titles, agencies,
+contacts and editors' credits around it are dropped (`_author_text`).
 
 The headline is cleaned of site-name parts (``"Using the Fetch API - Web APIs | MDN"`` →
 ``"Using the Fetch API"``): a title part that matches the page's ``<h1>`` wins; otherwise
