@@ -10,8 +10,13 @@ it, in this order:
 2. OpenGraph and ``<meta>`` tags (``og:title``, ``article:published_time``, ``author``,
    Dublin Core, ``keywords``...).
 3. Microdata (``itemprop="author"``, ``itemprop="datePublished"`` on any element).
-4. The page itself: its ``<h1>`` against ``<title>``, byline blocks (class or id tokens
-   ``byline``/``author``), ``<time datetime>``, a date in the URL path.
+4. The page itself: its ``<h1>`` against ``<title>``; around the headline, ``rel=author``
+   links, byline and author boxes, then links to author pages and links after a "by";
+   byline blocks (class or id tokens ``byline``/``author``), a "By Jane Doe" line after the
+   ``<h1>``; ``<time datetime>``, a date in the URL path.
+
+An author, from any source, is cleaned to the name: "By", dates, job titles, agencies,
+contacts and editors' credits around it are dropped (`_author_text`).
 
 The headline is cleaned of site-name parts (``"Using the Fetch API - Web APIs | MDN"`` →
 ``"Using the Fetch API"``): a title part that matches the page's ``<h1>`` wins; otherwise
@@ -38,7 +43,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -265,7 +270,9 @@ def _jsonld(scripts: Iterable[str]) -> dict[str, Any]:
                 if v:
                     found["title"] = v
             if "author" not in found:
-                names = _names(obj.get("author") or obj.get("creator"), ids)
+                # each name cleaned as a byline is ("By Ana Lopez, Staff Writer" gives "Ana Lopez")
+                names = list(dict.fromkeys(_author_text(n) or n for n in
+                                           _names(obj.get("author") or obj.get("creator"), ids)))
                 if names:
                     found["author"] = ", ".join(names)
             if "sitename" not in found:
@@ -337,6 +344,17 @@ def _scan(root: etree._Element) -> _Scan:
         elif len(out.h1) < 3:
             out.h1.append(el)
     return out
+
+
+def _meta_author(metas: dict[str, list[str]]) -> str | None:
+    """The first author ``<meta>`` that reads as a name (not a link, not empty)."""
+    for key in _AUTHOR_KEYS:
+        for v in metas.get(key, ()):
+            text = _clean(v, 2000)
+            name = _author_text(text) if text and not _is_url(text) else None
+            if name:
+                return name
+    return None
 
 
 def _first_meta(metas: dict[str, list[str]], keys: Sequence[str], *, no_url: bool = False) -> str | None:
@@ -435,18 +453,67 @@ def _time_element(times: Sequence[etree._Element]) -> str | None:
 NEAR_HEADLINE_LEVELS = 4
 #: the surroundings stop growing at this many elements, so that searching them stays cheap
 NEAR_HEADLINE_MAX_ELEMENTS = 250
+#: the blocks after the first <h1> looked at for a "By Jane Doe" line
+BY_BLOCKS_AFTER_H1 = 5
+#: the links near the headline looked at for a "by" just before them (a byline sits near the top)
+MAX_BY_LINKS = 40
 _BYLINE_TOKENS = frozenset({"byline", "author", "authors", "byl", "writer", "autor", "auteur"})
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 #: a date written out in a byline: ISO, "12 March 2026", "March 12, 2026"
 _TEXT_DATE = re.compile(rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}\.?\s+{_MONTH}\s+(?:19|20)\d\d"
                         rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d)\b", re.IGNORECASE)
-_BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|written by|posted by|autor|auteur)\s*:?\s+",
+_BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|autor|auteur"
+                        r"|(?:written|posted|published|words|text|story|reported|reporting)\s+by)\s*:?\s+",
                         re.IGNORECASE)
-#: a byline's name ends where a date, a separator or a second line starts
-_NAME_END = re.compile(r"\s[-|•·–—/]\s|[|•·\n]|\d|\b(?:on|updated|published|posted|am|um|le|el|il)\s"
-                       r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d", re.IGNORECASE)
-_NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b",
-                       re.IGNORECASE)
+#: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
+_NAME_END = re.compile(r"\s[-|•·–—/]\s|[|•·\n]|\b\d|\b(?:on|updated|published|posted|am|um|le|el|il)\s"
+                       r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
+                       r"|\b(?:edited|reviewed|photos?|photographs?|illustrations?|illustrated|translated|"
+                       r"fact[- ]checked|additional reporting|reporting)\s+by\b"
+                       r"|\s(?:is|was)\s(?:a|an|the)\s|\babout\s(?:the\s)?author\b", re.IGNORECASE)
+#: the address of an author's page
+_AUTHOR_HREF = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|journalists?|reporters?)/[^/?#]+"
+                          r"|[?&]author=[^&#]", re.IGNORECASE)
+#: a "by" that a link to the author follows
+_ENDS_WITH_BY = re.compile(r"(?<!\w)(?:by|von|par|por|door)\s*:?\s*$", re.IGNORECASE)
+_NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b"
+                       r"|\bmin(?:ute)?s?\.?\s+read\b|\w\(", re.IGNORECASE)
+#: a contact written after the name: "(http://ebb.org/bkuhn/)", "<ana@example.org>", a bare address
+_CONTACT = re.compile(r"[(<\[]\s*(?:mailto:)?(?:https?://|www\.|[\w.+-]+@)[^)>\]]*[)>\]]"
+                      r"|(?:mailto:)?[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+", re.IGNORECASE)
+_MONTHS = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
+           r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?(?!\w)")
+_WEEKDAYS = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?(?!\w)"
+_ZONES = r"(?:utc|gmt|[ecmp][sd]t|bst|cest?|eest?|ist|jst|aest|aedt)"
+#: a date or time a byline starts with: "2024 September 12 · Jane Doe", "12/03/2024 at 9:30 am by Jane Doe"
+_LEAD_DATE = re.compile(rf"^(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(?:at|on|am|pm|a\.m\.|p\.m\.|{_ZONES})(?!\w))+",
+                        re.IGNORECASE)
+#: a "by" inside a byline, the name after it: "Posted on March 3, 2024 by Jane Doe"
+_INNER_BY = re.compile(r"(?:^|\s)(?:by|von|par|por|door)\s+(?=\w)", re.IGNORECASE)
+#: what may stand before that "by" for the name to follow it: dates, times and the verbs around them
+_BEFORE_BY = re.compile(rf"(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(?:posted|published|written|updated|"
+                        rf"last|first|originally|story|article|entry|this|was|on|at|am|pm|ago|hours?|minutes?|"
+                        rf"days?|weeks?|months?|years?|today|yesterday)(?!\w))*", re.IGNORECASE)
+#: a part after a comma that is a job, a desk or an agency, not another name: "Jane Doe, Senior Editor"
+_JOB = re.compile(r"\b(?:editor|editorial|reporter|correspondent|columnist|contributor|contributing|journalist|"
+                  r"writer|producer|photographer|critic|analyst|staff|senior|chief|freelance|intern|professor|"
+                  r"director|president|founder|co-founder|ceo|cto|cfo|manager|officer|fellow|researcher|engineer|"
+                  r"developer|scientist|student|host|anchor|bureau|desk|team|news|press|agency|wire|magazine|"
+                  r"newspaper|times|post|journal|tribune|herald|reuters|afp|university|college|institute|school|"
+                  r"hospital|inc|ltd|llc|corp|corporation|company)s?\b", re.IGNORECASE)
+#: what alone is a role or a section's name, not the author: "Staff", "Columnists"
+_ROLE_ONLY = re.compile(r"(?:staff|admin|administrator|editors?|authors?|writers?|columnists?|contributors?|"
+                        r"reporters?|correspondents?|journalists?|bloggers?|guest|anonymous|unknown)", re.IGNORECASE)
+#: a job title written right after the name, without a comma: "Jane Doe Senior Editor"
+_JOB_AFTER_NAME = re.compile(r"\s(?:(?:senior|chief|staff|contributing|freelance|associate|managing|executive|"
+                             r"deputy|education|science|health|political|politics|business|technology|tech|sports?|"
+                             r"crime|legal|arts?|music|film|food|travel|environment(?:al)?|economics|economy|"
+                             r"foreign|national|world|local|medical|security|defen[cs]e|energy|climate|markets?|"
+                             r"financial|finance|entertainment|fashion|style)\s+)*"
+                             r"(?:editor|reporter|correspondent|columnist|contributor|journalist|"
+                             r"staff writer|staff reporter)\b.*$", re.IGNORECASE)
+#: what a name is written with besides letters and spaces
+_NAME_PUNCT = frozenset(".,'’‘-‐()&/")
 
 
 def _near_headline(h1: etree._Element | None) -> list[etree._Element]:
@@ -474,10 +541,52 @@ def _near_headline(h1: etree._Element | None) -> list[etree._Element]:
     return near
 
 
-def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
-    """Author and dates near the headline: microdata first, then rel=author links, then bylines."""
+def _author_link(el: etree._Element) -> bool:
+    """Whether an element is a link to its author's page: ``rel="author"``, or an address like ``/author/ana-lopez``."""
+    if el.tag != "a":
+        return False
+    if "author" in (el.get("rel") or "").lower().split():
+        return True
+    return bool(_AUTHOR_HREF.search(el.get("href") or ""))
+
+
+def _text_of(el: etree._Element) -> str:
+    return " ".join(" ".join(el.itertext()).split()[:40])
+
+
+def _box_name(el: etree._Element) -> str | None:
+    """The author named by a byline box or author link.
+
+    In a box: its ``itemprop="name"``, else the links in it to author pages when there are
+    several ("By <a>Ana Lopez</a> and <a>Ben Ode</a>" gives both), else its first link that
+    reads as a name, else its text. An author link brings the author links beside it.
+    """
+    name_el = next((c for c in el.iter() if c.get("itemprop") == "name"), None)
+    if name_el is not None:
+        return _author_text(name_el.get("content") or _text_of(name_el))
+    if el.tag == "a":
+        parent = el.getparent()
+        links = [el] if parent is None else [a for a in islice(parent.iterchildren("a"), 10) if _author_link(a)]
+    else:
+        links = [a for a in islice(el.iter("a"), 20) if _author_text(_text_of(a))]
+        authored = [a for a in links if _author_link(a)]
+        links = authored if len(authored) >= 2 else links[:1]
+    if not links:
+        return _author_text(el.get("content") or _text_of(el))
+    names: list[str] = []
+    for a in links:
+        name = _author_text(_text_of(a))
+        if name and name not in names:
+            names.append(name)
+    return ", ".join(names) or None
+
+
+def _near_fields(near: Sequence[etree._Element]) -> tuple[dict[str, str], list[etree._Element]]:
+    """Author and dates near the headline from microdata, ``rel=author`` links and byline
+    boxes, in that order; and the other links there, for `_linked_author`."""
     found: dict[str, str] = {}
     authors: list[tuple[int, int, etree._Element]] = []
+    links: list[etree._Element] = []
     for n, el in enumerate(near):
         attrib = el.attrib
         if not attrib or el.tag in ("script", "style", "meta", "link"):
@@ -492,7 +601,7 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
             continue
         if prop and "author" in prop.split():
             authors.append((0, n, el))
-        elif attrib.get("rel") == "author":
+        elif el.tag == "a" and "author" in (attrib.get("rel") or "").lower().split():
             authors.append((1, n, el))
         else:
             marks = f"{attrib.get('class') or ''} {attrib.get('id') or ''}".lower()
@@ -500,44 +609,122 @@ def _near_fields(near: Sequence[etree._Element]) -> dict[str, str]:
                 authors.append((2, n, el))
             elif "author" in marks:
                 authors.append((3, n, el))
-    byline_text = ""
+            elif el.tag == "a":
+                links.append(el)
     for _, _, el in sorted(authors, key=lambda t: t[:2])[:40]:
-        # in a byline box, the name is its itemprop=name, else the link to the author's page, else its text
-        name_el = next((c for c in el.iter() if c.get("itemprop") == "name"), None)
-        if name_el is None and el.tag != "a":
-            name_el = next((a for a in el.iter("a") if _author_text(" ".join(a.itertext()))), None)
-        name_el = el if name_el is None else name_el
-        name = _author_text(name_el.get("content") or " ".join(" ".join(name_el.itertext()).split()[:40]))
-        if name:
-            found["author"] = name
-            byline_text = " ".join(" ".join(el.itertext()).split()[:40])
+        if _put_author(found, el):
             break
-    if "date" not in found and byline_text:  # "By Ada Marsh · 12 March 2026 · 6 min read"
-        m = _TEXT_DATE.search(byline_text)
+    return found, links
+
+
+def _put_author(found: dict[str, str], el: etree._Element) -> bool:
+    """Put the author a byline box or link names into ``found``, with a date its text gives
+    ("By Ada Marsh · 12 March 2026 · 6 min read"); False when it names none."""
+    name = _box_name(el)
+    if not name:
+        return False
+    found["author"] = name
+    if "date" not in found:
+        m = _TEXT_DATE.search(_text_of(el))
         written = _parse_date(m.group(0)) if m else None
         if written:
             found["text_date"] = written
-    return found
+    return True
+
+
+def _linked_author(found: dict[str, str], links: Sequence[etree._Element]) -> bool:
+    """The author named by a link to an author's page, else by a link right after a "by"."""
+    by_href = (a for a in links if _AUTHOR_HREF.search(a.get("href") or ""))
+    after_by = (a for a in islice(links, MAX_BY_LINKS) if _by_before(a))
+    return any(_put_author(found, el) for el in chain(by_href, after_by))
+
+
+def _text_before(el: etree._Element) -> str:
+    """The text just before an element, looked for up to three levels up
+    (``<span>by</span> <h3><a>Ana Lopez</a></h3>`` gives ``"by"``)."""
+    node = el
+    for _ in range(3):
+        prev = node.getprevious()
+        if prev is not None:
+            text = prev.tail or ""
+            if not text.strip() and isinstance(prev.tag, str):
+                text = " ".join(list(islice(prev.itertext(), 50))[-3:])
+            return text
+        parent = node.getparent()
+        if parent is None:
+            return ""
+        if parent.text and parent.text.strip():
+            return parent.text
+        node = parent
+    return ""
+
+
+def _by_before(el: etree._Element) -> bool:
+    """Whether a "by" stands right before an element, with nothing before it but dates and
+    "posted", "written"... ("Posted on 3 March by <a>", not "Portrait by <a>": a credit)."""
+    before = _text_before(el)[-120:]
+    m = _ENDS_WITH_BY.search(before)
+    return m is not None and _BEFORE_BY.fullmatch(before[:m.start()]) is not None
+
+
+def _handle(name: str | None) -> bool:
+    """Whether an author is a user name rather than a person's name: one word with a digit, an
+    underscore or an ``@`` ("CC7567", "@ana_l")."""
+    return name is not None and " " not in name and any(c.isdigit() or c in "_@" for c in name)
+
+
+_NAME_JOIN = re.compile(r",|\s(?:and|und|et|y|e|&)\s", re.IGNORECASE)
+
+
+def _few_words(text: str) -> bool:
+    """Whether a text is short enough for a name: at most six words, or several names of at
+    most five words each joined by commas or "and" ("Ana de la Cruz and Ben Ode")."""
+    if len(text.split()) <= 6 and len(text) <= 80:
+        return True
+    names = _NAME_JOIN.split(text)
+    return len(names) <= 6 and all(1 <= len(n.split()) <= 5 for n in names)
 
 
 def _author_text(text: str | None) -> str | None:
     """A plausible author name from a byline string: the "By" prefix and what follows the name dropped.
 
-    None when what is left does not look like a name (a link, a counter, a call to action, too long).
+    A date or time before the name goes, as does a contact after it (a link or an e-mail
+    address), an editor's or photographer's credit, a bio sentence ("... is a senior
+    reporter"), and job titles or agencies after a comma ("Jane Doe, Staff Writer").
+    None when what is left does not look like a name (a link, a counter, a call to action,
+    mostly symbols, too long).
     """
     if not isinstance(text, str):
         return None
-    text = _BY_PREFIX.sub("", text[:300].strip())
-    cut = _NAME_END.search(text)
-    if cut and cut.start() > 0:
-        text = text[:cut.start()]
+    text = _CONTACT.sub(" ", text[:300]).strip()
+    text = _BY_PREFIX.sub("", text)
+    if text[:1].isdigit() or _TEXT_DATE.match(text):
+        text = _LEAD_DATE.sub("", text)
+    for m in _INNER_BY.finditer(text):
+        if m.start() > 0 and _BEFORE_BY.fullmatch(text[:m.start()]):
+            text = text[m.end():]
+        break
+    if len(text.split()) > 1:  # a single word is a name or a handle ("CC7567"), kept whole
+        cut = _NAME_END.search(text)
+        if cut and cut.start() > 0:
+            text = text[:cut.start()]
     text = _clean(text, 120)
     if not text:
         return None
-    text = _BY_PREFIX.sub("", text).strip(" |,;:-–—")
-    if not text or _NOT_NAME.search(text) or _is_url(text) or len(text.split()) > 6 or len(text) > 80:
+    text = _BY_PREFIX.sub("", text).strip(" |,;:-–—@／")
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) > 1:
+        text = ", ".join(p for i, p in enumerate(parts) if p and (i == 0 or not _JOB.search(p)))
+    if len(text.split()) > 2:
+        text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
+    if not text or _NOT_NAME.search(text) or _is_url(text) or len(text) > 160 or not _few_words(text):
+        return None
+    if _ROLE_ONLY.fullmatch(text):
         return None
     if not any(c.isalpha() for c in text):
+        return None
+    odd = sum(1 for c in text if not (c.isalnum() or c.isspace() or c in _NAME_PUNCT))
+    if odd > 0.2 * len(text):  # "*****Notes*****"
         return None
     return text
 
@@ -552,14 +739,56 @@ def _byline(blocks: Sequence[Block]) -> str | None:
     return None
 
 
+#: a byline block without a class: "By Jane Doe" (not "By the numbers", "By 2030, ...")
+_BY_LINE = re.compile(r"^(?:by|written by|words by|text by|story by)\s*:?\s+\S", re.IGNORECASE)
+#: words a name may hold in lower case
+_NAME_PARTICLES = frozenset("and und et y e de del della der den di da do dos du la le van von bin ibn al zu".split())
+
+
+def _looks_like_name(text: str) -> bool:
+    """Whether no word of a text starts in lower case but particles ("Ana de la Cruz and Ben Ode")."""
+    words = text.replace(",", " ").split()
+    return bool(words) and all(not w[0].islower() or w.lower() in _NAME_PARTICLES for w in words)
+
+
+def _by_block(blocks: Sequence[Block]) -> str | None:
+    """A short "By Jane Doe" block among the few right after the page's first ``<h1>``."""
+    start = next((i for i, b in enumerate(blocks[:600]) if b.heading_level == 1 and not b.hidden), None)
+    if start is None:
+        return None
+    for b in blocks[start + 1:start + 1 + BY_BLOCKS_AFTER_H1]:
+        if not b.hidden and len(b.text) <= 100 and _BY_LINE.match(b.text):
+            name = _author_text(b.text)
+            if name and _looks_like_name(name):
+                return name
+    return None
+
+
 # --- headline ---------------------------------------------------------------------------
 
+#: an <h1> of at most this many words that is not the headline may be the site's logo
+MAX_LOGO_WORDS = 6
 #: title separators: spaced dashes, bars, bullets, slashes; bare bars; an underscore after a space
 _SEPARATORS = re.compile(r"\s+[|\-–—·•»:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*")
 
 
-def _site_like(part: str, sitename: str | None, domain: str | None) -> bool:
-    """Whether a title part names the site: its site name, or its domain's name."""
+def _title_parts(title: str) -> list[tuple[str, int, int]]:
+    """The parts of a title between its separators, each with where it starts and ends."""
+    out: list[tuple[str, int, int]] = []
+    pos = 0
+    for m in _SEPARATORS.finditer(title):
+        if title[pos:m.start()].strip():
+            out.append((title[pos:m.start()], pos, m.start()))
+        pos = m.end()
+    if title[pos:].strip():
+        out.append((title[pos:], pos, len(title)))
+    return out
+
+
+def _site_like(part: str, sitename: str | None, domain: str | None, logos: Sequence[str] = ()) -> bool:
+    """Whether a title part names the site: its site name, its domain's name, or a logo ``<h1>``
+    (most of whose words the part holds: ``"My Hero Academia [Archive of Our Own]"`` beside
+    the h1 ``"Archive of Our Own beta"``)."""
     words = _words(part)
     if not words:
         return True
@@ -570,11 +799,21 @@ def _site_like(part: str, sitename: str | None, domain: str | None) -> bool:
         squeezed = "".join(words)
         if squeezed and (squeezed in label or label in squeezed):
             return True
+    for logo in logos:
+        logo_words = _words(logo)
+        if logo_words and 4 * sum(w in words for w in logo_words) >= 3 * len(logo_words):
+            return True
     return False
 
 
-def _h1_headline(title: str, parts: Sequence[str], h1: Sequence[str]) -> str | None:
-    """The ``<h1>`` that is the title, or one or more consecutive parts of it (a site's logo h1 is not)."""
+def _h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[str]) -> str | None:
+    """The ``<h1>`` that is the title, or one or more consecutive parts of it (a site's logo h1 is not).
+
+    An ``<h1>`` that is the whole title or its start wins over one that is a later part: a
+    documentation page's first ``<h1>`` may be its project's name, which ends the title.
+    """
+    later = None
+    parts = [p for p, _, _ in spans]
     for head in h1:
         if _overlap(head, title) >= 0.9:
             return head if len(head) <= len(title) else title
@@ -583,9 +822,11 @@ def _h1_headline(title: str, parts: Sequence[str], h1: Sequence[str]) -> str | N
                 run = " ".join(parts[i:j])
                 # a run that is neither the title's start nor most of it is a site or section name
                 if _overlap(head, run) >= 0.9 and (i == 0 or 2 * len(_words(run)) >= len(_words(title))):
-                    return head if _words(head) == _words(run) else title[
-                        title.find(parts[i]):title.rfind(parts[j - 1]) + len(parts[j - 1])] or head
-    return None
+                    found = head if _words(head) == _words(run) else title[spans[i][1]:spans[j - 1][2]]
+                    if i == 0:
+                        return found
+                    later = later or found
+    return later
 
 
 def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | None = None,
@@ -599,30 +840,41 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
     title = _clean(title, 2000)
     if not title:
         return None
-    parts = [p for p in _SEPARATORS.split(title) if p.strip()]
-    found = _h1_headline(title, parts, h1)
+    spans = _title_parts(title)
+    parts = [p for p, _, _ in spans]
+    found = _h1_headline(title, spans, h1)
     if found:
         return found
     if len(parts) < 2:
         return title
+    # a short <h1> of a few words that neither is nor starts the title is the site's logo,
+    # named at the title's end (a one-word h1 is as often the page's section: "Books")
+    title_words = _words(title)
+    logos = [h for h in h1 if 2 <= len(_words(h)) <= MAX_LOGO_WORDS and _overlap(h, title) < 0.5
+             and title_words[:len(_words(h))] != _words(h)]
     # drop site-like parts from both ends
     lo, hi = 0, len(parts)
-    while hi - lo > 1 and _site_like(parts[hi - 1], sitename, domain):
+    while hi - lo > 1 and _site_like(parts[hi - 1], sitename, domain, logos):
         hi -= 1
     while hi - lo > 1 and _site_like(parts[lo], sitename, domain):
         lo += 1
     if (lo, hi) == (0, len(parts)):
         return title
-    kept = title[title.find(parts[lo]):title.rfind(parts[hi - 1]) + len(parts[hi - 1])].strip()
+    kept = title[spans[lo][1]:spans[hi - 1][2]].strip()
     return kept if len(_words(kept)) >= 2 else title
+
+
+#: permalink glyphs a heading may end with (not "#": "Learn C#")
+_GLYPHS = "¶§🔗⚓↩↵↑ \u00a0"
 
 
 def _h1_texts(h1: Sequence[etree._Element], blocks: Sequence[Block]) -> list[str]:
     """The page's first ``<h1>`` texts (from its blocks when given)."""
     heads = [b.text for b in blocks[:600] if b.heading_level == 1 and not b.hidden][:3]
-    if heads or blocks:
-        return heads
-    return [t for t in (_clean("".join(el.itertext()), 500) for el in h1) if t]
+    if not (heads or blocks):
+        heads = [t for t in (_clean("".join(el.itertext()), 500) for el in h1) if t]
+    # a heading's permalink glyph ("Evolve: Shared Mutable History¶") is no part of it
+    return [h.rstrip(_GLYPHS) or h for h in heads]
 
 
 # --- language ---------------------------------------------------------------------------
@@ -805,7 +1057,7 @@ def _headline(page_title: str | None, h1: list[str], offered: list[str], sitenam
     """
     title = None
     if page_title:
-        title = _h1_headline(page_title, [p for p in _SEPARATORS.split(page_title) if p.strip()], h1)
+        title = _h1_headline(page_title, _title_parts(page_title), h1)
     raw_title = page_title or (offered[0] if offered else None)
     if title is None:
         anchors = [t for t in (page_title, *h1) if t]
@@ -819,14 +1071,22 @@ def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None) -> 
     """Author and dates written around the page's headline.
 
     The headline is the ``<h1>`` most like the title (the first may be the site's logo, or a
-    copy in a hidden header): the surroundings of each, best first, until one names an author.
+    copy in a hidden header): the surroundings of each, best first, until one names an author;
+    links there are looked at only when no marked element around either names one (most
+    pages have one, and a logo's surroundings hold section links).
     """
     near: dict[str, str] = {}
     heads = sorted(h1, key=lambda el: -_overlap(" ".join(el.itertext())[:500], raw_title or ""))
+    all_links = []
     for head in heads[:2]:
-        for key, value in _near_fields(_near_headline(head)).items():
+        fields, links = _near_fields(_near_headline(head))
+        for key, value in fields.items():
             near.setdefault(key, value)
         if "author" in near:
+            return near
+        all_links.append(links)
+    for links in all_links:
+        if _linked_author(near, links):
             break
     return near
 
@@ -844,7 +1104,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     page_url = page_url or url
     sitename = ld.get("sitename") or _first_meta(metas, _SITE_KEYS, no_url=True)
 
-    author = ld.get("author") or _author_text(_first_meta(metas, _AUTHOR_KEYS, no_url=True))
+    author = ld.get("author") or _meta_author(metas)
     published = _parse_date(ld.get("date")) or _parse_date(_first_meta(metas, _DATE_KEYS))
     modified = _parse_date(ld.get("modified")) or _parse_date(_first_meta(metas, _MODIFIED_KEYS))
     h1 = _h1_texts(scan.h1, blocks)
@@ -854,12 +1114,15 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     title, raw_title = _headline(page_title, h1, offered, sitename, domain)
 
     near: dict[str, str] = {}
-    if author is None or published is None:
+    if author is None or published is None or _handle(author):
         near = _near_best_headline(scan.h1, raw_title)
         published = published or near.get("date")
         modified = modified or near.get("modified")
-        author = author or near.get("author")
-    author = author or _byline(blocks)
+        # a byline's name beats a user name from the page's metadata ("CC7567")
+        near_author = near.get("author")
+        if author is None or (near_author is not None and _handle(author) and not _handle(near_author)):
+            author = near_author
+    author = author or _byline(blocks) or _by_block(blocks)
     published = (published or _time_element(scan.times) or near.get("text_date") or _url_date(page_url)
                  or _url_date(url))
     if title is None and h1:

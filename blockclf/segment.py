@@ -277,8 +277,14 @@ class _Segmenter:
         self.base: str | None = page_url if page_url and ABSOLUTE_URL.match(page_url) else None
         self.base_read = False
         self.numbers: dict[etree._Element, dict[etree._Element, int]] = {}
+        # a <time> starts or ended just before the next text: the two are separate words
+        self.word_break = False
 
     def add(self, text: str, link: bool) -> None:
+        if self.word_break:
+            self.word_break = False
+            if text[:1].isalnum() and self.pieces and self.pieces[-1][-1:].isalnum():
+                text = " " + text  # "<time>2024</time><time>September 12</time>" is not "2024September 12"
         rich = self.rich
         if rich is not None:
             if not self.furniture:
@@ -597,6 +603,8 @@ class _Segmenter:
                 self.pieces.append("\n")
                 if self.rich is not None:
                     self.rich.append("\n")
+        if tag == "time":
+            self.word_break = True
         text = el.text
         if text:
             self.add(text, link)
@@ -609,6 +617,8 @@ class _Segmenter:
                     self.add(tail, link)
         if close is not None:
             self.put(close)
+        if tag == "time":
+            self.word_break = True
         if furniture:
             self.furniture -= 1
         if block:

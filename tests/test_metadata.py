@@ -258,3 +258,134 @@ def test_language_is_identified_only_when_asked_for():
         assert res.to_dict()["lang"] == "en"
     finally:
         md._identify = real
+
+
+# --- bylines: what stands around the name ----------------------------------------------------
+
+
+@pytest.mark.parametrize("byline, name", [
+    ("By Jane Doe, Staff Writer", "Jane Doe"),  # a job title after a comma
+    ("Jane Doe, Senior Editor", "Jane Doe"),
+    ("By JANE DOE, Associated Press", "JANE DOE"),  # an agency after a comma
+    ("By Ana Lopez, Ben Ode", "Ana Lopez, Ben Ode"),  # two names stay
+    ("By Brenda Goodman, MA", "Brenda Goodman, MA"),  # a degree is no job title
+    ("Jane Doe Senior Editor", "Jane Doe"),  # a job title without a comma
+    ("Jane Doe is a senior reporter at Town News.", "Jane Doe"),  # an author box's bio
+    ("Written by Rob Ewaschuk Edited by Betsy Beyer", "Rob Ewaschuk"),  # the editor is no author
+    ("Words by Jane Doe, photos by John Roe", "Jane Doe"),
+    ("Posted on March 3, 2024 by Jane Doe", "Jane Doe"),  # the name after a late "by"
+    ("12 March 2024 · Jane Doe", "Jane Doe"),  # a date before the name
+    ("Jane Doe (jane@example.org)", "Jane Doe"),  # a contact after it
+    ("Judith Burns Education reporter BBC News", "Judith Burns"),  # a beat before the job
+    ("Jeremy Straub, Assistant Professor of Computer Science, North Dakota State University", "Jeremy Straub"),
+    ("Sharon Weinberger About the author Sharon is a fellow at the Wilson Center", "Sharon Weinberger"),
+    ("Nate Johnson @", "Nate Johnson"),
+    ("12:30 PM EST Kurt Orzeck", "Kurt Orzeck"),  # a time zone is part of the date
+])
+def test_byline_text_is_cleaned_to_the_name(byline, name):
+    assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author == name
+
+
+@pytest.mark.parametrize("byline", ["Staff", "Columnists", "5 min read", "Jan 16 2008 2:48 PM EST",
+                                    "postCount('109128363200774996')"])
+def test_byline_that_names_no_one(byline):
+    assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
+
+
+def test_by_line_without_a_class_after_the_headline():
+    assert meta_of(page(body="<h1>Budget talks</h1><p>By Jane Doe</p>")).author == "Jane Doe"
+    assert meta_of(page(body="<h1>Budget talks</h1><p>By Ana de la Cruz and Ben Ode | March 3, 2024</p>")).author \
+        == "Ana de la Cruz and Ben Ode"  # several names may be longer than one
+    for line in ("By the numbers", "By 2030, the library will need twice the staff"):
+        assert meta_of(page(body=f"<h1>Budget talks</h1><h2>{line}</h2>")).author is None
+
+
+def test_digits_inside_a_word_stay_in_the_name():
+    assert meta_of(page('<meta name="author" content="BR24 Redaktion">')).author == "BR24 Redaktion"
+
+
+def test_byline_with_two_adjacent_time_elements():
+    body = ('<h1>Budget talks</h1><div class="byline"><time datetime="2024-09-12">2024</time>'
+            "<time>September 12</time> Jane Doe</div>")
+    m = meta_of(page(body=body))
+    assert m.author == "Jane Doe" and m.date == "2024-09-12"
+
+
+def test_author_meta_with_a_link_or_address_after_the_name():
+    assert meta_of(page('<meta name="author" content="Bradley M. Kuhn (http://ebb.org/bkuhn/)">')).author == \
+        "Bradley M. Kuhn"
+    assert meta_of(page('<meta name="author" content="Ana Lopez &lt;ana@example.org&gt;">')).author == "Ana Lopez"
+
+
+def test_author_meta_that_is_no_name_gives_way_to_the_next():
+    head = '<meta name="author" content="Follow us!"><meta name="dc.creator" content="Ana Lopez">'
+    assert meta_of(page(head)).author == "Ana Lopez"
+
+
+def test_jsonld_author_is_cleaned_like_a_byline():
+    head = ld({"@type": "Article", "author": [{"@type": "Person", "name": "By Ana Lopez, Staff Writer"},
+                                               {"@type": "Person", "name": "Ben Ode"}]})
+    assert meta_of(page(head)).author == "Ana Lopez, Ben Ode"
+
+
+def test_symbols_are_no_name():
+    body = '<h1>Budget talks</h1><div class="author-note">*****Notes*****</div>'
+    assert meta_of(page(body=body)).author is None
+
+
+def test_user_name_gives_way_to_the_byline_near_the_headline():
+    head = ld({"@type": "NewsArticle", "headline": "Budget talks", "creator": "CC7567"})
+    body = '<article><h1>Budget talks</h1><div class="byline"><a href="/u/CC7567">James Akinaka</a> • 8h</div></article>'
+    assert meta_of(page(head, body=body)).author == "James Akinaka"
+    assert meta_of(page(head, body="<h1>Budget talks</h1>")).author == "CC7567"  # no byline: kept
+
+
+def test_links_to_author_pages_name_the_authors():
+    body = ('<article><h1>Budget talks</h1><p>By <a href="/author/jane-doe">Jane Doe</a> and '
+            '<a href="/author/john-roe">John Roe</a></p></article>')
+    assert meta_of(page(body=body)).author == "Jane Doe, John Roe"
+    box = ('<article><h1>Budget talks</h1><p class="byline">By <a href="/authors/ana">Ana Lopez</a>, '
+           '<a href="/authors/ben">Ben Ode</a> | <a href="/comments">12 comments</a></p></article>')
+    assert meta_of(page(body=box)).author == "Ana Lopez, Ben Ode"
+
+
+def test_by_before_a_link_names_the_author_but_a_credit_does_not():
+    body = ('<div class="head"><h1>Budget talks</h1><h2>Super Supportive</h2><span>by</span> '
+            '<h3><a href="/profile/338123">Sleyca</a></h3></div>')
+    assert meta_of(page(body=body)).author == "Sleyca"
+    credit = '<div><h1>Budget talks</h1><p><em>Portrait by <a href="/studio">George Barr</a></em></p></div>'
+    assert meta_of(page(body=credit)).author is None
+
+
+def test_bylines_near_either_headline_come_before_links():
+    """A logo h1's surroundings hold section links (/columnists/); the article's byline wins."""
+    body = ('<div class="masthead"><h1>The Town Dispatch</h1><a href="/columnists/ana-lopez">Ana Lopez</a></div>'
+            '<nav>Home</nav><nav>Sports</nav><nav>Jobs</nav>'
+            '<article><h1>Story tools</h1><div class="byline">By John McGrath</div></article>')
+    assert meta_of(page(body=body, title="Seattle QB beats media blitz")).author == "John McGrath"
+
+
+# --- headline ----------------------------------------------------------------------------------
+
+
+def test_h1_at_the_title_start_beats_a_project_name_h1():
+    body = ('<div class="header"><h1 class="heading"><a href="index.html">evolve extension for Mercurial</a></h1></div>'
+            '<div class="body"><h1>Evolve: Shared Mutable History<a class="headerlink" href="#e">¶</a></h1></div>')
+    m = meta_of(page(body=body, title="Evolve: Shared Mutable History — evolve extension for Mercurial"))
+    assert m.title == "Evolve: Shared Mutable History"  # and without its permalink glyph
+    assert meta_of(page(body="<h1>Learn C#</h1>", title="Learn C# | Town News")).title == "Learn C#"
+
+
+def test_title_part_naming_the_logo_h1_is_dropped():
+    title = "Conversations - Chapter 1 - Ana - Hero Academia | My Hero Academia [Archive of Our Own]"
+    m = meta_of(page(body='<h1 class="heading">Archive of Our Own beta</h1>', title=title))
+    assert m.title == "Conversations - Chapter 1 - Ana - Hero Academia"
+    # an <h1> that is nearly the headline is no logo: the title keeps its headline
+    m = meta_of(page(body="<h1>Budget talks approved by council on Monday</h1>",
+                     title="Budget talks approved by council | Town News"))
+    assert m.title == "Budget talks approved by council | Town News"
+    # nor is an h1 that starts the title, nor a one-word h1, which is as often the page's section
+    m = meta_of(page(body="<h1>Tour de force</h1>", title="Tour de force: Lions tour 2005 | Special reports | Sport"))
+    assert m.title == "Tour de force: Lions tour 2005 | Special reports | Sport"
+    assert meta_of(page(body="<h1>Books</h1>", title="Scotsman.com Living - Books"),
+                   url="https://scotsman.com/b").title == "Scotsman.com Living - Books"

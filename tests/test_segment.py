@@ -144,6 +144,15 @@ def test_reference_sees_what_it_should():
     assert reference_tokens(doc.root) == Counter(["together", "two"])
 
 
+def test_adjacent_time_elements_stay_separate_words():
+    """A <time> is a word of its own: two side by side do not run together ("2024September")."""
+    [b] = blocks_of('<p>By Ada Marsh <time datetime="2024-09-12">2024</time><time>September 12</time>'
+                    "<time>9:30</time>am</p>")
+    assert b.text == "By Ada Marsh 2024 September 12 9:30 am"
+    [b] = blocks_of("<p>On <time>March 3</time>, 2024, <b>to</b>gether <time>x</time>(y)</p>")
+    assert b.text == "On March 3, 2024, together x(y)"  # punctuation and other inline elements untouched
+
+
 # -- structure metadata ----------------------------------------------------------------------
 def blocks_of(html: str, **kw):
     return segment(parse(html), **kw)
