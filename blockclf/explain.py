@@ -7,8 +7,9 @@ words, neighbours, containers), so the wording is composed from the name and new
 still get a readable, if plainer, description.
 
 `explain_html` renders a result as one self-contained HTML page (no scripts, no external
-resources): every block in document order, kept blocks highlighted, removed ones struck
-through, and each block's score and reasons in its ``title`` (shown on hover).
+resources): the page's verdict and metadata, then every block in document order, kept
+blocks highlighted, removed ones struck through, blocks of readers' comment threads marked,
+and each block's score and reasons in its ``title`` (shown on hover).
 """
 
 from __future__ import annotations
@@ -163,7 +164,19 @@ header.summary{border-bottom:2px solid #888;margin-bottom:1em}
 .h1{font-size:1.6em;font-weight:bold}.h2{font-size:1.35em;font-weight:bold}.h3{font-size:1.15em;font-weight:bold}
 .h4,.h5,.h6{font-weight:bold}.pre{font-family:monospace;font-size:.9em}.li::before{content:"\\2022  "}
 .hidden{border-left-style:dotted;font-style:italic}
+.comment{border-left-style:double;border-left-width:6px}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:0 1em;margin:.5em 0}
+dl.meta dt{font-weight:bold}dl.meta dd{margin:0}
 """
+
+#: what became of a comment-thread block, per ``comments`` mode
+_COMMENT_FATE = {"remove": "part of a readers' comment thread: removed as such",
+                 "separate": "part of a readers' comment thread: returned apart from the main text",
+                 "keep": "part of a readers' comment thread: left to the model (--comments keep)"}
+#: the metadata fields the view lists, in this order, with their labels
+_META_FIELDS = (("title", "headline"), ("author", "author"), ("date", "published"), ("modified", "modified"),
+                ("lang", "language"), ("sitename", "site name"), ("url", "address"),
+                ("description", "description"), ("categories", "categories"), ("tags", "tags"))
 
 
 def _block_title(score: float, kept: bool, threshold: float, reasons: Sequence[tuple[str, float, float]] | None) -> str:
@@ -171,6 +184,21 @@ def _block_title(score: float, kept: bool, threshold: float, reasons: Sequence[t
     for name, value, contrib in reasons or ():
         lines.append(f"- {describe(name, value, contrib)} ({contrib:+.2f})")
     return "\n".join(lines)
+
+
+def _metadata_list(res: Result) -> str:
+    """The page's metadata as a definition list (only the fields the page gives)."""
+    meta = res.metadata.to_dict()
+    meta["title"] = res.title or meta.get("title")
+    meta["url"] = res.url or meta.get("url")
+    rows = []
+    for key, label in _META_FIELDS:
+        value = meta.get(key)
+        if isinstance(value, list):
+            value = ", ".join(value)
+        if value:
+            rows.append(f"<dt>{label}</dt><dd>{html.escape(str(value))}</dd>")
+    return f'<dl class="meta">{"".join(rows)}</dl>' if rows else ""
 
 
 def explain_html(res: Result, title: str | None = None) -> str:
@@ -191,17 +219,25 @@ def explain_html(res: Result, title: str | None = None) -> str:
         f"<p>verdict <b>{esc(res.verdict)}</b>; threshold {res.threshold:.2f}"
         f"{f' (favor {esc(res.favor)})' if res.favor else ''}; warnings: {esc(', '.join(res.warnings) or 'none')}</p>",
         f"<p class=\"stats\">{esc(stats)}</p>",
+        _metadata_list(res),
         '<p class="legend"><span class="blk kept">kept</span><span class="blk removed">removed</span>'
+        '<span class="blk removed comment">comment thread</span>'
         "hover a block for its score and reasons</p></header><main>",
     ]
+    comment = res.comment if res.comment is not None and len(res.comment) == len(res.blocks) else None
     for i, b in enumerate(res.blocks):
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
         tip = _block_title(float(res.scores[i]), kept, res.threshold, reasons)
         if b.hidden:
             tip += "\n" + ("hidden on the page" if kept or reasons else HIDDEN_UNREAD)
+        in_thread = comment is not None and bool(comment[i])
+        if in_thread:
+            tip += "\n" + _COMMENT_FATE.get(res.comments, _COMMENT_FATE["remove"])
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
-        cls = f"blk {'kept' if kept else 'removed'} {shape}{' hidden' if b.hidden else ''}".strip()
+        marks = ["blk", "kept" if kept else "removed", shape, "hidden" if b.hidden else "",
+                 "comment" if in_thread else ""]
+        cls = " ".join(m for m in marks if m)
         parts.append(f'<div class="{cls}" title="{esc(tip)}" data-xpath="{esc(b.xpath)}">'
                      f'<span class="score">{float(res.scores[i]):.2f}</span>{esc(b.text)}</div>')
     parts.append("</main></body></html>")

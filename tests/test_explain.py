@@ -77,6 +77,27 @@ def test_view_marks_hidden_blocks():
     assert view.count(" hidden\"") == 1 and "not read, as the visible text was enough" in view
 
 
+def test_view_lists_the_pages_metadata_and_marks_comment_threads():
+    from blockclf.metadata import Metadata
+
+    res = _result()
+    res.metadata = Metadata(title="T & co", author="Ada Marsh", date="2026-03-12", declared_lang="en",
+                            sitename="Field Notes", tags=("rivers", "maps"))
+    res.blocks.append(Block(2, "Great post, thanks!", "p", "/html/body/div[@id='comments']/p", 3))
+    res.scores, res.kept = np.append(res.scores, 0.8), np.append(res.kept, False)
+    res.reasons.append([])
+    res.comment = np.array([False, False, True])
+    view = explain_html(res)
+    for label, value in [("author", "Ada Marsh"), ("published", "2026-03-12"), ("language", "en"),
+                         ("site name", "Field Notes"), ("tags", "rivers, maps"), ("headline", "T &amp; co")]:
+        assert f"<dt>{label}</dt><dd>{value}</dd>" in view
+    assert "<dt>modified</dt>" not in view  # a field the page does not give is left out
+    assert view.count('<div class="blk removed comment"') == 1
+    assert "readers&#x27; comment thread: removed as such" in view
+    res.comments = "separate"
+    assert "returned apart from the main text" in explain_html(res)
+
+
 def test_cli_extract_explain_and_explain_view(tmp_path, capsys):
     page = tmp_path / "page.html"
     page.write_text(PAGE, encoding="utf-8")
