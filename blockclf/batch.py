@@ -9,20 +9,24 @@ parsed page would make memory grow with the batch. A batch therefore runs in two
 2. the scoring pass takes the pages in chunks, in input order, and scores each chunk with
    one LightGBM call, handing it the evidence from pass 1.
 
-Pass 1 keeps each segmented page for pass 2 in packed form (pickled, compressed: about a
-fifth of its size in objects, and read back in a tenth of the time it takes to parse and
-segment it again), up to `BatchOptions.cache_bytes`; only pages beyond that budget are parsed
-twice. A page that names no site can get no evidence: with a ``transform`` (the command
-line's writers), pass 1 scores it at once and keeps its output instead, so it is neither
-packed nor sent back. A batch without site evidence is read in a single pass. A page that cannot be read,
-parsed or scored, or that runs over its time budget, is reported as an `Outcome` with an
-error and skipped; it never stops the batch. Outcomes come back in input order whatever
-``jobs`` is.
+Pass 1 keeps each segmented page for pass 2. The process that read it holds it as it is,
+and pass 2 sends the page's scoring back to that process, while half of
+`BatchOptions.cache_bytes` lasts (shared among the processes); past that, the page comes
+back packed (pickled, compressed: about a fifth of its size in objects, read back in a
+tenth of the time it takes to parse and segment it again) while the other half lasts; only
+pages beyond both are parsed twice, as are held pages whose process died. A page that
+names no site can get no evidence: with a ``transform`` (the command line's writers), pass
+1 scores it at once and keeps its output instead, so it is neither kept nor sent back. A
+batch without site evidence is read in a single pass. A page that cannot be read, parsed
+or scored, or that runs over its time budget, is reported as an `Outcome` with an error
+and skipped; it never stops the batch. Outcomes come back in input order whatever ``jobs``
+is.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import operator
 import os
@@ -31,7 +35,7 @@ import signal
 import sys
 import time
 import zlib
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +69,8 @@ PAGES_PER_WORKER = 16
 AUTO_JOBS = 8
 #: with workers, a pass is cut into about this many tasks per worker, so that they finish together
 TASKS_PER_WORKER = 4
+#: numbers this process's batches, so that the pages each holds are filed apart
+_BATCHES = itertools.count()
 
 
 @dataclass(frozen=True)
@@ -111,8 +117,9 @@ class BatchOptions:
     """How to extract a batch. ``model`` may be a path, so worker processes load it once each.
 
     ``limits`` holds the per-page size, node and time budgets. ``chunk_size`` pages are
-    scored per LightGBM call; ``cache_bytes`` bounds the packed pages kept from pass 1 for
-    pass 2 (0: every page is parsed again in pass 2).
+    scored per LightGBM call; ``cache_bytes`` bounds the pages kept from pass 1 for pass 2,
+    half for pages held as they are by the processes that read them, half for packed ones
+    (0: every page is parsed again in pass 2).
     """
 
     model: Model | str | Path | None = None
@@ -184,6 +191,9 @@ class PageRead:
     error: PageError | None = None
     outcome: Outcome | None = None
     size: int = 0
+    #: the page is held by the process that read it (`_HELD`), the worker slot it runs in
+    held: bool = False
+    slot: int = 0
 
 
 def _plain_size(value: Any) -> int | None:
@@ -202,18 +212,21 @@ def _plain_size(value: Any) -> int | None:
     return None
 
 
-def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False) -> list[PageRead]:
+def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
+              hold: tuple[str, int, int] | None = None) -> list[PageRead]:
     """Pass 1 over some items: one `PageRead` each.
 
     A page that can get evidence (it has a site, or a profile is given) is hashed here, in
-    the worker, not in the process that gathers the batch. With ``keep``, each page comes
-    back packed for reuse in pass 2, except a page that can get no evidence when the batch
-    has a ``transform``: it is scored now, exactly as pass 2 would score it, and its
-    outcome comes back instead (unless that output is not plain data, then it is packed).
+    the worker, not in the process that gathers the batch. With ``keep``, each page is kept
+    for pass 2: with ``hold`` (batch name, position of the first item, bytes this process
+    may hold) it stays in this process while that lasts, else it comes back packed. A page
+    that can get no evidence, when the batch has a ``transform``, is scored now instead,
+    exactly as pass 2 would score it, and its outcome comes back (unless that output is not
+    plain data: then it is kept like the others).
     """
     out: list[PageRead] = []
     now: list[tuple[int, Item, Page]] = []  # pages scored in this pass
-    for item in items:
+    for n, item in enumerate(items):
         page = _prepare(item, opts)
         if isinstance(page, PageError):
             out.append(PageRead(error=page))
@@ -223,7 +236,11 @@ def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False) -> 
             now.append((len(out), item, page))
             out.append(PageRead())
             continue
-        out.append(PageRead(page.site, block_keys(page.blocks) if hashed else None, _pack(page) if keep else None))
+        read = PageRead(page.site, block_keys(page.blocks) if hashed else None)
+        if keep:
+            read.held = hold is not None and _hold(page, _Held(hold[0], hold[1] + n), hold[2])
+            read.packed = None if read.held else _pack(page)
+        out.append(read)
     if now:
         done = score_chunk([n[1] for n in now], opts, [None] * len(now), [n[2] for n in now])
         for (i, _item, page), outcome in zip(now, done):
@@ -257,8 +274,63 @@ def _groups(pages: Sequence[Page], limit: int) -> Iterator[list[int]]:
         yield run
 
 
-def _prepared(item: Item, opts: BatchOptions, known: Page | PageError | bytes | None) -> Page | PageError:
-    """A chunk's page ready to score: unpacked, or prepared now and let go of its tree."""
+@dataclass(frozen=True)
+class _Held:
+    """A page pass 1 holds in the process that read it, by batch and position."""
+
+    batch: str
+    index: int
+
+
+#: pages held for pass 2 in this process: `_Held` -> (page, seconds left of its time budget)
+_HELD: dict[_Held, tuple[Page, float | None]] = {}
+#: per batch, the estimated bytes of the pages this process holds
+_HELD_BYTES: Counter[str] = Counter()
+
+
+def _held_size(page: Page) -> int:
+    """Estimated bytes of a segmented page's objects, its tree let go (measured: about 1.7
+    times its characters plus 400 bytes a block; rounded up)."""
+    blocks = page.blocks + page.hidden
+    return 2 * sum(len(b.text) + len(b.xpath) + len(b.rich or "") for b in blocks) + 600 * len(blocks)
+
+
+def _hold(page: Page, key: _Held, budget: int) -> bool:
+    """Keep ``page`` in this process for pass 2 if its batch's share of the budget allows."""
+    size = _held_size(page)
+    if _HELD_BYTES[key.batch] + size > budget:
+        return False
+    left = page.doc.deadline - time.monotonic() if page.doc.deadline is not None else None
+    page.doc = dataclasses.replace(page.doc, root=_NO_TREE)  # scoring reads no element
+    _HELD[key] = (page, left)
+    _HELD_BYTES[key.batch] += size
+    return True
+
+
+def _take(key: _Held) -> Page | None:
+    """A held page, let go of here; None when this process does not hold it (it is not the
+    one that read the page: a worker that died, or a task run again elsewhere)."""
+    held = _HELD.pop(key, None)
+    if held is None:
+        return None
+    page, left = held
+    _HELD_BYTES[key.batch] -= _held_size(page)
+    if left is not None:  # what was left of the page's time budget after pass 1
+        page.doc.deadline = time.monotonic() + left
+    return page
+
+
+def release(batch: str) -> None:
+    """Let go of every page this process holds for ``batch`` (a batch ended or abandoned)."""
+    for key in [k for k in _HELD if k.batch == batch]:
+        del _HELD[key]
+    _HELD_BYTES.pop(batch, None)
+
+
+def _prepared(item: Item, opts: BatchOptions, known: Page | PageError | bytes | _Held | None) -> Page | PageError:
+    """A chunk's page ready to score: held here, unpacked, or prepared now and let go of its tree."""
+    if isinstance(known, _Held):
+        known = _take(known)
     if isinstance(known, bytes):
         return _unpack(known)
     page = known if known is not None else _prepare(item, opts)
@@ -268,9 +340,9 @@ def _prepared(item: Item, opts: BatchOptions, known: Page | PageError | bytes | 
 
 
 def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[Any] | None = None,
-                pages: Sequence[Page | PageError | bytes | None] | None = None) -> list[Outcome]:
-    """Pass 2 over a chunk: prepare (unless ``pages`` has them, prepared or packed), score
-    together, transform.
+                pages: Sequence[Page | PageError | bytes | _Held | None] | None = None) -> list[Outcome]:
+    """Pass 2 over a chunk: prepare (unless ``pages`` has them: prepared, packed, or held in
+    this process), score together, transform.
 
     Pages are scored in runs of at most `SCORE_BLOCKS` blocks per LightGBM call, so that a
     chunk of very large pages does not stack all their feature tables at once. Without
@@ -395,6 +467,11 @@ def _call(payload: bytes) -> Any:
 class _Workers:
     """Worker processes for a batch's passes, started once and kept for both.
 
+    Each worker is a pool of its own (a slot), so that a task can be sent to the worker
+    that read its pages: pass 1 leaves pages in the worker that read them (`_HELD`), and
+    pass 2 scores them there. A task with no slot of its own goes to the slot with the
+    fewest tasks under way.
+
     On Linux they are forked from this process, which has already imported what they need and
     loaded the model: starting one costs milliseconds, not the half second a fresh
     interpreter takes, so parallel work pays on batches of a few dozen pages. Once this
@@ -404,14 +481,15 @@ class _Workers:
     may then be any function, a lambda included).
 
     A worker that dies (killed, out of memory, a crash in a native library) costs only the
-    pages it held: the tasks that were under way are run again, each in a fresh worker of its
-    own; a task that kills its worker twice is run page by page, and a page that kills its
-    worker on its own comes back failed (reason ``worker-died``), never the whole batch.
+    pages it held: the tasks it had under way are run again, each in a fresh worker of its
+    own (which reads again the pages the dead one held); a task that kills its worker twice
+    is run page by page, and a page that kills its worker on its own comes back failed
+    (reason ``worker-died``), never the whole batch. Its slot gets a fresh worker.
     """
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
-        self.pool: Any = None
+        self.pools: list[Any] = [None] * max(jobs, 1)
 
     def _executor(self, jobs: int) -> Any:
         import multiprocessing
@@ -424,15 +502,15 @@ class _Workers:
         return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
                                    initializer=_worker_started)
 
-    def _submit(self, fn: Callable[..., Any], args: tuple[Any, ...], pool: Any = None) -> Any:
+    def _submit(self, fn: Callable[..., Any], args: tuple[Any, ...], pool: Any = None, slot: int = 0) -> Any:
         try:  # functions defined anywhere (a lambda as ``transform``) travel too where it is installed
             from cloudpickle import dumps
         except ImportError:
             dumps = pickle.dumps
         if pool is None:
-            if self.pool is None:
-                self.pool = self._executor(self.jobs)
-            pool = self.pool
+            if self.pools[slot] is None:
+                self.pools[slot] = self._executor(1)
+            pool = self.pools[slot]
         return pool.submit(_call, dumps((fn, args)))
 
     def close(self, abort: bool = False) -> None:
@@ -444,53 +522,61 @@ class _Workers:
         would wait for the rest forever. A worker finishes at most the task it holds and the
         one queued for it.
         """
-        pool, self.pool = self.pool, None
-        if pool is not None:
-            pool.shutdown(wait=not abort, cancel_futures=abort)
+        pools, self.pools = self.pools, [None] * len(self.pools)
+        for pool in pools:
+            if pool is not None:
+                pool.shutdown(wait=not abort, cancel_futures=abort)
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
-        """``fn`` applied to each task tuple, in order; a few tasks per worker under way at once."""
-        from concurrent.futures import Future
+    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[int | None, tuple[Any, ...]]]) -> Iterator[
+            tuple[int, Any]]:
+        """``(slot, fn(*args))`` for each ``(slot, args)`` task, in order; a slot of None lets
+        the least busy worker take the task. A few tasks per worker are under way at once."""
+        from concurrent.futures import CancelledError, Future
         from concurrent.futures.process import BrokenProcessPool
 
         if self.jobs <= 1:
-            for args in tasks:
-                yield fn(*args)
+            for _slot, args in tasks:
+                yield 0, fn(*args)
             return
         todo = iter(tasks)
-        running: deque[tuple[tuple[Any, ...], Any]] = deque()
+        running: deque[tuple[tuple[Any, ...], int, Any, Any]] = deque()  # args, slot, its pool, future
+        busy = [0] * self.jobs
 
         def fill() -> None:
             while len(running) < 2 * self.jobs:
-                args = next(todo, None)
-                if args is None:
+                task = next(todo, None)
+                if task is None:
                     return
+                slot, args = task
+                if slot is None or not 0 <= slot < self.jobs:
+                    slot = busy.index(min(busy))
+                if self.pools[slot] is None:
+                    self.pools[slot] = self._executor(1)
+                pool = self.pools[slot]
                 try:
-                    future = self._submit(fn, args)
-                except BrokenProcessPool as exc:  # a worker died since the last result: run it again below
+                    future = self._submit(fn, args, slot=slot)
+                except BrokenProcessPool as exc:  # its worker died since the last result: run it again below
                     future = Future()
                     future.set_exception(exc)
-                running.append((args, future))
+                busy[slot] += 1
+                running.append((args, slot, pool, future))
 
         fill()
         while running:
-            args, future = running.popleft()
+            args, slot, pool, future = running.popleft()
+            busy[slot] -= 1
             try:
                 out = future.result()
-            except BrokenProcessPool:
+            except (BrokenProcessPool, CancelledError):  # cancelled: queued on a pool let go of below
                 why = "it ended abruptly: killed, out of memory, or a crash"
-                log.warning("a worker process died: running its tasks again")
-                broken, self.pool = self.pool, None  # it takes no more tasks; a fresh one runs the rest
-                if broken is not None:
-                    broken.shutdown(wait=False, cancel_futures=True)
-                redo = [(args, future), *running]
-                running.clear()
-                for a, f in redo:
-                    done = f.done() and not f.cancelled() and f.exception() is None
-                    yield f.result() if done else self._again(fn, a, why)
+                if self.pools[slot] is pool:  # the slot gets a fresh worker for the tasks still to come
+                    log.warning("a worker process died: running its tasks again")
+                    self.pools[slot] = None
+                    pool.shutdown(wait=False, cancel_futures=True)
+                yield slot, self._again(fn, args, why)
                 fill()
                 continue
-            yield out
+            yield slot, out
             fill()
 
     def _alone(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
@@ -505,6 +591,8 @@ class _Workers:
         """A task whose worker died, run once more; page by page if it dies again."""
         from concurrent.futures.process import BrokenProcessPool
 
+        if fn is page_keys and len(args) > 3:  # a worker run for one task holds no page: they come back packed
+            args = (*args[:3], None)
         try:
             return self._alone(fn, args)
         except BrokenProcessPool:
@@ -540,33 +628,40 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
     if isinstance(opts.model, Model) and jobs > 1:
         log.info("a model object is sent to every worker; pass a model path to load it once per worker")
     workers = _Workers(jobs)
+    name = f"{os.getpid()}-{next(_BATCHES)}"  # what this batch's held pages are filed under
     try:
         if not opts.use_site:
             yield from _scored(fresh(), opts, None, None, workers, progress, total)
         else:
-            reads = _read_sites(fresh(), opts, workers, progress, total)
+            reads = _read_sites(fresh(), opts, workers, progress, total, name)
             evidence = _evidence(reads, opts, report)
-            yield from _scored(fresh(), opts, evidence, reads, workers, progress, len(reads))
+            yield from _scored(fresh(), opts, evidence, reads, workers, progress, len(reads), name)
     except BaseException:  # interrupted, or the caller stopped reading: the workers are stopped, not awaited
         workers.close(abort=True)
+        release(name)
         raise
     workers.close()
+    release(name)
 
 
 def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: _Workers, progress: bool,
-                total: int | None) -> list[PageRead]:
-    """Pass 1: each page's site, and the page itself (packed) while the budget lasts."""
+                total: int | None, name: str) -> list[PageRead]:
+    """Pass 1: each page's site, and the page itself (held or packed) while the budget lasts."""
     reads: list[PageRead] = []
-    budget = opts.cache_bytes
+    budget = opts.cache_bytes // 2  # for packed pages here; the other half is for held pages
+    per_worker = opts.cache_bytes // 2 // max(workers.jobs, 1)
     bar = _Progress(progress, total, "reading sites")
 
-    def tasks() -> Iterator[tuple[Any, ...]]:
+    def tasks() -> Iterator[tuple[int | None, tuple[Any, ...]]]:
+        start = 0
         for chunk in _chunks(items, opts.chunk_size):
-            yield chunk, opts, budget > 0
+            yield None, (chunk, opts, budget > 0, (name, start, per_worker))
+            start += len(chunk)
 
     try:
-        for rows in workers.map(page_keys, tasks()):
+        for slot, rows in workers.map(page_keys, tasks()):
             for row in rows:
+                row.slot = slot
                 held = len(row.packed) if row.packed is not None else row.size if row.outcome is not None else 0
                 if budget >= held:
                     budget -= held
@@ -595,23 +690,27 @@ def _evidence(reads: list[PageRead], opts: BatchOptions, report: SiteReport | No
 
 
 def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | None,
-            reads: list[PageRead] | None, workers: _Workers, progress: bool, total: int | None) -> Iterator[Outcome]:
-    """Pass 2: score the items chunk by chunk, in order (pages scored in pass 1 are not sent)."""
+            reads: list[PageRead] | None, workers: _Workers, progress: bool, total: int | None,
+            name: str = "") -> Iterator[Outcome]:
+    """Pass 2: score the items chunk by chunk, in order, each in the worker that holds its
+    pages (pages scored in pass 1 are not sent)."""
     bar = _Progress(progress, total, "extracting")
     # per chunk, in order: its outcomes known from pass 1 (None where scored now), and
     # whether a task was sent for it
     plans: deque[tuple[list[Outcome | None], bool]] = deque()
 
-    def known(i: int) -> bytes | PageError | None:
+    def known(i: int) -> bytes | PageError | _Held | None:
         if reads is None:
             return None
         r = reads[i]
         if r.error is not None:
             return r.error
+        if r.held:
+            return _Held(name, i)
         packed, r.packed = r.packed, None  # each packed page is handed on once, then let go
         return packed
 
-    def tasks() -> Iterator[tuple[Any, ...]]:
+    def tasks() -> Iterator[tuple[int | None, tuple[Any, ...]]]:
         start = 0
         for chunk in _chunks(items, opts.chunk_size):
             idx = range(start, start + len(chunk))
@@ -622,10 +721,11 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
                     done[j], reads[i].outcome = reads[i].outcome, None
             todo = [j for j, o in enumerate(done) if o is None]
             plans.append((done, bool(todo)))
-            if todo:
-                yield ([chunk[j] for j in todo], opts,
-                       [evidence[idx[j]] for j in todo] if evidence is not None else None,
-                       [known(idx[j]) for j in todo])
+            if todo:  # to the worker that read the chunk in pass 1 (chunks are cut the same in both)
+                slot = reads[idx[todo[0]]].slot if reads is not None else None
+                yield slot, ([chunk[j] for j in todo], opts,
+                             [evidence[idx[j]] for j in todo] if evidence is not None else None,
+                             [known(idx[j]) for j in todo])
 
     def finished() -> Iterator[Outcome]:  # chunks whose every page was scored in pass 1
         while plans and not plans[0][1]:
@@ -634,7 +734,7 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
             yield from done  # type: ignore[misc]
 
     try:
-        for scored in workers.map(score_chunk, tasks()):
+        for _slot, scored in workers.map(score_chunk, tasks()):
             yield from finished()
             done, _sent = plans.popleft()
             fresh = iter(scored)

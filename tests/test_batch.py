@@ -65,9 +65,9 @@ def test_pages_with_no_site_are_scored_in_pass_one_with_the_same_output(syntheti
     items = _mixed(synthetic_page)
     reference = extract_batch([prepare(it.source, name=it.name) for it in items], model=str(tiny_model_file))
     assert [r.site is None for r in reference] == [it.name.startswith("nosite") for it in items]
-    packed = []
+    kept = []
     real = batch._pack
-    monkeypatch.setattr(batch, "_pack", lambda page: packed.append(page.name) or real(page))
+    monkeypatch.setattr(batch, "_pack", lambda page: kept.append(page.name) or real(page))
     opts = BatchOptions(model=str(tiny_model_file), chunk_size=2, cache_bytes=cache_bytes,
                         transform=lambda res: (res.text, [float(s) for s in res.scores]))
     out = list(run_batch(items, opts, jobs=jobs))
@@ -75,13 +75,61 @@ def test_pages_with_no_site_are_scored_in_pass_one_with_the_same_output(syntheti
     for o, r in zip(out, reference):
         assert o.error is None
         assert o.result == (r.text, [float(s) for s in r.scores])
-    if jobs == 1:  # packing is seen in this process only; with no cache nothing is packed
-        assert bool(packed) is (cache_bytes > 0)
-        assert not any(name.startswith("nosite") for name in packed)
+    assert not any(name.startswith("nosite") for name in kept)  # seen in this process only (jobs 1)
     if jobs == 1 and cache_bytes == 1 << 20:
         reads = batch.page_keys(items, opts, keep=True)
         assert [r.outcome is not None for r in reads] == [it.name.startswith("nosite") for it in items]
-        assert all(r.keys is not None for r in reads if r.site is not None)
+        assert all(r.keys is not None and r.packed is not None for r in reads if r.site is not None)
+
+
+def test_pages_are_scored_in_the_process_that_read_them(synthetic_page, tiny_model_file, monkeypatch, tmp_path):
+    """Pass 1 leaves each page in the process that read it and pass 2 scores it there: every
+    page is parsed once and none is packed, and the results are those of one batch."""
+    import blockclf.batch as batch
+
+    calls = []
+    real_prepare, real_pack = batch.prepare, batch._pack
+    monkeypatch.setattr(batch, "prepare", lambda *a, **k: calls.append(("prepare", k["name"])) or real_prepare(*a, **k))
+    monkeypatch.setattr(batch, "_pack", lambda page: calls.append(("pack", page.name)) or real_pack(page))
+    items = _items(synthetic_page)
+    reference = extract_batch([real_prepare(it.source, name=it.name) for it in items], model=str(tiny_model_file))
+    out = list(run_batch(items, BatchOptions(model=str(tiny_model_file), chunk_size=2)))
+    _same(out, reference)
+    assert sorted(calls) == sorted(("prepare", it.name) for it in items)
+    assert not batch._HELD and not batch._HELD_BYTES  # let go of once the batch is done
+
+
+def test_workers_hold_the_pages_they_read_and_score_them(synthetic_page, tiny_model_file):
+    import blockclf.batch as batch
+
+    items = _items(synthetic_page)
+    opts = BatchOptions(model=str(tiny_model_file), chunk_size=2)
+    workers = batch._Workers(2)
+    try:
+        reads = batch._read_sites(items, opts, workers, False, len(items), "b")
+        assert all(r.held and r.packed is None for r in reads) and {r.slot for r in reads} <= {0, 1}
+        evidence = batch._evidence(reads, opts, None)
+        out = list(batch._scored(items, opts, evidence, reads, workers, False, len(items), "b"))
+    finally:
+        workers.close()
+    reference = extract_batch([prepare(it.source, name=it.name) for it in items], model=str(tiny_model_file))
+    _same(out, reference)
+
+
+def test_a_page_past_the_held_budget_comes_back_packed(synthetic_page, tiny_model):
+    import blockclf.batch as batch
+
+    items = _items(synthetic_page)
+    opts = BatchOptions(model=tiny_model)
+    reads = batch.page_keys(items, opts, keep=True, hold=("test", 0, 1))  # one byte: nothing fits
+    assert all(not r.held and r.packed for r in reads)
+    try:
+        reads = batch.page_keys(items, opts, keep=True, hold=("test", 0, 1 << 30))
+        assert all(r.held and r.packed is None for r in reads)
+        assert len(batch._HELD) == len(items)
+    finally:
+        batch.release("test")
+    assert not batch._HELD
 
 
 def test_an_output_of_unknown_size_waits_for_pass_two_packed(synthetic_page, tiny_model):
@@ -319,11 +367,11 @@ def test_a_pool_found_broken_when_a_task_is_sent_runs_that_task_again(synthetic_
     real = batch._Workers._submit
     calls = []
 
-    def submit(self, fn, args, pool=None):
+    def submit(self, fn, args, pool=None, slot=0):
         calls.append(1)
         if pool is None and len(calls) == 3:
             raise BrokenProcessPool("a child process terminated abruptly")
-        return real(self, fn, args, pool)
+        return real(self, fn, args, pool, slot)
 
     monkeypatch.setattr(batch._Workers, "_submit", submit)
     items = _items(synthetic_page)
