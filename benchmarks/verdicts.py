@@ -1,10 +1,11 @@
 """Page verdicts against wcxb's page types: the confusion table (page type × verdict).
 
-The split's wcxb pages are extracted as one batch with site evidence, exactly as ``blockclf
+Each split's wcxb pages are extracted as one batch with site evidence, exactly as ``blockclf
 evaluate`` does, and each page's verdict is counted under its ``page_type`` from the index.
-The verdict rules were tuned on the dev split; report on test.
+``--split train+dev`` extracts each split as its own batch (as separate runs would) and
+counts them together. The verdict rules were chosen on train and dev; report on test.
 
-    python benchmarks/verdicts.py [../shared/benchmark] [--split test] [--show index]
+    python benchmarks/verdicts.py [../shared/benchmark] [--split train+dev] [--show index]
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
+
+import pandas as pd  # noqa: E402
 
 from blockclf.data import read_index  # noqa: E402
 from blockclf.evaluate import score_records  # noqa: E402
@@ -46,17 +49,25 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("bench", type=Path, nargs="?",
                     default=Path(os.environ.get("BLOCKCLF_BENCH", "../shared/benchmark")))
-    ap.add_argument("--split", default="test")
+    ap.add_argument("--split", default="test", help="a split, or several joined by '+' (train+dev)")
     ap.add_argument("--model")
     ap.add_argument("--show", metavar="VERDICT", help="list the pages given this verdict, with their page type")
     args = ap.parse_args(argv)
-    records = read_index(args.bench, [args.split], ["wcxb"])
-    df = score_records(records, args.model)[0]
+    splits = args.split.split("+")
+    frames = []
+    for split in splits:
+        df = score_records(read_index(args.bench, [split], ["wcxb"]), args.model)[0]
+        frames.append(df.assign(split=split))
+    df = pd.concat(frames, ignore_index=True)
     print(f"wcxb {args.split}: {len(df)} pages; verdict per page type\n")
     print(confusion(df))
+    if len(splits) > 1:
+        for split, part in df.groupby("split", sort=False):
+            print(f"\nwcxb {split}: {len(part)} pages\n")
+            print(confusion(part))
     if args.show:
         for _, r in df[df["verdict"] == args.show].iterrows():
-            print(f"{r['id']}\t{r['page_type']}")
+            print(f"{r['split']}\t{r['id']}\t{r['page_type']}")
     return 0
 
 

@@ -7,16 +7,19 @@ files and drift between runs are `blockclf.drift`.
 Every figure here is computed from the result's blocks, so it can be recomputed from the
 JSON output: ``page_chars`` is the sum of all blocks' text lengths, ``kept_chars`` that of the
 kept blocks, ``kept_ratio`` their quotient, ``page_link_density`` the share of page characters
-inside links, and ``boilerplate_share`` is ``1 - kept_ratio``.
+inside links, and ``boilerplate_share`` is ``1 - kept_ratio``. The ``index`` verdict also reads
+the page's URL, its headline and whether it names a date or an author, all in the JSON output
+too (`index_score`).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
@@ -29,11 +32,15 @@ __all__ = [
     "LOW_KEPT_RATIO",
     "MIN_KEPT_CHARS",
     "PageChecks",
+    "body_chars",
+    "card_share",
     "error_reason",
+    "index_score",
     "link_units",
     "page_checks",
-    "section_address",
     "site_checks",
+    "slug_words",
+    "title_words",
     "verdict_flag",
 ]
 
@@ -52,17 +59,31 @@ PROSE_MAX_LINK_SHARE = 0.2
 #: a block of this many characters (inclusive), at least `TITLE_MIN_LINK_SHARE` of them in links, is a link title
 LINK_TITLE_CHARS = (10, 200)
 TITLE_MIN_LINK_SHARE = 0.8
-#: index: kept prose under this (characters) ...
-INDEX_MAX_PROSE = 3000
-#: ... and the page mostly links, its link titles repeated in at least this many units ...
-INDEX_LINK_DENSITY = 0.4
-INDEX_MIN_UNITS = 10
-#: ... or under this many kept characters per kept link title (per page, when it kept none)
-INDEX_CHARS_PER_TITLE = 500
-#: index, at a section's address (site root, or a one-word last path segment): kept prose
-#: under this and page link density over the next
-SECTION_MAX_PROSE = 6000
-SECTION_LINK_DENSITY = 0.2
+#: index: the page is an index when its *index score* is over 0; the score adds up, each times
+#: its weight, what says "list of links or teasers" (positive weights) or "one text" (negative):
+INDEX_BIAS = 4.85
+#: ... ``page_link_density`` (0 to 1)
+INDEX_W_LINK_DENSITY = 1.3
+#: ... ``ln(1 + link_units)``: one link unit repeated many times
+INDEX_W_LINK_UNITS = 0.6
+#: ... ``card_share`` (0 to 1): the share of the page's text inside repeated link cards
+INDEX_W_CARDS = 1.5
+#: ... ``ln(1 + kept_body_chars)``: the kept prose of one container, an article's body
+INDEX_W_BODY = -0.55
+#: ... ``min(slug_words, SLUG_WORDS_CAP)``: articles live at slugs, sections at one word
+INDEX_W_SLUG = -0.85
+#: ... 1 when the page names a publication date or an author (its ``date`` or ``author``)
+INDEX_W_DATED = -1.4
+#: ... ``ln(1 + title_words)``: an article's headline is longer than a section's name
+INDEX_W_TITLE = -1.15
+#: a page whose body (``kept_body_chars``) holds this many characters or more is never an index
+INDEX_MAX_BODY = 4000
+#: slug words count up to this many
+SLUG_WORDS_CAP = 4
+#: the slug words of a page without a URL (between a section's one word and an article's slug)
+SLUG_WORDS_NO_URL = 3
+#: a group of link titles is a list of cards when its units (distinct parents) are at least this many
+CARD_MIN_UNITS = 5
 #: error: the title or headline says so and under this many characters were kept
 ERROR_MAX_KEPT_CHARS = 2000
 _NOT_FOUND = re.compile(
@@ -74,7 +95,9 @@ _SERVER_ERROR = re.compile(
     r"|gateway time-?out|server error",
     re.IGNORECASE)
 _POSITION = re.compile(r"\[\d+\]")
-_SLUG_SPLIT = re.compile(r"[-_+]")
+_SLUG_SPLIT = re.compile(r"[-_+\s]")
+#: Han ideographs and kana: written without spaces, two of them count as one title word
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def _is_prose(b: Block) -> bool:
@@ -101,23 +124,97 @@ def link_units(blocks: Iterable[Block]) -> int:
     return max((len(v) for v in parents.values()), default=0)
 
 
-def section_address(url: str | None) -> bool:
-    """Whether a URL is a section's address: the site root, or a last path segment of one word.
+def card_share(blocks: Sequence[Block]) -> float:
+    """The share of the blocks' characters inside repeated link cards (a listing's teasers).
 
-    Articles live at slugs (``/2024/05/how-we-built-it``); listings at ``/``, ``/news``,
-    ``/category/science/``. A page without a URL is not a section address.
+    Link titles are grouped as in `link_units`; a group of at least `CARD_MIN_UNITS` units is
+    a list of cards. Each title's card is its element path cut after the deepest step at which
+    the group's paths differ (``ul/li[3]`` for ``ul/li[3]/div/h4``), so that the teaser text
+    next to the title is inside the card. Returns the characters of blocks inside any card
+    over all the blocks' characters (0.0 for no text).
+    """
+    groups: dict[str, list[str]] = {}
+    for b in blocks:
+        if _is_link_title(b):
+            groups.setdefault(_POSITION.sub("", b.xpath), []).append(b.xpath)
+    cards: set[str] = set()
+    for paths in groups.values():
+        if len({x.rsplit("/", 1)[0] for x in paths}) < CARD_MIN_UNITS:
+            continue
+        steps = [x.split("/") for x in paths]
+        differ = [i for i in range(len(steps[0])) if len({s[i] if i < len(s) else "" for s in steps}) > 1]
+        cards.update("/".join(s[:differ[-1] + 1]) for s in steps)
+    total = sum(len(b.text) for b in blocks)
+    if not total or not cards:
+        return 0.0
+    inside = sum(len(b.text) for b in blocks if _in_any(b.xpath, cards))
+    return inside / total
+
+
+def _in_any(xpath: str, roots: set[str]) -> bool:
+    """Whether the element path is one of ``roots`` or inside one."""
+    cut = len(xpath)
+    while cut > 0:
+        if xpath[:cut] in roots:
+            return True
+        cut = xpath.rfind("/", 0, cut)
+    return False
+
+
+def body_chars(blocks: Iterable[Block]) -> int:
+    """The prose of one container: per parent element, the characters of its prose blocks; the largest.
+
+    An article's paragraphs are siblings in one container; a listing's teaser texts each sit
+    in their own card, so a listing's largest container holds one teaser.
+    """
+    per_parent: dict[str, int] = {}
+    for b in blocks:
+        if _is_prose(b):
+            per_parent[b.parent_xpath] = per_parent.get(b.parent_xpath, 0) + len(b.text)
+    return max(per_parent.values(), default=0)
+
+
+def slug_words(url: str | None) -> int | None:
+    """The largest number of words in one segment of the URL's path; 0 at the site root, None without a URL.
+
+    A segment is read with its %-escapes decoded and its extension dropped; its words are
+    what ``-``, ``_``, ``+`` and spaces separate. Articles live at slugs
+    (``/2024/05/how-we-built-it``: 4); sections at one word (``/news``, ``/category/science/``: 1).
     """
     if not url:
-        return False
+        return None
     try:
         path = urlsplit(url).path
     except ValueError:
-        return False
-    segments = [s for s in path.split("/") if s]
-    if not segments:
-        return True
-    last = segments[-1].rsplit(".", 1)[0]
-    return len([w for w in _SLUG_SPLIT.split(last) if w]) <= 1
+        return None
+    words = 0
+    for seg in path.split("/"):
+        if seg:
+            seg = unquote(seg).rsplit(".", 1)[0]
+            words = max(words, len([w for w in _SLUG_SPLIT.split(seg) if w]))
+    return words
+
+
+def title_words(title: str) -> float:
+    """The words of a title: its ``\\w+`` runs, where two Han or kana characters count as one word."""
+    cjk = len(_CJK.findall(title))
+    return len(_WORD.findall(_CJK.sub(" ", title))) + cjk / 2
+
+
+def index_score(stats: dict[str, float], url: str | None, title: str, dated: bool) -> float:
+    """The index score of a page from its statistics, URL, headline and whether it names a date or author.
+
+    Over 0, the page is an index (docs/page-signals.md gives the sum term by term).
+    """
+    slug = slug_words(url)
+    return (INDEX_BIAS
+            + INDEX_W_LINK_DENSITY * stats["page_link_density"]
+            + INDEX_W_LINK_UNITS * math.log1p(stats["link_units"])
+            + INDEX_W_CARDS * stats["card_share"]
+            + INDEX_W_BODY * math.log1p(stats["kept_body_chars"])
+            + INDEX_W_SLUG * min(SLUG_WORDS_NO_URL if slug is None else slug, SLUG_WORDS_CAP)
+            + INDEX_W_DATED * dated
+            + INDEX_W_TITLE * math.log1p(title_words(title)))
 
 
 def error_reason(blocks: Sequence[Block], kept: Iterable[bool], title: str) -> str | None:
@@ -154,22 +251,26 @@ class PageChecks:
     warnings: tuple[str, ...] = ()
 
 
-def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str | None) -> PageChecks:
+def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str | None,
+                dated: bool = False) -> PageChecks:
     """Statistics, verdict and warnings of a page from its blocks and decisions.
 
     Verdicts, the first that holds (docs/page-signals.md says exactly what each counts):
     ``empty`` (no visible text), ``error`` (the title or headline says not found or server
     error, and little was kept; the reason is added as a warning, ``not-found`` or
     ``server-error``), ``too-little-text`` (under `MIN_KEPT_CHARS` on the page), ``index``
-    (the main content is a list of links or teasers), otherwise ``document``.
+    (the main content is a list of links or teasers: `index_score` over 0, and a body under
+    `INDEX_MAX_BODY` characters), otherwise
+    ``document``. ``dated``: the page names its publication date or its author (metadata).
     """
     stats = _page_stats(blocks, kept)
+    stats["index_score"] = round(index_score(stats, url, title, dated), 4)
     page_chars, kept_chars = stats["page_chars"], stats["kept_chars"]
     warnings: list[str] = []
     reason = error_reason(blocks, kept, title) if kept_chars < ERROR_MAX_KEPT_CHARS else None
     if reason is not None and page_chars:
         warnings.append(reason)
-    verdict = _verdict(stats, reason, url)
+    verdict = _verdict(stats, reason)
     if page_chars and kept_chars < MIN_KEPT_CHARS:
         warnings.append("too-short")
     if page_chars >= SUBSTANTIAL_PAGE and kept_chars / page_chars < LOW_KEPT_RATIO:
@@ -198,22 +299,19 @@ def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
         "kept_prose_chars": sum(len(b.text) for b in kept_blocks if _is_prose(b)),
         "kept_link_titles": sum(1 for b in kept_blocks if _is_link_title(b)),
         "link_units": link_units(shown),
+        "kept_body_chars": body_chars(kept_blocks),
+        "card_share": round(card_share(shown), 4),
     }
 
 
-def _verdict(stats: dict[str, float], reason: str | None, url: str | None) -> str:
-    page_chars, kept_chars = stats["page_chars"], stats["kept_chars"]
-    prose, titles = stats["kept_prose_chars"], stats["kept_link_titles"]
-    link_density = stats["page_link_density"]
-    if page_chars == 0:
+def _verdict(stats: dict[str, float], reason: str | None) -> str:
+    if stats["page_chars"] == 0:
         return "empty"
     if reason is not None:
         return "error"
-    if page_chars < MIN_KEPT_CHARS:
+    if stats["page_chars"] < MIN_KEPT_CHARS:
         return "too-little-text"
-    if (prose < INDEX_MAX_PROSE and ((link_density > INDEX_LINK_DENSITY and stats["link_units"] >= INDEX_MIN_UNITS)
-                                     or kept_chars < INDEX_CHARS_PER_TITLE * max(titles, 1))) or (
-            prose < SECTION_MAX_PROSE and link_density > SECTION_LINK_DENSITY and section_address(url)):
+    if stats["index_score"] > 0 and stats["kept_body_chars"] < INDEX_MAX_BODY:
         return "index"
     return "document"
 

@@ -217,7 +217,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         comment = comment_mask(dec.blocks, p.comment_roots, dec.kept)
         if comments != "keep":  # readers' comments are not the article: removed, or returned apart
             dec.kept = dec.kept & ~comment
-        decided.append((p, dec, comment, page_checks(dec.blocks, dec.kept, _title(p), p.url)))
+        dated = bool(p.metadata.date or p.metadata.author)
+        decided.append((p, dec, comment, page_checks(dec.blocks, dec.kept, _title(p), p.url, dated)))
         start += n
     checked = site_checks([(p.site, checks) for p, _dec, _comment, checks in decided])
     return [_result(p, dec, comment, checks, thr, None if threshold is not None else favor, comments)

@@ -8,11 +8,18 @@ import numpy as np
 import pytest
 
 from blockclf.checks import (
-    INDEX_MIN_UNITS,
+    CARD_MIN_UNITS,
+    INDEX_MAX_BODY,
+    INDEX_W_DATED,
+    SLUG_WORDS_NO_URL,
+    body_chars,
+    card_share,
     error_reason,
+    index_score,
     link_units,
     page_checks,
-    section_address,
+    slug_words,
+    title_words,
     verdict_flag,
 )
 from blockclf.cli import main
@@ -22,12 +29,12 @@ PROSE = "The river cut a new channel through the soft plain after the flood, and
 NAV = "".join(f'<a href="/s{i}">Section {i}</a> ' for i in range(8))
 
 
-def _result(html: str, kept: list[bool] | None = None, url: str | None = None) -> Result:
+def _result(html: str, kept: list[bool] | None = None, url: str | None = None, dated: bool = False) -> Result:
     page = prepare(html.encode(), url=url)
     n = len(page.blocks)
     k = np.array(kept if kept is not None else [True] * n, bool)
     title = page.metadata.title or page.doc.title
-    checks = page_checks(page.blocks, k, title, url)
+    checks = page_checks(page.blocks, k, title, url, dated)
     return Result(blocks=page.blocks, scores=k.astype(float), kept=k, threshold=0.5, favor=None, title=title,
                   url=url, name="p", warnings=list(page.doc.warnings) + list(checks.warnings),
                   verdict=checks.verdict, stats=checks.stats)
@@ -82,8 +89,17 @@ def test_article_with_a_related_rail_is_a_document():
     html = f"<title>River cut a channel</title><h1>River cut a channel</h1><p>{PROSE * 40}</p>{related}"
     page = prepare(html.encode())
     kept = [not b.text.startswith(("Story number", "A short teaser")) for b in page.blocks]
-    res = _result(html, kept=kept, url="https://example.org/")  # even at a section address
-    assert res.stats["kept_prose_chars"] > 3000
+    res = _result(html, kept=kept, url="https://example.org/news/")  # even at a section's address
+    assert res.stats["kept_body_chars"] > 3000 and res.stats["link_units"] == 12
+    assert res.verdict == "document" and res.stats["index_score"] < 0
+
+
+def test_a_long_body_is_never_an_index():
+    html = f"<title>River</title><h1>River</h1><p>{PROSE * 45}</p>{_teasers(12)}"
+    page = prepare(html.encode())
+    kept = [not b.text.startswith(("Story number", "A short teaser")) for b in page.blocks]
+    res = _result(html, kept=kept, url="https://example.org/")  # the site root: every other sign says index
+    assert res.stats["index_score"] > 0 and res.stats["kept_body_chars"] >= INDEX_MAX_BODY
     assert res.verdict == "document"
 
 
@@ -95,18 +111,86 @@ def test_section_address_with_many_links_is_an_index():
     assert _result(html, url="https://example.org/2024/05/the-topics-we-covered-this-year").verdict == "document"
 
 
-def test_section_address():
-    assert section_address("https://example.org") and section_address("https://example.org/")
-    assert section_address("https://example.org/news/") and section_address("https://example.org/category/science")
-    assert section_address("https://example.org/blog/index.html")
-    assert not section_address("https://example.org/2024/05/how-we-built-it")
-    assert not section_address("https://example.org/news/river_cuts_channel")
-    assert not section_address(None)
+def test_slug_words():
+    assert slug_words("https://example.org") == 0 and slug_words("https://example.org/") == 0
+    assert slug_words("https://example.org/news/") == 1 and slug_words("https://example.org/category/science") == 1
+    assert slug_words("https://example.org/blog/index.html") == 1  # the extension is not a word
+    assert slug_words("https://example.org/2024/05/how-we-built-it") == 4  # the longest segment counts
+    assert slug_words("https://example.org/how-we-built-it/2024/05") == 4
+    assert slug_words("https://example.org/news/river_cuts+channel?page=2-of-3") == 3  # not the query
+    assert slug_words("https://example.org/topic/Car%20Rental") == 2  # %-escapes decoded
+    assert slug_words(None) is None and slug_words("") is None
+
+
+def test_title_words():
+    assert title_words("How we built it, and why") == 6
+    assert title_words("River news") == 2
+    assert title_words("东京大学新闻") == 3  # Han characters: two to a word
+    assert title_words("") == 0
+
+
+def test_body_chars_is_the_prose_of_one_container():
+    article = prepare(f"<article><p>{PROSE * 2}</p><p>{PROSE * 2}</p><p>{PROSE * 2}</p></article>".encode()).blocks
+    assert body_chars(article) == sum(len(b.text) for b in article) > 0
+    teasers = "".join(f'<div><h3><a href="/s{i}">Story {i} about the river</a></h3><p>{PROSE * 2}</p></div>'
+                      for i in range(6))
+    listing = prepare(teasers.encode()).blocks
+    one = max(len(b.text) for b in listing)
+    assert body_chars(listing) == one  # each teaser's text sits in its own card
+    assert body_chars(prepare(b"<p>Too short to be prose.</p>").blocks) == 0
+
+
+def test_card_share_holds_the_teaser_text_next_to_each_title():
+    cards = "".join(f'<li><div><h4><a href="/s{i}">Story number {i} about the river</a></h4></div>'
+                    f"<p>A short teaser for story {i}, with its own words.</p></li>" for i in range(CARD_MIN_UNITS))
+    blocks = prepare(f"<ul>{cards}</ul><p>{PROSE}</p>".encode()).blocks
+    inside = sum(len(b.text) for b in blocks if not b.text.startswith("The river"))
+    assert card_share(blocks) == pytest.approx(inside / sum(len(b.text) for b in blocks))
+    assert card_share(prepare(f"<section>{_teasers(CARD_MIN_UNITS)}</section>".encode()).blocks) == 1.0
+    assert card_share(prepare(f"<section>{_teasers(CARD_MIN_UNITS - 1)}</section>".encode()).blocks) == 0.0
+    menu = prepare(("<ul>" + "".join(f'<li><a href="/{i}">Menu entry {i}</a></li>' for i in range(15))
+                    + "</ul>").encode()).blocks
+    assert card_share(menu) == 0.0  # one list's entries share their parent: a menu is not a list of cards
+
+
+def test_a_named_date_or_author_weighs_against_an_index():
+    links = "".join(f'<li><a href="/t{i}">Topic number {i} on the river</a> and a few more words</li>'
+                    for i in range(20))
+    html = f"<title>Topics</title><ul>{links}</ul><p>{PROSE * 5}</p>"
+    plain, dated = _result(html, url="https://example.org/topics/"), _result(html, url="https://example.org/topics/",
+                                                                              dated=True)
+    assert dated.stats["index_score"] == pytest.approx(plain.stats["index_score"] + INDEX_W_DATED, abs=1e-3)
+    assert plain.verdict == "index" and dated.verdict == "document"
+
+
+def test_index_score_terms():
+    stats = {"page_link_density": 0.5, "link_units": 12, "card_share": 0.4, "kept_body_chars": 800}
+    base = index_score(stats, "https://example.org/news/", "River news", False)
+    # a page without a URL counts SLUG_WORDS_NO_URL slug words
+    assert index_score(stats, None, "River news", False) == pytest.approx(
+        index_score(stats, "https://example.org/" + "-".join(["w"] * SLUG_WORDS_NO_URL), "River news", False))
+    # every term moves the score its own way
+    assert index_score({**stats, "page_link_density": 0.9}, "https://example.org/news/", "River news", False) > base
+    assert index_score({**stats, "link_units": 40}, "https://example.org/news/", "River news", False) > base
+    assert index_score({**stats, "card_share": 0.9}, "https://example.org/news/", "River news", False) > base
+    assert index_score({**stats, "kept_body_chars": 5000}, "https://example.org/news/", "River news", False) < base
+    assert index_score(stats, "https://example.org/news/how-the-river-moved", "River news", False) < base
+    assert index_score(stats, "https://example.org/news/", "How the river cut a new channel", False) < base
+    assert index_score(stats, "https://example.org/news/", "River news", True) < base
+
+
+def test_verdict_is_the_sign_of_the_index_score():
+    for html, url in [(f"<title>River news</title><nav>{NAV}</nav>{_teasers(12)}", "https://example.org/news/"),
+                      (f"<title>River cut a channel</title><p>{PROSE * 40}</p>", "https://example.org/news/"),
+                      (f"<title>River news</title>{_teasers(6)}<p>{PROSE * 3}</p>", None)]:
+        res = _result(html, url=url)
+        assert res.stats["index_score"] == round(index_score(res.stats, url, res.title, False), 4)
+        assert (res.verdict == "index") == (res.stats["index_score"] > 0)
 
 
 def test_link_units_counts_repeated_units_not_paragraphs():
-    cards = prepare(f"<body>{_teasers(INDEX_MIN_UNITS)}</body>".encode()).blocks
-    assert link_units(cards) == INDEX_MIN_UNITS
+    cards = prepare(f"<body>{_teasers(12)}</body>".encode()).blocks
+    assert link_units(cards) == 12
     menu = prepare(("<ul>" + "".join(f'<li><a href="/{i}">Menu entry {i}</a></li>' for i in range(15))
                     + "</ul>").encode()).blocks
     assert link_units(menu) == 1  # the entries of one list share their parent: a menu counts once
@@ -116,14 +200,16 @@ def test_link_units_counts_repeated_units_not_paragraphs():
 
 def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
     """The rules of docs/page-signals.md, applied to the JSON output, give the verdict it carries."""
+    import math
     import re
-    from urllib.parse import urlsplit
+    from urllib.parse import unquote, urlsplit
 
     pages = {
         "nf.html": f"<title>Page not found</title><nav>{NAV}</nav><p>Sorry, nothing lives at this address any more.</p>"
                    "<p>Try the search box or the home page instead of this address, please.</p>",
         "list.html": f"<title>River news</title><nav>{NAV}</nav>{_teasers(14)}",
         "doc.html": f"<title>River cut a channel</title><p>{PROSE * 40}</p>",
+        "dated.html": f'<title>River news</title><meta name="author" content="Ann Example">{_teasers(14)}',
     }
     for name, html in pages.items():
         (tmp_path / name).write_text(html)
@@ -151,24 +237,44 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
                                           page["stats"]["link_units"])
         heads = [page["title"]] + [b["text"] for b in kept if b["heading_level"] == 1][:3]
         says_error = any(len(h) <= 200 and re.search(r"\b(?:404|410)\b|not found", h, re.I) for h in heads if h)
-        url = page["url"] or ""
-        segments = [s for s in urlsplit(url).path.split("/") if s]
-        section = bool(url) and (not segments or len(
-            [w for w in re.split(r"[-_+]", segments[-1].rsplit(".", 1)[0]) if w]) <= 1)
+        body: dict[str, int] = {}
+        for b in kept:
+            if len(b["text"]) >= 150 and b["link_chars"] < 0.2 * len(b["text"]):
+                body[b["xpath"].rsplit("/", 1)[0]] = body.get(b["xpath"].rsplit("/", 1)[0], 0) + len(b["text"])
+        body_chars = max(body.values(), default=0)
+        cards: set[str] = set()
+        for g in groups:
+            paths = [b["xpath"] for b in blocks if title_like(b) and re.sub(r"\[\d+\]", "", b["xpath"]) == g]
+            if len({x.rsplit("/", 1)[0] for x in paths}) >= 5:
+                steps = [x.split("/") for x in paths]
+                deepest = max(i for i in range(len(steps[0])) if len({s[i] for s in steps}) > 1)
+                cards |= {"/".join(s[:deepest + 1]) for s in steps}
+        inside = sum(len(b["text"]) for b in blocks if any(b["xpath"] == c or b["xpath"].startswith(c + "/")
+                                                            for c in cards))
+        share = round(inside / page_chars, 4)
+        assert (body_chars, share) == (page["stats"]["kept_body_chars"], page["stats"]["card_share"])
+        url = page["url"]
+        slug = 3 if not url else max((len([w for w in re.split(r"[-_+\s]", unquote(s).rsplit(".", 1)[0]) if w])
+                                      for s in urlsplit(url).path.split("/") if s), default=0)
+        title_words = len(word.findall(page["title"]))  # (two Han or kana characters count as one word)
+        dated = bool(page["date"] or page["author"])
+        score = (4.85 + 1.3 * round(density, 4) + 0.6 * math.log1p(units) + 1.5 * share
+                 - 0.55 * math.log1p(body_chars) - 0.85 * min(slug, 4) - 1.4 * dated - 1.15 * math.log1p(title_words))
+        assert round(score, 4) == page["stats"]["index_score"]
         if page_chars == 0:
             verdict = "empty"
         elif says_error and kept_chars < 2000:
             verdict = "error"
         elif page_chars < 200:
             verdict = "too-little-text"
-        elif (prose < 3000 and ((density > 0.4 and units >= 10) or kept_chars < 500 * max(titles, 1))) or (
-                prose < 6000 and density > 0.2 and section):
+        elif score > 0 and body_chars < 4000:
             verdict = "index"
         else:
             verdict = "document"
         assert verdict == page["verdict"], name
         assert word.findall(page["title"])  # the headline is there
     assert json.loads((tmp_path / "out" / "nf.json").read_text())["verdict"] == "error"
+    assert json.loads((tmp_path / "out" / "dated.json").read_text())["author"]  # the page's author weighs in
 
 
 def test_cli_names_an_error_page_on_stderr(tmp_path, capsys):
