@@ -2,12 +2,13 @@
 
 `comment_roots` finds the elements that hold a comment thread or one comment: an ``id`` or
 a class that names one (``comments``, ``commentlist``, ``comment-123``, ``disqus_thread``,
-``respond``...), or a heading that counts or invites comments ("12 Comments", "Leave a
-Reply") together with the elements that follow it in its container. An element that holds the page's
-``<h1>`` or its ``<article>``/``<main>`` is never a comment root, so a wrapper whose class
-merely mentions comments (``comments-open`` on a page's wrapper) does not swallow the
-article. `comment_mask` marks the blocks under those roots, unless they would be most of
-what the page keeps: then the page is a discussion, and its comments are its content.
+``respond``, ``commentbody``, ``comments-body``, ``jc_commentsDiv``...), or a heading that
+counts or invites comments ("12 Comments", "Leave a Reply") together with the elements that
+follow it in its container. An element that holds the page's ``<h1>`` or its
+``<article>``/``<main>`` is never a comment root, so a wrapper whose class merely mentions
+comments (``comments-open`` on a page's wrapper) does not swallow the article. `comment_mask`
+marks the blocks under those roots, unless they would be most of what the page keeps: then
+the page is a discussion, and its comments are its content.
 """
 
 from __future__ import annotations
@@ -31,6 +32,19 @@ _CLASS = re.compile(r"^(?:comments?|comment[-_](?:list|body|content|text|section
                     r"container|respond|form|reply|item|entry)|commentlist|comments[-_](?:area|list|section|wrap"
                     r"(?:per)?|container|block|thread)|comment-respond|disqus|dsq-\w+|replies|reply-list)$",
                     re.IGNORECASE)
+#: a class or id made of "comment(s)" and a word for a part of a thread, run together or joined
+#: by ``-``/``_``, after any prefix: ``commentbody``, ``comments-body``, ``comments_head``,
+#: ``jc_commentsDiv``, ``comment_tpl``, ``written_comments_title``, ``wp-block-comment-template``;
+#: or "comments" after a word for where they hang (``post-comments``, ``blogComments``,
+#: ``wp-block-comments``). A word that says something else about comments (``comments-open``,
+#: ``comment-count``, ``no-comments``, ``disablecomments``, ``commentary``) does not make a thread
+_PART = (r"(?:body|content|text|list|listing|section|area|thread|wrap(?:per)?|container|holder|block|box|div|"
+         r"inner|outer|head(?:er)?|title|item|entry|tpl|template|respond|form|reply|main|panel|widget)")
+_COMPOUND = re.compile(rf"^(?:[a-z0-9]+[-_])*comments?[-_]?{_PART}(?:[-_]?\d+)?$"
+                       r"|^(?:[a-z0-9]+[-_])*(?:post|article|entry|story|blog|user|reader|page|node|block|fb|wp|jc)"
+                       r"[-_]?comments?(?:[-_]?\d+)?$", re.IGNORECASE)
+#: names longer than this are not read as compounds
+_COMPOUND_CHARS = 60
 #: a heading that counts or invites comments
 _HEADING = re.compile(r"^\s*(?:\d+\s+(?:comments?|responses?|replies|reactions)|comments?(?:\s*\(\d+\))?"
                       r"|(?:leave|post|add|write)\s+an?\s+(?:comment|reply|response)|(?:\d+\s+)?thoughts? on\b.*"
@@ -46,23 +60,31 @@ def _holds_article(el: etree._Element) -> bool:
     return False
 
 
-#: class or id tokens (as blocks carry them) that may name a comment thread
+#: class or id tokens (as blocks carry them) that may name a comment thread; a token holding
+#: "comment" (``commentbody``, ``commentsdiv``) is a hint too
 COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "respond", "replies", "reply", "dsq",
                             "discussion"})
 
 
+def _hinted(tokens: Sequence[str]) -> bool:
+    return any(t in COMMENT_TOKENS or "comment" in t for t in tokens)
+
+
 def may_have_comments(blocks: Sequence[Block]) -> bool:
     """Whether any block's class/id tokens or heading hint at comments (else the tree need not be read)."""
-    return any(COMMENT_TOKENS.intersection(b.tokens) or (b.heading_level and _HEADING.match(b.text))
-               for b in blocks)
+    return any(_hinted(b.tokens) or (b.heading_level and _HEADING.match(b.text)) for b in blocks)
 
 
 def _named(el: etree._Element) -> bool:
     ident = el.get("id")
-    if ident and _ID.match(ident.strip()):
+    if ident and (_ID.match(ident.strip()) or _compound(ident.strip())):
         return True
     cls = el.get("class")
-    return cls is not None and any(_CLASS.match(c) for c in cls.split())
+    return cls is not None and any(_CLASS.match(c) or _compound(c) for c in cls.split())
+
+
+def _compound(name: str) -> bool:
+    return len(name) <= _COMPOUND_CHARS and "omment" in name and bool(_COMPOUND.match(name))
 
 
 def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
@@ -84,7 +106,7 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
     for b in blocks:
         if any(b.xpath == f or b.xpath.startswith(f + "/") for f in found):
             continue  # already inside a thread
-        if COMMENT_TOKENS.intersection(b.tokens):  # an element above it may name a thread
+        if _hinted(b.tokens):  # an element above it may name a thread
             el, outer = element(b.xpath), None
             while el is not None and el.tag not in _NEVER:
                 if _named(el) and not _holds_article(el):

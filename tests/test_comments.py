@@ -85,3 +85,26 @@ def test_unknown_comment_mode_is_refused(tiny_model):
 def test_prepare_carries_comment_roots():
     assert prepare(_page(THREAD).encode()).comment_roots
     assert prepare(_page("").encode()).comment_roots == ()
+
+
+def _marked(html: str, kept: bool = False) -> set[str]:
+    """Texts of the blocks marked as comments (with every block kept by the model when ``kept``)."""
+    doc = parse(html)
+    blocks = segment(doc)
+    roots = comment_roots(doc.root, blocks)
+    mask = comment_mask(blocks, roots, np.ones(len(blocks), bool) if kept else None)
+    return {b.text for b, m in zip(blocks, mask) if m}
+
+
+@pytest.mark.parametrize("name", ['class="commentbody"', 'class="comments-body"', 'id="jc_commentsDiv"',
+                                  'id="comment_tpl"', 'class="wp-block-comment-template"', 'class="post-comments"'])
+def test_compound_thread_names_are_threads(name):
+    html = _page(f"<div {name}><p>{REMARK}</p></div>")
+    assert _marked(html) == {REMARK}
+    assert may_have_comments(segment(parse(html)))  # the page is searched at all
+
+
+@pytest.mark.parametrize("name", ['class="comments-open"', 'class="comment-count"', 'class="commentary"',
+                                  'class="feature_disablecomments"', 'class="no-comments"'])
+def test_names_that_say_something_else_about_comments_are_not_threads(name):
+    assert _marked(_page(f"<div {name}><p>{REMARK}</p></div>")) == set()
