@@ -4,11 +4,13 @@
 a class that names one (``comments``, ``commentlist``, ``comment-123``, ``disqus_thread``,
 ``respond``, ``commentbody``, ``comments-body``, ``jc_commentsDiv``...), or a heading that
 counts or invites comments ("12 Comments", "Leave a Reply") together with the elements that
-follow it in its container. An element that holds the page's ``<h1>`` or its
-``<article>``/``<main>`` is never a comment root, so a wrapper whose class merely mentions
-comments (``comments-open`` on a page's wrapper) does not swallow the article. `comment_mask`
-marks the blocks under those roots, unless they would be most of what the page keeps: then
-the page is a discussion, and its comments are its content.
+follow it in its container, up to the next heading of its level. A named element that is only
+such a title (``<h2 class="comments">Comments</h2>``) heads the thread after it in the same
+way. An element that holds the page's ``<h1>`` or its ``<article>``/``<main>`` is never a
+comment root, so a wrapper whose class merely mentions comments (``comments-open`` on a page's
+wrapper) does not swallow the article. `comment_mask` marks the blocks under those roots,
+unless they would be most of what the page keeps: then the page is a discussion, and its
+comments are its content.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ _HEADING = re.compile(r"^\s*(?:\d+\s+(?:comments?|responses?|replies|reactions)|
                       r"|join the discussion|discussion|reader comments)\s*:?\s*$", re.IGNORECASE)
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _NEVER = frozenset({"html", "body", "head", "main", "article"})
+#: a thread's title is this short
+_TITLE_CHARS = 80
 
 
 def _holds_article(el: etree._Element) -> bool:
@@ -87,6 +91,60 @@ def _compound(name: str) -> bool:
     return len(name) <= _COMPOUND_CHARS and "omment" in name and bool(_COMPOUND.match(name))
 
 
+def _text(el: etree._Element, limit: int) -> str | None:
+    """The element's text, whitespace folded, or None when it is longer than ``limit``."""
+    words: list[str] = []
+    n = 0
+    for t in el.itertext():
+        for w in t.split() if isinstance(t, str) else ():
+            n += len(w) + 1
+            if n > limit + 1:
+                return None
+            words.append(w)
+    return " ".join(words)
+
+
+def _is_title(el: etree._Element) -> bool:
+    """Whether the element is a thread's title: all its text a heading that counts or invites
+    comments, and not a link (a "12 Comments" link in an article's byline is not a title)."""
+    if el.tag == "a" or any(a.tag == "a" for a in el.iterancestors()):
+        return False
+    text = _text(el, _TITLE_CHARS)
+    if not text or not _HEADING.match(text):
+        return False
+    linked = sum(len(_text(a, _TITLE_CHARS) or "") for a in el.iter("a") if a.get("href"))
+    return linked * 2 < len(text)
+
+
+def _rank(el: etree._Element) -> int:
+    """The level of the heading an element is or holds (1-6), 6 when it holds none."""
+    for h in el.iter(*_HEADINGS):
+        return int(str(h.tag)[1])
+    return 6
+
+
+def _title_and_after(el: etree._Element) -> list[etree._Element]:
+    """A thread's title and the elements after it in its container, up to the next heading of
+    the same or a higher level that is not itself about comments (a section "Comments" in a
+    document ends where the next section starts). When the title is alone in a wrapper
+    (``<div class="comments-title"><h3>12 Comments</h3></div>``), what follows the wrapper."""
+    text = _text(el, _TITLE_CHARS)
+    rank = _rank(el)
+    parent = el.getparent()
+    while (parent is not None and parent.tag not in _NEVER and not _holds_article(parent)
+           and _text(parent, _TITLE_CHARS) == text):
+        el, parent = parent, parent.getparent()
+    out = [el]
+    for sib in el.itersiblings():
+        if not isinstance(sib.tag, str):
+            continue
+        if sib.tag in _HEADINGS and int(sib.tag[1]) <= rank and not _HEADING.match(_text(sib, _TITLE_CHARS) or ""):
+            break
+        if not _holds_article(sib):
+            out.append(sib)
+    return out
+
+
 def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
     """Element paths of the page's comment threads and comments (outermost only).
 
@@ -113,15 +171,14 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
                     outer = el
                 el = el.getparent()
             if outer is not None:
-                found.append(tree.getpath(outer))
+                # a named title (``<h2 class="comments">Comments</h2>``) heads the thread after it
+                found.extend(tree.getpath(e) for e in (_title_and_after(outer) if _is_title(outer) else [outer]))
                 continue
-        if b.heading_level and len(b.text) <= 80 and _HEADING.match(b.text):
+        if b.heading_level and len(b.text) <= _TITLE_CHARS and _HEADING.match(b.text):
             el = element(b.xpath)
             if el is not None and not _holds_article(el):
                 # the heading and what follows it in its container (the thread under its title)
-                found.append(tree.getpath(el))
-                found.extend(tree.getpath(sib) for sib in el.itersiblings()
-                             if isinstance(sib.tag, str) and not _holds_article(sib))
+                found.extend(tree.getpath(e) for e in _title_and_after(el))
     paths = sorted(set(found))
     kept: list[str] = []
     for p in paths:  # sorted: an ancestor comes right before its descendants

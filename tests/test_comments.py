@@ -108,3 +108,28 @@ def test_compound_thread_names_are_threads(name):
                                   'class="feature_disablecomments"', 'class="no-comments"'])
 def test_names_that_say_something_else_about_comments_are_not_threads(name):
     assert _marked(_page(f"<div {name}><p>{REMARK}</p></div>")) == set()
+
+
+def test_a_named_title_heads_the_thread_after_it():
+    thread = (f'<h2 class="comments">Comments</h2><div class="c1"><p>{REMARK}</p></div>'
+              f'<p>Posted by: Ann at May 2, 2012</p><div class="c2"><p>{REMARK} Me too.</p></div>')
+    assert _marked(_page(thread)) == {"Comments", REMARK, "Posted by: Ann at May 2, 2012", f"{REMARK} Me too."}
+
+
+def test_a_title_alone_in_its_wrapper_heads_what_follows_the_wrapper():
+    thread = f'<div class="heading-box"><h3>12 Comments</h3></div><div class="c1"><p>{REMARK}</p></div>'
+    assert _marked(_page(thread)) == {"12 Comments", REMARK}
+
+
+def test_a_titled_thread_ends_at_the_next_section():
+    thread = (f"<h3>Comments</h3><p>{REMARK}</p><h3>Leave a Reply</h3><p>Your name</p>"
+              f"<h3>Related reading</h3><p>{STORY}</p>")
+    marked = _marked(_page(thread))
+    assert {"Comments", REMARK, "Leave a Reply", "Your name"} <= marked  # a comment heading does not end it
+    assert "Related reading" not in marked and STORY.strip() not in marked
+
+
+def test_a_comment_count_link_in_a_byline_is_not_a_title():
+    html = (f'<html><body><div class="post"><h2>River cut a channel</h2><div class="comments">'
+            f'<a href="#comments">3 Comments</a></div><p>{STORY}</p><p>{STORY}</p></div></body></html>')
+    assert _marked(html) == {"3 Comments"}  # the link itself, not the article after it
