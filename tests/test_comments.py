@@ -133,3 +133,21 @@ def test_a_comment_count_link_in_a_byline_is_not_a_title():
     html = (f'<html><body><div class="post"><h2>River cut a channel</h2><div class="comments">'
             f'<a href="#comments">3 Comments</a></div><p>{STORY}</p><p>{STORY}</p></div></body></html>')
     assert _marked(html) == {"3 Comments"}  # the link itself, not the article after it
+
+
+def _short_post(title: str, before: str = f"<p>{STORY[:400]}</p>") -> str:
+    comments = "".join(f'<div class="comment"><p>{REMARK} {i}</p></div>' for i in range(12))
+    return (f"<html><body><h2>A short post</h2>{before}<div>{title}{comments}</div>"
+            f"<p>{'Footer line. ' * 3}</p></body></html>")
+
+
+def test_a_titled_thread_under_a_short_post_is_marked():
+    # comments over half of what is kept and under 2,000 characters outside: a discussion,
+    # unless a title opens the thread after the post
+    assert REMARK + " 0" not in _marked(_short_post(""), kept=True)
+    assert REMARK + " 0" in _marked(_short_post('<h3 class="comments-title">12 Comments</h3>'), kept=True)
+
+
+def test_a_title_with_no_article_before_it_does_not_override_the_discussion_rule():
+    assert REMARK + " 0" not in _marked(_short_post('<h3 class="comments-title">12 Comments</h3>', before=""),
+                                        kept=True)
