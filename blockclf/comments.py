@@ -9,8 +9,9 @@ such a title (``<h2 class="comments">Comments</h2>``) heads the thread after it 
 way. An element that holds the page's ``<h1>`` or its ``<article>``/``<main>`` is never a
 comment root, so a wrapper whose class merely mentions comments (``comments-open`` on a page's
 wrapper) does not swallow the article. `comment_mask` marks the blocks under those roots,
-unless they would be most of what the page keeps after a short post, with no title that opens
-them after an article: then the page is a discussion, and its comments are its content.
+unless the page is a discussion, whose comments are its content: its address names a forum, a
+thread or a question (`discussion_page`), or its comments would be most of what it keeps
+after a short post, with no title that opens them after an article.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from lxml import etree
 
 from .block import Block
 
-__all__ = ["COMMENT_TOKENS", "MAX_COMMENT_SHARE", "comment_mask", "comment_roots", "may_have_comments"]
+__all__ = ["COMMENT_TOKENS", "MAX_COMMENT_SHARE", "comment_mask", "comment_roots", "discussion_page",
+           "may_have_comments"]
 
 #: an id naming a comment thread or one comment
 _ID = re.compile(r"^(?:comments?|comment[-_]?(?:list|section|area|thread|s?wrap(?:per)?|container|form)?"
@@ -202,6 +204,18 @@ MIN_ARTICLE_CHARS = 2000
 MIN_TITLED_ARTICLE_CHARS = 300
 
 
+#: an address whose host or a folder names a forum, a thread, a discussion, a community or a
+#: question: a discussion page (``forum.example.org/t/1``, ``/forums/...``, ``/questions/42/...``)
+_DISCUSSION_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?(?:forums?|community|bbs|discuss|discussions?)\.[^/]*"
+                             r"|/(?:forums?|threads?|discussions?|questions?|viewtopic|showthread|community)"
+                             r"(?:[/?#.]|$)", re.IGNORECASE)
+
+
+def discussion_page(url: str | None) -> bool:
+    """Whether the page's address names a forum, a thread or a question (its comments are its content)."""
+    return bool(url and _DISCUSSION_URL.search(url))
+
+
 def _titled_after_article(blocks: Sequence[Block], mask: np.ndarray, kept: np.ndarray, sizes: np.ndarray) -> bool:
     """Whether the thread opens with its title and comes after an article (kept text before it)."""
     if not MIN_TITLED_ARTICLE_CHARS:
@@ -212,14 +226,16 @@ def _titled_after_article(blocks: Sequence[Block], mask: np.ndarray, kept: np.nd
             and sizes[:first][kept[:first]].sum() >= MIN_TITLED_ARTICLE_CHARS)
 
 
-def comment_mask(blocks: Sequence[Block], roots: Sequence[str], kept: np.ndarray | None = None) -> np.ndarray:
+def comment_mask(blocks: Sequence[Block], roots: Sequence[str], kept: np.ndarray | None = None,
+                 discussion: bool = False) -> np.ndarray:
     """Per block, whether it sits under one of the comment roots (`comment_roots`).
 
-    With ``kept`` (the model's decisions), nothing is marked on a page whose comments would be
-    over `MAX_COMMENT_SHARE` of its kept text while the rest is under `MIN_ARTICLE_CHARS`, unless
-    the thread opens with its title after at least `MIN_TITLED_ARTICLE_CHARS` of kept text.
+    Nothing is marked on a ``discussion`` page (`discussion_page`), nor, with ``kept`` (the
+    model's decisions), on a page whose comments would be over `MAX_COMMENT_SHARE` of its kept
+    text while the rest is under `MIN_ARTICLE_CHARS`, unless the thread opens with its title
+    after at least `MIN_TITLED_ARTICLE_CHARS` of kept text.
     """
-    if not roots:
+    if not roots or discussion:
         return np.zeros(len(blocks), dtype=bool)
     prefixes = tuple(r + "/" for r in roots)
     exact = set(roots)

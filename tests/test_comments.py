@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from blockclf.comments import comment_mask, comment_roots, may_have_comments
+from blockclf.comments import comment_mask, comment_roots, discussion_page, may_have_comments
 from blockclf.html import parse
 from blockclf.predict import extract, prepare
 from blockclf.render import removal_log
@@ -87,12 +87,12 @@ def test_prepare_carries_comment_roots():
     assert prepare(_page("").encode()).comment_roots == ()
 
 
-def _marked(html: str, kept: bool = False) -> set[str]:
+def _marked(html: str, kept: bool = False, discussion: bool = False) -> set[str]:
     """Texts of the blocks marked as comments (with every block kept by the model when ``kept``)."""
     doc = parse(html)
     blocks = segment(doc)
     roots = comment_roots(doc.root, blocks)
-    mask = comment_mask(blocks, roots, np.ones(len(blocks), bool) if kept else None)
+    mask = comment_mask(blocks, roots, np.ones(len(blocks), bool) if kept else None, discussion)
     return {b.text for b, m in zip(blocks, mask) if m}
 
 
@@ -151,3 +151,23 @@ def test_a_titled_thread_under_a_short_post_is_marked():
 def test_a_title_with_no_article_before_it_does_not_override_the_discussion_rule():
     assert REMARK + " 0" not in _marked(_short_post('<h3 class="comments-title">12 Comments</h3>', before=""),
                                         kept=True)
+
+
+@pytest.mark.parametrize("url, discussion", [
+    ("https://forum.example.org/t/some-topic/123", True),
+    ("https://example.com/forums/gardening/raised-beds", True),
+    ("https://example.com/questions/42/why-is-the-sky-blue", True),
+    ("https://example.com/discussion/39620/open-source", True),
+    ("https://example.com/2012/07/19/a-birthday-present/", False),
+    ("https://example.com/news/comments-on-the-budget", False),
+    (None, False),
+])
+def test_discussion_page_is_read_from_the_address(url, discussion):
+    assert discussion_page(url) is discussion
+
+
+def test_a_discussion_page_marks_nothing(tiny_model):
+    html = _page(THREAD)
+    assert _marked(html) and not _marked(html, discussion=True)
+    kept_all = extract(html.encode(), model=tiny_model, threshold=0.0, url="https://forum.example.org/t/river/1")
+    assert REMARK in kept_all.text and not kept_all.comment.any()
