@@ -17,7 +17,7 @@ after a short post, with no title that opens them after an article.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 from lxml import etree
@@ -72,13 +72,16 @@ COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "res
                             "discussion"})
 
 
-def _hinted(tokens: Sequence[str]) -> bool:
-    return any(t in COMMENT_TOKENS or "comment" in t for t in tokens)
+def _hinted(tokens: Collection[str]) -> bool:
+    return not COMMENT_TOKENS.isdisjoint(tokens) or any("comment" in t for t in tokens)
 
 
 def may_have_comments(blocks: Sequence[Block]) -> bool:
     """Whether any block's class/id tokens or heading hint at comments (else the tree need not be read)."""
-    return any(_hinted(b.tokens) or (b.heading_level and _HEADING.match(b.text)) for b in blocks)
+    tokens: set[str] = set()
+    for t in {b.tokens for b in blocks}:  # blocks of one element share their tokens
+        tokens.update(t)
+    return _hinted(tokens) or any(b.heading_level and _HEADING.match(b.text) for b in blocks)
 
 
 def _named(el: etree._Element) -> bool:
@@ -155,6 +158,13 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
     """
     tree = root.getroottree()
     found: list[str] = []
+    inside: tuple[str, ...] = ()  # the found paths, each with a trailing "/"
+    hinted: dict[tuple[str, ...], bool] = {}  # blocks of one element share their tokens
+
+    def add(elements: Sequence[etree._Element]) -> None:
+        nonlocal inside
+        found.extend(tree.getpath(e) for e in elements)
+        inside = tuple(f + "/" for f in found)
 
     def element(path: str) -> etree._Element | None:
         try:
@@ -164,9 +174,12 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
         return hits[0] if isinstance(hits, list) and hits and isinstance(hits[0], etree._Element) else None
 
     for b in blocks:
-        if any(b.xpath == f or b.xpath.startswith(f + "/") for f in found):
+        if inside and (b.xpath + "/").startswith(inside):
             continue  # already inside a thread
-        if _hinted(b.tokens):  # an element above it may name a thread
+        hint = hinted.get(b.tokens)
+        if hint is None:
+            hint = hinted[b.tokens] = _hinted(b.tokens)
+        if hint:  # an element above it may name a thread
             el, outer = element(b.xpath), None
             while el is not None and el.tag not in _NEVER:
                 if _named(el) and not _holds_article(el):
@@ -174,13 +187,13 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
                 el = el.getparent()
             if outer is not None:
                 # a named title (``<h2 class="comments">Comments</h2>``) heads the thread after it
-                found.extend(tree.getpath(e) for e in (_title_and_after(outer) if _is_title(outer) else [outer]))
+                add(_title_and_after(outer) if _is_title(outer) else [outer])
                 continue
         if b.heading_level and len(b.text) <= _TITLE_CHARS and _HEADING.match(b.text):
             el = element(b.xpath)
             if el is not None and not _holds_article(el):
                 # the heading and what follows it in its container (the thread under its title)
-                found.extend(tree.getpath(e) for e in _title_and_after(el))
+                add(_title_and_after(el))
     paths = sorted(set(found))
     kept: list[str] = []
     for p in paths:  # sorted: an ancestor comes right before its descendants
