@@ -22,7 +22,7 @@ import numpy as np
 from . import refine, region
 from .block import Block
 from .checks import MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
-from .comments import comment_mask, comment_roots, may_have_comments
+from .comments import comment_mask, comment_roots, discussion_page, may_have_comments
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
 from .html import Limits, PageError, Source, parse
@@ -214,7 +214,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
                          reasons[start:start + n] if reasons is not None else None)
         if p.hidden:
             dec = _with_hidden(dec, p, mdl, thr, explain, top_reasons)
-        comment = comment_mask(dec.blocks, p.comment_roots, dec.kept)
+        comment = comment_mask(dec.blocks, p.comment_roots, dec.kept, discussion_page(p.url))
         if comments != "keep":  # readers' comments are not the article: removed, or returned apart
             dec.kept = dec.kept & ~comment
         dated = bool(p.metadata.date or p.metadata.author)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from blockclf.comments import comment_mask, comment_roots, may_have_comments
+from blockclf.comments import comment_mask, comment_roots, discussion_page, may_have_comments
 from blockclf.html import parse
 from blockclf.predict import extract, prepare
 from blockclf.render import removal_log
@@ -85,3 +85,89 @@ def test_unknown_comment_mode_is_refused(tiny_model):
 def test_prepare_carries_comment_roots():
     assert prepare(_page(THREAD).encode()).comment_roots
     assert prepare(_page("").encode()).comment_roots == ()
+
+
+def _marked(html: str, kept: bool = False, discussion: bool = False) -> set[str]:
+    """Texts of the blocks marked as comments (with every block kept by the model when ``kept``)."""
+    doc = parse(html)
+    blocks = segment(doc)
+    roots = comment_roots(doc.root, blocks)
+    mask = comment_mask(blocks, roots, np.ones(len(blocks), bool) if kept else None, discussion)
+    return {b.text for b, m in zip(blocks, mask) if m}
+
+
+@pytest.mark.parametrize("name", ['class="commentbody"', 'class="comments-body"', 'id="jc_commentsDiv"',
+                                  'id="comment_tpl"', 'class="wp-block-comment-template"', 'class="post-comments"'])
+def test_compound_thread_names_are_threads(name):
+    html = _page(f"<div {name}><p>{REMARK}</p></div>")
+    assert _marked(html) == {REMARK}
+    assert may_have_comments(segment(parse(html)))  # the page is searched at all
+
+
+@pytest.mark.parametrize("name", ['class="comments-open"', 'class="comment-count"', 'class="commentary"',
+                                  'class="feature_disablecomments"', 'class="no-comments"'])
+def test_names_that_say_something_else_about_comments_are_not_threads(name):
+    assert _marked(_page(f"<div {name}><p>{REMARK}</p></div>")) == set()
+
+
+def test_a_named_title_heads_the_thread_after_it():
+    thread = (f'<h2 class="comments">Comments</h2><div class="c1"><p>{REMARK}</p></div>'
+              f'<p>Posted by: Ann at May 2, 2012</p><div class="c2"><p>{REMARK} Me too.</p></div>')
+    assert _marked(_page(thread)) == {"Comments", REMARK, "Posted by: Ann at May 2, 2012", f"{REMARK} Me too."}
+
+
+def test_a_title_alone_in_its_wrapper_heads_what_follows_the_wrapper():
+    thread = f'<div class="heading-box"><h3>12 Comments</h3></div><div class="c1"><p>{REMARK}</p></div>'
+    assert _marked(_page(thread)) == {"12 Comments", REMARK}
+
+
+def test_a_titled_thread_ends_at_the_next_section():
+    thread = (f"<h3>Comments</h3><p>{REMARK}</p><h3>Leave a Reply</h3><p>Your name</p>"
+              f"<h3>Related reading</h3><p>{STORY}</p>")
+    marked = _marked(_page(thread))
+    assert {"Comments", REMARK, "Leave a Reply", "Your name"} <= marked  # a comment heading does not end it
+    assert "Related reading" not in marked and STORY.strip() not in marked
+
+
+def test_a_comment_count_link_in_a_byline_is_not_a_title():
+    html = (f'<html><body><div class="post"><h2>River cut a channel</h2><div class="comments">'
+            f'<a href="#comments">3 Comments</a></div><p>{STORY}</p><p>{STORY}</p></div></body></html>')
+    assert _marked(html) == {"3 Comments"}  # the link itself, not the article after it
+
+
+def _short_post(title: str, before: str = f"<p>{STORY[:400]}</p>") -> str:
+    comments = "".join(f'<div class="comment"><p>{REMARK} {i}</p></div>' for i in range(12))
+    return (f"<html><body><h2>A short post</h2>{before}<div>{title}{comments}</div>"
+            f"<p>{'Footer line. ' * 3}</p></body></html>")
+
+
+def test_a_titled_thread_under_a_short_post_is_marked():
+    # comments over half of what is kept and under 2,000 characters outside: a discussion,
+    # unless a title opens the thread after the post
+    assert REMARK + " 0" not in _marked(_short_post(""), kept=True)
+    assert REMARK + " 0" in _marked(_short_post('<h3 class="comments-title">12 Comments</h3>'), kept=True)
+
+
+def test_a_title_with_no_article_before_it_does_not_override_the_discussion_rule():
+    assert REMARK + " 0" not in _marked(_short_post('<h3 class="comments-title">12 Comments</h3>', before=""),
+                                        kept=True)
+
+
+@pytest.mark.parametrize("url, discussion", [
+    ("https://forum.example.org/t/some-topic/123", True),
+    ("https://example.com/forums/gardening/raised-beds", True),
+    ("https://example.com/questions/42/why-is-the-sky-blue", True),
+    ("https://example.com/discussion/39620/open-source", True),
+    ("https://example.com/2012/07/19/a-birthday-present/", False),
+    ("https://example.com/news/comments-on-the-budget", False),
+    (None, False),
+])
+def test_discussion_page_is_read_from_the_address(url, discussion):
+    assert discussion_page(url) is discussion
+
+
+def test_a_discussion_page_marks_nothing(tiny_model):
+    html = _page(THREAD)
+    assert _marked(html) and not _marked(html, discussion=True)
+    kept_all = extract(html.encode(), model=tiny_model, threshold=0.0, url="https://forum.example.org/t/river/1")
+    assert REMARK in kept_all.text and not kept_all.comment.any()
