@@ -82,6 +82,11 @@ def test_missing_index_is_an_error(tmp_path: Path):
     ("", None),
     (None, None),
     ("/story/1", None),  # a relative canonical link names no site
+    # internationalised names: punycode hosts keep their spelling, Unicode ones theirs
+    ("https://www.xn--mnchen-3ya.de/a", "xn--mnchen-3ya.de"),
+    ("https://news.example.xn--fiqs8s/", "example.xn--fiqs8s"),
+    ("https://www.example.中国/", "example.中国"),
+    ("https://shop.xn--80ak6aa92e.co.uk/", "xn--80ak6aa92e.co.uk"),
 ])
 def test_registered_domain(url, domain):
     assert registered_domain(url) == domain
