@@ -397,7 +397,7 @@ def add_parser(sub: Any) -> None:
                     help="start the output with the page's headline (default: in markdown, where a kept heading "
                          "does not already say it; not in text, whose gold usually leaves it out)")
     ex.add_argument("--jobs", type=jobs_value, default="auto", metavar="N|auto",
-                    help="worker processes: auto (default) uses the available cores, up to 8 and one per 16 pages "
+                    help="worker processes: auto (default) uses the available cores, up to 8 and one per 12 pages "
                          "(a shorter batch runs in this process); 1 never starts workers")
     ex.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
                     help="run on a Dask cluster (extra 'dask'); the workers must see the input paths")
