@@ -283,8 +283,9 @@ class _Held:
     index: int
 
 
-#: pages held for pass 2 in this process: `_Held` -> (page, seconds left of its time budget)
-_HELD: dict[_Held, tuple[Page, float | None]] = {}
+#: pages held for pass 2 in this process: `_Held` -> (page, seconds left of its time budget,
+#: its estimated bytes)
+_HELD: dict[_Held, tuple[Page, float | None, int]] = {}
 #: per batch, the estimated bytes of the pages this process holds
 _HELD_BYTES: Counter[str] = Counter()
 
@@ -303,7 +304,7 @@ def _hold(page: Page, key: _Held, budget: int) -> bool:
         return False
     left = page.doc.deadline - time.monotonic() if page.doc.deadline is not None else None
     page.doc = dataclasses.replace(page.doc, root=_NO_TREE)  # scoring reads no element
-    _HELD[key] = (page, left)
+    _HELD[key] = (page, left, size)
     _HELD_BYTES[key.batch] += size
     return True
 
@@ -314,8 +315,8 @@ def _take(key: _Held) -> Page | None:
     held = _HELD.pop(key, None)
     if held is None:
         return None
-    page, left = held
-    _HELD_BYTES[key.batch] -= _held_size(page)
+    page, left, size = held
+    _HELD_BYTES[key.batch] -= size
     if left is not None:  # what was left of the page's time budget after pass 1
         page.doc.deadline = time.monotonic() + left
     return page

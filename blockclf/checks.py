@@ -147,18 +147,29 @@ def card_share(blocks: Sequence[Block]) -> float:
     total = sum(len(b.text) for b in blocks)
     if not total or not cards:
         return 0.0
-    inside = sum(len(b.text) for b in blocks if _in_any(b.xpath, cards))
+    seen: dict[str, bool] = {}  # per element path: inside a card (blocks share their parents)
+    inside = sum(len(b.text) for b in blocks if _in_any(b.xpath, cards, seen))
     return inside / total
 
 
-def _in_any(xpath: str, roots: set[str]) -> bool:
-    """Whether the element path is one of ``roots`` or inside one."""
+def _in_any(xpath: str, roots: set[str], seen: dict[str, bool]) -> bool:
+    """Whether the element path is one of ``roots`` or inside one (``seen``: answers so far)."""
+    walked = []
+    found = False
     cut = len(xpath)
     while cut > 0:
-        if xpath[:cut] in roots:
-            return True
+        path = xpath[:cut]
+        if path in seen:
+            found = seen[path]
+            break
+        if path in roots:
+            found = True
+            break
+        walked.append(path)
         cut = xpath.rfind("/", 0, cut)
-    return False
+    for path in walked:
+        seen[path] = found
+    return found
 
 
 def body_chars(blocks: Iterable[Block]) -> int:

@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from html import escape
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
@@ -222,6 +222,16 @@ def _joined(base: str, url: str) -> str | None:
         return urljoin(base, url)
     except ValueError:
         return None
+
+
+@lru_cache(maxsize=256)
+def _origin(base: str) -> str | None:
+    """``scheme://host`` of an absolute address, as urljoin writes it (None if unreadable)."""
+    try:
+        parts = urlsplit(base)
+    except ValueError:
+        return None
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
 
 
 class _Owner:
@@ -487,6 +497,10 @@ class _Segmenter:
             return None  # javascript:, data:, vbscript: and other schemes
         if not self.base or (_PLAIN_ABSOLUTE.match(url) and not _REWRITTEN.search(url)):
             return url  # most links are absolute already, and would come back from urljoin as they are
+        if url[:1] == "/" and url[1:2] != "/" and "/." not in url and not _REWRITTEN.search(url):
+            origin = _origin(self.base)  # a path from the site's root: what urljoin gives, without it
+            if origin is not None:
+                return origin + url
         return _joined(self.base, url)
 
     def _open(self, el: etree._Element, inline: str) -> str | None:
