@@ -109,34 +109,40 @@ def _is_link_title(b: Block) -> bool:
     return LINK_TITLE_CHARS[0] <= n <= LINK_TITLE_CHARS[1] and b.link_chars >= TITLE_MIN_LINK_SHARE * n
 
 
-def link_units(blocks: Iterable[Block]) -> int:
+def _title_groups(blocks: Iterable[Block]) -> dict[str, list[str]]:
+    """The element paths of the link-title blocks, grouped by path with ``[n]`` positions removed."""
+    groups: dict[str, list[str]] = {}
+    for b in blocks:
+        if _is_link_title(b):
+            groups.setdefault(_POSITION.sub("", b.xpath), []).append(b.xpath)
+    return groups
+
+
+def link_units(blocks: Iterable[Block], groups: dict[str, list[str]] | None = None) -> int:
     """How many times the page repeats one unit holding a link title (a teaser card, a list entry).
 
     Link titles are grouped by their element path with the ``[n]`` positions removed; a
     group's units are its distinct parent elements. The largest group's count is returned.
     The entries of one list share their parent, so a list counts once: menus are lists, and
     what sets a listing apart is the same card repeated (``div/h3/a`` in each of N ``div``).
+    ``groups``: the blocks' `_title_groups`, when already made.
     """
-    parents: dict[str, set[str]] = {}
-    for b in blocks:
-        if _is_link_title(b):
-            parents.setdefault(_POSITION.sub("", b.xpath), set()).add(b.parent_xpath)
-    return max((len(v) for v in parents.values()), default=0)
+    if groups is None:
+        groups = _title_groups(blocks)
+    return max((len({x.rsplit("/", 1)[0] for x in paths}) for paths in groups.values()), default=0)
 
 
-def card_share(blocks: Sequence[Block]) -> float:
+def card_share(blocks: Sequence[Block], groups: dict[str, list[str]] | None = None) -> float:
     """The share of the blocks' characters inside repeated link cards (a listing's teasers).
 
     Link titles are grouped as in `link_units`; a group of at least `CARD_MIN_UNITS` units is
     a list of cards. Each title's card is its element path cut after the deepest step at which
     the group's paths differ (``ul/li[3]`` for ``ul/li[3]/div/h4``), so that the teaser text
     next to the title is inside the card. Returns the characters of blocks inside any card
-    over all the blocks' characters (0.0 for no text).
+    over all the blocks' characters (0.0 for no text). ``groups`` as for `link_units`.
     """
-    groups: dict[str, list[str]] = {}
-    for b in blocks:
-        if _is_link_title(b):
-            groups.setdefault(_POSITION.sub("", b.xpath), []).append(b.xpath)
+    if groups is None:
+        groups = _title_groups(blocks)
     cards: set[str] = set()
     for paths in groups.values():
         if len({x.rsplit("/", 1)[0] for x in paths}) < CARD_MIN_UNITS:
@@ -299,6 +305,7 @@ def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
     kept_chars = sum(len(b.text) for b in kept_blocks)
     link_chars = sum(b.link_chars for b in shown)
     ratio = kept_chars / page_chars if page_chars else 0.0
+    groups = _title_groups(shown)  # read by link_units and card_share alike
     return {
         "page_chars": page_chars,
         "kept_chars": kept_chars,
@@ -309,9 +316,9 @@ def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
         "n_kept": int(kept.sum()),
         "kept_prose_chars": sum(len(b.text) for b in kept_blocks if _is_prose(b)),
         "kept_link_titles": sum(1 for b in kept_blocks if _is_link_title(b)),
-        "link_units": link_units(shown),
+        "link_units": link_units(shown, groups),
         "kept_body_chars": body_chars(kept_blocks),
-        "card_share": round(card_share(shown), 4),
+        "card_share": round(card_share(shown, groups), 4),
     }
 
 
