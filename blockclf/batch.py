@@ -68,8 +68,10 @@ PAGES_PER_WORKER = 12
 #: ``--jobs auto`` starts at most this many workers: past it, the outputs written by the main
 #: process are what a batch waits for
 AUTO_JOBS = 8
-#: with workers, a pass is cut into about this many tasks per worker, so that they finish together
-TASKS_PER_WORKER = 4
+#: with workers, a pass is cut into about this many tasks per worker, so that they finish together:
+#: each pass ends waiting for its last task (8 against 4: the wcxb test folder 4.9 s against
+#: 5.2, dragnet 2.7 against 2.8, best of three)
+TASKS_PER_WORKER = 8
 #: numbers this process's batches, so that the pages each holds are filed apart
 _BATCHES = itertools.count()
 
