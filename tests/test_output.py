@@ -286,3 +286,29 @@ def test_links_resolve_against_the_page_address():
     assert 'href="https://docs.example.org/v2/next.html"' in based.blocks[0].rich
     unknown = prepare(f"<html><body>{body}</body></html>".encode())  # no address: links stay as written
     assert 'href="/specials/vw/"' in unknown.blocks[0].rich
+
+
+def test_json_file_is_one_field_a_line_and_one_block_a_line(tmp_path):
+    """The JSON written per page reads as the document it is (every field of `to_dict`), with
+    each block on a line of its own, so that a person can scan it and grep it."""
+    import json
+
+    from blockclf.cli import main
+    from blockclf.render import to_dict
+
+    page = tmp_path / "page.html"
+    page.write_text("<html><head><title>T</title></head><body><h1>Rivers</h1>"
+                    "<p>The river bends slowly through the valley and carries sediment to the delta.</p>"
+                    "<p>Second paragraph: \"quoted\" words, a tab\tand ünïcode.</p></body></html>", encoding="utf-8")
+    assert main(["extract", str(page), "-o", str(tmp_path / "out.json"), "--format", "json"]) == 0
+    written = (tmp_path / "out.json").read_text(encoding="utf-8")
+    doc = json.loads(written)
+    from blockclf import extract
+
+    assert doc == json.loads(json.dumps(to_dict(extract(page))))
+    lines = written.splitlines()
+    assert lines[0] == "{" and lines[-1] == "}" and written.endswith("}\n")
+    block_lines = [line for line in lines if line.startswith('  {"')]
+    assert len(block_lines) == len(doc["blocks"]) >= 3
+    assert all(json.loads(line.rstrip(",")) in doc["blocks"] for line in block_lines)
+    assert "ünïcode" in written  # not escaped

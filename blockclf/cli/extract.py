@@ -49,7 +49,24 @@ def _render(res: Result, fmt: str, images: bool = False, title: bool | None = No
         return to_markdown(res, images, title=title is not False)
     if fmt == "html":
         return to_html(res, images)
-    return json.dumps(to_dict(res, images), ensure_ascii=False, indent=1) + "\n"
+    return _json_document(to_dict(res, images))
+
+
+def _json_document(doc: dict) -> str:
+    """A page's JSON for a person to read and a machine to write fast: a field a line, and each
+    record of a list of records (blocks, removed blocks, comments) on a line of its own.
+
+    Everything is written by the json module's C encoder (an indented dump runs in Python,
+    and took as long as extracting the page)."""
+    dump = partial(json.dumps, ensure_ascii=False)
+    fields = []
+    for key, value in doc.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            text = "[\n  " + ",\n  ".join(map(dump, value)) + "\n ]"
+        else:
+            text = dump(value)
+        fields.append(f" {dump(key)}: {text}")
+    return "{\n" + ",\n".join(fields) + "\n}\n"
 
 
 def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
