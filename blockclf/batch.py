@@ -10,10 +10,10 @@ parsed page would make memory grow with the batch. A batch therefore runs in two
    one LightGBM call, handing it the evidence from pass 1.
 
 Pass 1 keeps each segmented page for pass 2. The process that read it holds it as it is,
-and pass 2 sends the page's scoring back to that process, while half of
+and pass 2 sends the page's scoring back to that process, while a quarter of
 `BatchOptions.cache_bytes` lasts (shared among the processes); past that, the page comes
 back packed (pickled, compressed: about a fifth of its size in objects, read back in a
-tenth of the time it takes to parse and segment it again) while the other half lasts; only
+tenth of the time it takes to parse and segment it again) while half of it lasts; only
 pages beyond both are parsed twice, as are held pages whose process died. A page that
 names no site can get no evidence: with a ``transform`` (the command line's writers), pass
 1 scores it at once and keeps its output instead, so it is neither kept nor sent back. A
@@ -120,9 +120,9 @@ class BatchOptions:
     """How to extract a batch. ``model`` may be a path, so worker processes load it once each.
 
     ``limits`` holds the per-page size, node and time budgets. ``chunk_size`` pages are
-    scored per LightGBM call; ``cache_bytes`` bounds the pages kept from pass 1 for pass 2,
-    half for pages held as they are by the processes that read them, half for packed ones
-    (0: every page is parsed again in pass 2).
+    scored per LightGBM call; ``cache_bytes`` bounds the pages kept from pass 1 for pass 2:
+    a quarter for pages held as they are by the processes that read them (their estimated
+    size), half for packed ones (0: every page is parsed again in pass 2).
     """
 
     model: Model | str | Path | None = None
@@ -652,8 +652,8 @@ def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: _Workers, pr
                 total: int | None, name: str) -> list[PageRead]:
     """Pass 1: each page's site, and the page itself (held or packed) while the budget lasts."""
     reads: list[PageRead] = []
-    budget = opts.cache_bytes // 2  # for packed pages here; the other half is for held pages
-    per_worker = opts.cache_bytes // 2 // max(workers.jobs, 1)
+    budget = opts.cache_bytes // 2  # for packed pages here; a quarter is for held pages
+    per_worker = opts.cache_bytes // 4 // max(workers.jobs, 1)
     bar = _Progress(progress, total, "reading sites")
 
     def tasks() -> Iterator[tuple[int | None, tuple[Any, ...]]]:
