@@ -59,8 +59,10 @@ log = logging.getLogger("blockclf")
 #: a batch's items, or a function giving them afresh (a WARC file is read once per pass)
 Items = Union[Sequence["Item"], Callable[[], Iterable["Item"]]]  # noqa: UP007 (a runtime alias on 3.10)
 _NO_TREE = etree.Element("html")  # stands in for a dropped tree: scoring reads no element
-#: at most this many blocks are scored in one LightGBM call (feature tables: 2 KB a block)
-SCORE_BLOCKS = 20_000
+#: at most this many blocks are scored in one LightGBM call (feature tables: 2 KB a block, and
+#: a copy while they are stacked): a worker's peak is mostly this. 6,000 against 20,000: one
+#: folder of 5,000 pages 484 MB in all processes against 564, the wcxb folder as fast
+SCORE_BLOCKS = 6_000
 #: a worker process is started for every this many pages at most: forked, a worker costs a few
 #: milliseconds, but a second one paid on 24-page folders (0.63 s against 0.59 s and 0.80 s
 #: against 0.71 s) and not on a 15-page one (0.52 s against 0.54 s)
