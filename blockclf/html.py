@@ -30,7 +30,7 @@ from lxml import etree
 from .encoding import BOMS, decode, looks_utf16
 
 __all__ = ["ABSOLUTE_URL", "FLAG_WARNINGS", "Document", "Limits", "PageError", "check_deadline", "decode",
-           "gunzip_bounded", "most_attributes", "parse", "read_source"]
+           "gunzip_bounded", "join_url", "most_attributes", "parse", "read_source"]
 
 log = logging.getLogger("blockclf")
 
@@ -390,6 +390,15 @@ def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
     return title, _page_url(canonical, og), lang
 
 
+def join_url(base: str, url: str) -> str | None:
+    """``urljoin``, or None for an address it cannot read (a malformed IPv6 host,
+    ``https://[x/``): such an address costs its link, never the page."""
+    try:
+        return urljoin(base, url)
+    except ValueError:
+        return None
+
+
 def _page_url(canonical: str | None, og: str | None) -> str | None:
     """The page's own address from its canonical link and ``og:url``: an absolute one first
     (a canonical link is often written relative, ``/news/a.html``), a relative canonical
@@ -397,12 +406,8 @@ def _page_url(canonical: str | None, og: str | None) -> str | None:
     for url in (canonical, og):
         if url and ABSOLUTE_URL.match(url):
             return url
-    if canonical and og and ABSOLUTE_URL.match(og):
-        try:
-            return urljoin(og, canonical)
-        except ValueError:  # a malformed address: the page keeps the one it gives
-            pass
-    return canonical or og
+    joined = join_url(og, canonical) if canonical and og and ABSOLUTE_URL.match(og) else None
+    return joined or canonical or og
 
 
 def _open_noframes(root: etree._Element) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from html import escape, unescape
-from urllib.parse import urljoin
 
 from .block import Block
+from .html import join_url
 
 __all__ = ["block_html", "block_markdown", "block_plain", "md_escape"]
 
@@ -57,10 +57,10 @@ def _tokens(rich: str):
 def _url(url: str, base: str | None) -> str:
     """``url`` resolved against the page's address, with what Markdown would misread encoded."""
     if base:
-        try:
-            url = urljoin(base, url)
-        except ValueError:  # a malformed address ("//[x/"): the text stays, unlinked
+        joined = join_url(base, url)
+        if joined is None:  # a malformed address ("//[x/"): the text stays, unlinked
             return ""
+        url = joined
     if _UNSAFE_SCHEME.match(url):  # never a script address, whatever the page's base made of it
         return ""
     return "".join(_URL_UNSAFE.get(c, c) for c in url)

@@ -45,14 +45,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from itertools import chain, islice
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from dateutil import parser as dateparser
 from lxml import etree
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
 from .block import Block
-from .html import Document
+from .html import Document, join_url
 
 __all__ = ["MAX_JSONLD_CHARS", "MAX_JSONLD_DEPTH", "MAX_JSONLD_NODES", "Metadata", "clean_title", "page_metadata"]
 
@@ -1005,11 +1005,8 @@ def _absolute(url: str | None, base: str | None) -> str | None:
     url = _clean(url, 4000)
     if not url:
         return base
-    try:
-        full = urljoin(base or "", url)
-    except ValueError:
-        return base
-    return full if full.startswith(("http://", "https://")) else base
+    full = join_url(base or "", url)
+    return full if full is not None and full.startswith(("http://", "https://")) else base
 
 
 def _domain(url: str | None) -> str | None:

@@ -14,12 +14,12 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from html import escape
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from lxml import etree
 
 from .block import Block
-from .html import ABSOLUTE_URL, Document, Limits, PageError, check_deadline
+from .html import ABSOLUTE_URL, Document, Limits, PageError, check_deadline, join_url
 
 __all__ = ["ANCHOR_GLYPHS", "BLOCK_TAGS", "FURNITURE_CLASSES", "LIST_TAGS", "SKIP_TAGS", "segment"]
 
@@ -214,14 +214,8 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
     return "".join(out)
 
 
-@lru_cache(maxsize=4096)
-def _joined(base: str, url: str) -> str | None:
-    """``urljoin``, remembered (the pages of a site link to the same addresses from the same
-    menus); None for an address it cannot read (a malformed IPv6 host), left unlinked."""
-    try:
-        return urljoin(base, url)
-    except ValueError:
-        return None
+#: `join_url`, remembered: the pages of a site link to the same addresses from the same menus
+_joined = lru_cache(maxsize=4096)(join_url)
 
 
 @lru_cache(maxsize=256)
@@ -495,12 +489,15 @@ class _Segmenter:
         url = url.strip()
         if not _SAFE_URL.match(url):
             return None  # javascript:, data:, vbscript: and other schemes
-        if not self.base or (_PLAIN_ABSOLUTE.match(url) and not _REWRITTEN.search(url)):
-            return url  # most links are absolute already, and would come back from urljoin as they are
-        if url[:1] == "/" and url[1:2] != "/" and "/." not in url and not _REWRITTEN.search(url):
-            origin = _origin(self.base)  # a path from the site's root: what urljoin gives, without it
-            if origin is not None:
-                return origin + url
+        if not self.base:
+            return url
+        if not _REWRITTEN.search(url):  # addresses urljoin gives back as they are, or rooted at the origin
+            if _PLAIN_ABSOLUTE.match(url):  # most links are absolute already
+                return url
+            if url[:1] == "/" and url[1:2] != "/" and "/." not in url:
+                origin = _origin(self.base)
+                if origin is not None:
+                    return origin + url
         return _joined(self.base, url)
 
     def _open(self, el: etree._Element, inline: str) -> str | None:
@@ -593,8 +590,8 @@ class _Segmenter:
                 href = attrib.get("href")
                 if href and not self.base_read:  # the first <base> counts, as in browsers
                     self.base_read = True
-                    base = urljoin(self.base, href.strip()) if self.base else href.strip()
-                    self.base = base if _SAFE_URL.match(base) else self.base
+                    base = _joined(self.base, href.strip()) if self.base else href.strip()
+                    self.base = base if base and _SAFE_URL.match(base) else self.base
             elif inline == "a" and _is_anchor_glyph(el):
                 furniture = True
             elif not pre and not self.furniture:

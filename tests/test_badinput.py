@@ -191,6 +191,7 @@ def test_page_with_markup_but_no_text_is_flagged():
     '<link rel="canonical" href="https://[bad/x">',
     '<link rel="canonical" href="story"><meta property="og:url" content="https://[bad.org/">',
     '<link rel="canonical" href="https://example.org/2024/01/02/[x">',
+    '<base href="//[bad/"><link rel="canonical" href="https://example.org/a/">',
 ])
 def test_malformed_addresses_leave_the_page_whole(head, tiny_model):
     """An address urllib cannot read (a broken IPv6 host) in the page's canonical link, its
