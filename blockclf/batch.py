@@ -513,11 +513,13 @@ class _Workers:
             from cloudpickle import dumps
         except ImportError:
             dumps = pickle.dumps
-        if pool is None:
-            if self.pools[slot] is None:
-                self.pools[slot] = self._executor(1)
-            pool = self.pools[slot]
-        return pool.submit(_call, dumps((fn, args)))
+        return (pool if pool is not None else self._slot_pool(slot)).submit(_call, dumps((fn, args)))
+
+    def _slot_pool(self, slot: int) -> Any:
+        """The pool of worker ``slot``, started on first use (and again after its worker died)."""
+        if self.pools[slot] is None:
+            self.pools[slot] = self._executor(1)
+        return self.pools[slot]
 
     def close(self, abort: bool = False) -> None:
         """Let the workers go once their tasks are done; with ``abort`` (Ctrl-C, an error, a
@@ -556,9 +558,7 @@ class _Workers:
                 slot, args = task
                 if slot is None or not 0 <= slot < self.jobs:
                     slot = busy.index(min(busy))
-                if self.pools[slot] is None:
-                    self.pools[slot] = self._executor(1)
-                pool = self.pools[slot]
+                pool = self._slot_pool(slot)
                 try:
                     future = self._submit(fn, args, slot=slot)
                 except BrokenProcessPool as exc:  # its worker died since the last result: run it again below
