@@ -24,7 +24,7 @@ parts naming the site (its site name or domain) are dropped. Dates are parsed wi
 ``python-dateutil`` and given as ISO 8601 (the page's own local time and offset when it
 gives them). The language is the primary subtag of the page's declaration (``<html lang>``,
 ``Content-Language``, ``og:locale``, JSON-LD ``inLanguage``); it is checked against the
-script of the page's text, and identified from the text (``py3langid``) when the page
+script of the page's text, and identified from the text (CLD2, by ``pycld2``) when the page
 declares none or its declaration does not fit the text's script.
 
 Metadata is read on every page, so the reading is bounded: JSON-LD scripts over
@@ -38,18 +38,17 @@ from __future__ import annotations
 import json
 import logging
 import re
-import threading
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from itertools import chain, islice
 from typing import Any
 from urllib.parse import urlsplit
 
+import pycld2
 from dateutil import parser as dateparser
 from lxml import etree
-from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
 from .block import Block
 from .html import Document, join_url
@@ -68,8 +67,11 @@ MAX_TERMS = 50
 _MAX_TERM_CHARS = 100
 #: characters of page text read to check or identify its language
 LANG_SAMPLE_CHARS = 400
-#: identified language used only at this confidence or above (normalised py3langid probability)
-LANG_MIN_CONFIDENCE = 0.9
+#: an identified language replaces a declared one that does not fit the text's script at this
+#: confidence or above; with no declaration, at 0.5 (see `_identify`)
+LANG_MIN_CONFIDENCE = 0.7
+#: the confidence of an answer CLD2 marks as unreliable is scaled by this
+LANG_UNRELIABLE = 0.75
 
 
 @dataclass(frozen=True)
@@ -82,30 +84,16 @@ class Metadata:
     modified: str | None = None
     description: str | None = None
     sitename: str | None = None
-    #: the declared language; once `lang` has been read, the page's language
-    declared_lang: str | None = None
+    #: the page's language (BCP 47 primary subtag): the declared one when it fits the text's
+    #: script, else the one identified from the text
+    lang: str | None = None
     url: str | None = None
     categories: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
-    #: text whose language is still to be identified (the declaration did not settle it)
-    lang_sample: str = field(default="", repr=False, compare=False)
-
-    @property
-    def lang(self) -> str | None:
-        """The page's language: the declared one when it fits the text's script, else the one
-        identified from the text. Identifying reads a language model (about 0.8 s, once a
-        process), so it runs when the language is first asked for, not for every page."""
-        if self.lang_sample:
-            object.__setattr__(self, "declared_lang", _identified(self.declared_lang, self.lang_sample))
-            object.__setattr__(self, "lang_sample", "")
-        return self.declared_lang
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready fields (tuples become lists)."""
-        lang = self.lang  # identified now if it was left for later
         d = asdict(self)
-        del d["declared_lang"], d["lang_sample"]
-        d["lang"] = lang
         d["categories"], d["tags"] = list(self.categories), list(self.tags)
         return d
 
@@ -938,19 +926,25 @@ def _fits(lang: str, script: str | None) -> bool:
     return expected == script or (expected == "kana" and script == "han") or (lang == "sr" and script == "latin")
 
 
-_IDENT: LanguageIdentifier | None = None
-_IDENT_LOCK = threading.Lock()
+#: withdrawn language codes that CLD2 and some pages still use, and what BCP 47 spells today
+_LEGACY_CODES = {"iw": "he", "jw": "jv", "in": "id", "ji": "yi", "mo": "ro", "zh-hant": "zh", "sh": "sr"}
+#: characters CLD2 refuses as invalid input (C0 and C1 controls, lone surrogates, non-characters)
+_CLD2_REFUSES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
 
 
 def _identify(text: str) -> tuple[str, float]:
-    """The language of a text and py3langid's normalised probability; the model is read once, on first use."""
-    global _IDENT
-    if _IDENT is None:
-        with _IDENT_LOCK:
-            if _IDENT is None:
-                _IDENT = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    lang, prob = _IDENT.classify(text)
-    return str(lang), float(prob)
+    """The language of a text and CLD2's confidence in it: that language's share of the text
+    CLD2 could place (its mark of an unreliable answer scales it by `LANG_UNRELIABLE`)."""
+    try:
+        reliable, _, details = pycld2.detect(_CLD2_REFUSES.sub(" ", text), isPlainText=True)
+    except pycld2.error:  # still refused: the text is left unidentified
+        return "un", 0.0
+    known = [(code.lower(), percent) for _, code, percent, _ in details if code not in ("un", "xxx") and percent > 0]
+    if not known:
+        return "un", 0.0
+    code, percent = max(known, key=lambda k: k[1])
+    share = percent / sum(p for _, p in known) * (1.0 if reliable else LANG_UNRELIABLE)
+    return _LEGACY_CODES.get(code, code), share
 
 
 def _primary(tag: str | None) -> str | None:
@@ -962,7 +956,11 @@ def _primary(tag: str | None) -> str | None:
     if not m:
         return None
     lang = m.group(1).lower()
-    return None if lang in ("und", "mul", "zxx", "xx") else lang
+    return None if lang in _NO_LANGUAGE else _LEGACY_CODES.get(lang, lang)
+
+
+#: what pages put where a language belongs but names none (``"utf-8"`` is a character set)
+_NO_LANGUAGE = frozenset({"und", "mul", "zxx", "xx", "utf", "iso", "win", "asc", "cp"})
 
 
 def _sample(blocks: Sequence[Block], extra: Sequence[str | None]) -> str:
@@ -978,24 +976,17 @@ def _sample(blocks: Sequence[Block], extra: Sequence[str | None]) -> str:
     return " ".join(parts)[:LANG_SAMPLE_CHARS]
 
 
-def _language(declared: Iterable[str | None], sample: str) -> tuple[str | None, str]:
-    """The declared language, and the text still to identify when the declaration does not
-    settle it (none, or one that does not fit the text's script); see `Metadata.lang`."""
+def _language(declared: Iterable[str | None], sample: str) -> str | None:
+    """The first usable declared language when it fits the script of ``sample`` (the page's
+    title, description and first prose); else the language identified from ``sample``, when
+    confident enough (`LANG_MIN_CONFIDENCE`, or 0.5 when the page declares none)."""
     lang = next((p for p in map(_primary, declared) if p), None)
-    script = _script(sample)
-    if lang is not None and _fits(lang, script):
-        return lang, ""
-    if len(sample) < 40:
-        return lang, ""
-    return lang, sample
-
-
-def _identified(declared: str | None, sample: str) -> str | None:
-    """The language identified from ``sample`` when confident enough, else ``declared``."""
-    found, prob = _identify(sample)
-    if prob >= LANG_MIN_CONFIDENCE or (declared is None and prob >= 0.5):
+    if (lang is not None and _fits(lang, _script(sample))) or len(sample) < 40:
+        return lang
+    found, confidence = _identify(sample)
+    if confidence >= LANG_MIN_CONFIDENCE or (lang is None and confidence >= 0.5):
         return found
-    return declared
+    return lang
 
 
 # --- the whole page ---------------------------------------------------------------------
@@ -1131,9 +1122,8 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     categories = ld.get("categories") or _terms(metas.get("article:section", []))
 
     declared = (doc.lang, scan.http_lang, _first_meta(metas, _LANG_KEYS), ld.get("lang"))
-    lang, lang_sample = _language(declared, _sample(blocks, (title, description)))
+    lang = _language(declared, _sample(blocks, (title, description)))
 
     return Metadata(title=title, author=author, date=published, modified=modified,
-                    description=_clean(description, 2000), sitename=_clean(sitename, 200), declared_lang=lang,
-                    lang_sample=lang_sample, url=page_url,
+                    description=_clean(description, 2000), sitename=_clean(sitename, 200), lang=lang, url=page_url,
                     categories=tuple(categories[:MAX_TERMS]), tags=tuple(tags[:MAX_TERMS]))

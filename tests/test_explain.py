@@ -81,7 +81,7 @@ def test_view_lists_the_pages_metadata_and_marks_comment_threads():
     from blockclf.metadata import Metadata
 
     res = _result()
-    res.metadata = Metadata(title="T & co", author="Ada Marsh", date="2026-03-12", declared_lang="en",
+    res.metadata = Metadata(title="T & co", author="Ada Marsh", date="2026-03-12", lang="en",
                             sitename="Field Notes", tags=("rivers", "maps"))
     res.blocks.append(Block(2, "Great post, thanks!", "p", "/html/body/div[@id='comments']/p", 3))
     res.scores, res.kept = np.append(res.scores, 0.8), np.append(res.kept, False)

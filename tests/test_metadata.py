@@ -243,21 +243,20 @@ def test_author_from_meta_and_date_from_time_element():
     assert m.author == "Ana Lopez" and m.date == "2014-02-03"
 
 
-def test_language_is_identified_only_when_asked_for():
-    import blockclf.metadata as md
+def test_a_character_set_or_a_withdrawn_code_where_the_language_belongs():
+    body = "<p>" + "Der Fluss schlängelt sich in langen Schleifen durch die weite Ebene bis zum Meer. " * 3 + "</p>"
+    charset = f'<html><head><meta http-equiv="Content-Language" content="utf-8"></head><body>{body}</body></html>'
+    assert meta_of(charset).lang == "de"  # "utf-8" names no language: the text's is identified
+    assert meta_of(page(lang="in")).lang == "id"  # Indonesian's old code
 
-    calls = []
-    real = md._identify
-    md._identify = lambda text: calls.append(text) or real(text)
-    try:
-        body = "<p>" + "The river swings from side to side in long looping curves across the plain. " * 4 + "</p>"
-        res = __import__("blockclf").extract(f"<html><head><title>Rivers</title></head><body>{body}</body></html>")
-        assert calls == []  # no declaration, but nobody asked yet
-        assert res.metadata.lang == "en" and len(calls) == 1
-        assert res.metadata.lang == "en" and len(calls) == 1  # identified once
-        assert res.to_dict()["lang"] == "en"
-    finally:
-        md._identify = real
+
+def test_text_the_identifier_refuses_leaves_the_declaration():
+    from blockclf.metadata import _identify
+
+    assert _identify("\x00\x01\ud800\ufffe") == ("un", 0.0)
+    text = "\x00".join(["Бюджетные переговоры продолжились в среду в городском совете"] * 3) + "\ud800"
+    html = f'<html lang="en"><head><title>Бюджет</title></head><body><p>{text}</p></body></html>'
+    assert meta_of(html).lang == "ru"  # control characters and a lone surrogate are read past
 
 
 # --- bylines: what stands around the name ----------------------------------------------------
