@@ -21,7 +21,7 @@ _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
 _MD_INLINE = re.compile(r"([\\`*\[\]])|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+=]|-(?=\s|-|$)|\d+(?=[.)](?:\s|$))|(?:`{3,}|~{3,}))")
 _UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data|file):", re.IGNORECASE)
-_URL_UNSAFE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"}
+_URL_UNSAFE = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"})
 
 
 def md_escape(text: str) -> str:
@@ -63,7 +63,7 @@ def _url(url: str, base: str | None) -> str:
         url = joined
     if _UNSAFE_SCHEME.match(url):  # never a script address, whatever the page's base made of it
         return ""
-    return "".join(_URL_UNSAFE.get(c, c) for c in url)
+    return url.translate(_URL_UNSAFE)
 
 
 def _code_span(code: str) -> str:

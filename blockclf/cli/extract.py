@@ -52,21 +52,37 @@ def _render(res: Result, fmt: str, images: bool = False, title: bool | None = No
     return _json_document(to_dict(res, images))
 
 
+_dump = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _json_document(doc: dict) -> str:
     """A page's JSON for a person to read and a machine to write fast: a field a line, and each
     record of a list of records (blocks, removed blocks, comments) on a line of its own.
 
     Everything is written by the json module's C encoder (an indented dump runs in Python,
-    and took as long as extracting the page)."""
-    dump = partial(json.dumps, ensure_ascii=False)
+    and took as long as extracting the page), a list of records in one call: in encoded JSON
+    a quote inside a string is escaped, so ``}, {"key": `` with the records' first key marks
+    where one record ends and the next begins, unless a nested record starts with that key
+    too (then the records are encoded one by one)."""
     fields = []
     for key, value in doc.items():
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            text = "[\n  " + ",\n  ".join(map(dump, value)) + "\n ]"
+            text = _records(value)
         else:
-            text = dump(value)
-        fields.append(f" {dump(key)}: {text}")
+            text = _dump(value)
+        fields.append(f" {_dump(key)}: {text}")
     return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
+def _records(records: list[dict]) -> str:
+    """A list of records as JSON, one record a line."""
+    first = next(iter(records[0]), None)
+    between = "}, {" + _dump(first) + ": "
+    whole = _dump(records)
+    if (first is not None and whole.count(between) == len(records) - 1
+            and all(next(iter(r), None) == first for r in records)):
+        return "[\n  " + whole[1:-1].replace(between, "},\n  {" + _dump(first) + ": ") + "\n ]"
+    return "[\n  " + ",\n  ".join(map(_dump, records)) + "\n ]"
 
 
 def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
