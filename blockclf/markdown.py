@@ -171,8 +171,13 @@ class _Writer:
 def to_markdown(res: Result, images: bool = False, title: bool = True) -> str:
     """The kept blocks as Markdown (``images``: write images as ``![alt](src)``), headed by
     the page's headline as ``# Title`` (``title``) unless a kept heading already says it."""
+    return items_markdown(res, kept_items(res), images, title)
+
+
+def items_markdown(res: Result, items: list[Item], images: bool = False, title: bool = True) -> str:
+    """`to_markdown` of the kept items already laid out (`kept_items`), for a caller that
+    writes the page in more than one form."""
     base = res.url
-    items = kept_items(res)
     writer = _Writer(base, images)
     head = headline(res) if title else None
     if head:

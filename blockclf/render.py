@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 from .explain import HIDDEN_UNREAD, describe
 from .htmlout import to_html
 from .inline import block_plain
-from .markdown import to_markdown
-from .structure import headline, kept_items
+from .markdown import items_markdown, to_markdown
+from .structure import Item, headline, kept_items
 
 if TYPE_CHECKING:
     from .result import Result
@@ -22,8 +22,11 @@ def to_text(res: Result, title: bool = False) -> str:
     (heading anchors, copy buttons, line numbers) left out. Nothing here adds a word to the
     kept text, which token scores read: ordered items are numbered in Markdown and HTML only.
     """
+    return _items_text(res, kept_items(res), title)
+
+
+def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
     out: list[str] = []
-    items = kept_items(res)
     seen_items: set[str] = set()
     row_path: str | None = None
     row: list[tuple[str, str]] = []  # (cell path, text)
@@ -60,26 +63,31 @@ def to_text(res: Result, title: bool = False) -> str:
     return "\n".join([head] + out if head else out)
 
 
-def _block_dict(res: Result, i: int) -> dict[str, Any]:
-    b = res.blocks[i]
-    d: dict[str, Any] = {
-        "index": b.index,
-        "text": b.text,
-        "kept": bool(res.kept[i]),
-        "score": round(float(res.scores[i]), 4),
-        "tag": b.tag,
-        "xpath": b.xpath,
-        "heading_path": list(b.heading_path),
-        "heading_level": b.heading_level,
-        "list_depth": b.list_depth,
-        "table_depth": b.table_depth,
-        "link_chars": b.link_chars,
-        "hidden": b.hidden,
-        "comment": bool(res.comment[i]) if res.comment is not None and len(res.comment) else False,
-    }
-    if res.reasons is not None:
-        d["reasons"] = [_reason_dict(name, value, c) for name, value, c in res.reasons[i]]
-    return d
+def _block_dicts(res: Result) -> list[dict[str, Any]]:
+    """Every block's record: its text, decision, score and structure."""
+    scores = res.scores.tolist()
+    comment = res.comment.tolist() if res.comment is not None and len(res.comment) else [False] * len(res.blocks)
+    out = []
+    for i, (b, kept) in enumerate(zip(res.blocks, res.kept.tolist())):
+        d: dict[str, Any] = {
+            "index": b.index,
+            "text": b.text,
+            "kept": bool(kept),
+            "score": round(scores[i], 4),
+            "tag": b.tag,
+            "xpath": b.xpath,
+            "heading_path": list(b.heading_path),
+            "heading_level": b.heading_level,
+            "list_depth": b.list_depth,
+            "table_depth": b.table_depth,
+            "link_chars": b.link_chars,
+            "hidden": b.hidden,
+            "comment": bool(comment[i]),
+        }
+        if res.reasons is not None:
+            d["reasons"] = [_reason_dict(name, value, c) for name, value, c in res.reasons[i]]
+        out.append(d)
+    return out
 
 
 def _reason_dict(name: str, value: float, contribution: float) -> dict[str, Any]:
@@ -91,6 +99,7 @@ def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
     """Everything about the page: metadata, verdict, warnings, statistics, the kept text as
     text and as Markdown, every block."""
     meta = res.metadata
+    items = kept_items(res)
     return {
         "name": res.name,
         "url": res.url,
@@ -111,11 +120,11 @@ def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
         "verdict": res.verdict,
         "warnings": res.warnings,
         "stats": res.stats,
-        "text": res.text,
-        "markdown": to_markdown(res, images),
+        "text": _items_text(res, items),
+        "markdown": items_markdown(res, items, images),
         **({"comments": [b.text for b, c in zip(res.blocks, res.comment) if c]}
            if res.comments == "separate" and res.comment is not None else {}),
-        "blocks": [_block_dict(res, i) for i in range(len(res.blocks))],
+        "blocks": _block_dicts(res),
     }
 
 
