@@ -38,6 +38,7 @@ __all__ = [
     "index_score",
     "link_units",
     "page_checks",
+    "repeat_units",
     "site_checks",
     "slug_words",
     "title_words",
@@ -61,19 +62,21 @@ LINK_TITLE_CHARS = (10, 200)
 TITLE_MIN_LINK_SHARE = 0.8
 #: index: the page is an index when its *index score* is over 0; the score adds up, each times
 #: its weight, what says "list of links or teasers" (positive weights) or "one text" (negative):
-INDEX_BIAS = 4.85
+INDEX_BIAS = 3.75
 #: ... ``page_link_density`` (0 to 1)
-INDEX_W_LINK_DENSITY = 1.3
-#: ... ``ln(1 + link_units)``: one link unit repeated many times
-INDEX_W_LINK_UNITS = 0.6
+INDEX_W_LINK_DENSITY = 1.8
 #: ... ``card_share`` (0 to 1): the share of the page's text inside repeated link cards
-INDEX_W_CARDS = 1.5
+INDEX_W_CARDS = 1.7
+#: ... ``ln(1 + repeat_units)``: one unit holding a link (a teaser, a product card) repeated many times
+INDEX_W_REPEAT_UNITS = 0.27
+#: ... ``kept_prose_chars / kept_chars`` (0 to 1): the kept text is prose rather than titles and snippets
+INDEX_W_PROSE_SHARE = -1.1
 #: ... ``ln(1 + kept_body_chars)``: the kept prose of one container, an article's body
-INDEX_W_BODY = -0.55
+INDEX_W_BODY = -0.23
 #: ... ``min(slug_words, SLUG_WORDS_CAP)``: articles live at slugs, sections at one word
-INDEX_W_SLUG = -0.85
+INDEX_W_SLUG = -0.55
 #: ... 1 when the page names a publication date or an author (its ``date`` or ``author``)
-INDEX_W_DATED = -1.4
+INDEX_W_DATED = -1.15
 #: ... ``ln(1 + title_words)``: an article's headline is longer than a section's name
 INDEX_W_TITLE = -1.15
 #: a page whose body (``kept_body_chars``) holds this many characters or more is never an index
@@ -82,7 +85,8 @@ INDEX_MAX_BODY = 4000
 SLUG_WORDS_CAP = 4
 #: the slug words of a page without a URL (between a section's one word and an article's slug)
 SLUG_WORDS_NO_URL = 3
-#: a group of link titles is a list of cards when its units (distinct parents) are at least this many
+#: a group of link titles is a list of cards when its units (distinct parents) are at least this many;
+#: a group of blocks repeats a unit (`repeat_units`) when it has at least this many units
 CARD_MIN_UNITS = 5
 #: error: the title or headline says so and under this many characters were kept
 ERROR_MAX_KEPT_CHARS = 2000
@@ -109,9 +113,26 @@ def _is_link_title(b: Block) -> bool:
     return LINK_TITLE_CHARS[0] <= n <= LINK_TITLE_CHARS[1] and b.link_chars >= TITLE_MIN_LINK_SHARE * n
 
 
-def _title_groups(blocks: Iterable[Block]) -> dict[str, list[str]]:
-    """The element paths of the link-title blocks, grouped by path with ``[n]`` positions removed."""
+def _path_groups(blocks: Iterable[Block]) -> dict[str, list[Block]]:
+    """The blocks grouped by their element path with the ``[n]`` positions removed."""
+    groups: dict[str, list[Block]] = {}
+    for b in blocks:
+        groups.setdefault(_POSITION.sub("", b.xpath), []).append(b)
+    return groups
+
+
+def _title_groups(blocks: Iterable[Block], by_path: dict[str, list[Block]] | None = None) -> dict[str, list[str]]:
+    """The element paths of the link-title blocks, grouped by path with ``[n]`` positions removed.
+
+    ``by_path``: the blocks' `_path_groups`, when already made.
+    """
     groups: dict[str, list[str]] = {}
+    if by_path is not None:
+        for key, group in by_path.items():
+            paths = [b.xpath for b in group if _is_link_title(b)]
+            if paths:
+                groups[key] = paths
+        return groups
     for b in blocks:
         if _is_link_title(b):
             groups.setdefault(_POSITION.sub("", b.xpath), []).append(b.xpath)
@@ -156,6 +177,36 @@ def card_share(blocks: Sequence[Block], groups: dict[str, list[str]] | None = No
     seen: dict[str, bool] = {}  # per element path: inside a card (blocks share their parents)
     inside = sum(len(b.text) for b in blocks if _in_any(b.xpath, cards, seen))
     return inside / total
+
+
+def repeat_units(blocks: Iterable[Block], by_path: dict[str, list[Block]] | None = None) -> int:
+    """How many times the page repeats one unit that holds links: a teaser, a product card, a result.
+
+    Blocks are grouped by their element path with the ``[n]`` positions removed. In a group
+    of at least `CARD_MIN_UNITS` blocks, at least half of them with text inside a link, the
+    *unit step* is the step of the path with the most distinct values (the deepest of those
+    tied): each block's unit is its path cut after that step (``div[7]`` for
+    ``div[7]/div/a/p``). When the unit step is the block's own element, the blocks are the
+    units (a list's entries, an article's paragraphs) and the group does not count; else its
+    units are the distinct values at the unit step. Returns the most units of any group that
+    has at least `CARD_MIN_UNITS` of them, else 0. Unlike `link_units`, the repeated block
+    need not be a link title: a card whose linked name sits next to its price counts too.
+    ``by_path``: the blocks' `_path_groups`, when already made.
+    """
+    if by_path is None:
+        by_path = _path_groups(blocks)
+    best = 0
+    for group in by_path.values():
+        if len(group) < max(CARD_MIN_UNITS, best + 1):
+            continue  # too few blocks to hold more units than found already
+        if 2 * sum(1 for b in group if b.link_chars) < len(group):
+            continue
+        steps = [b.xpath.split("/") for b in group]
+        distinct = [len({s[i] for s in steps}) for i in range(len(steps[0]))]
+        most = max(distinct)
+        if distinct[-1] < most:  # the unit step is above the blocks' own element
+            best = max(best, most)
+    return best if best >= CARD_MIN_UNITS else 0
 
 
 def _in_any(xpath: str, roots: set[str], seen: dict[str, bool]) -> bool:
@@ -224,10 +275,12 @@ def index_score(stats: dict[str, float], url: str | None, title: str, dated: boo
     Over 0, the page is an index (docs/page-signals.md gives the sum term by term).
     """
     slug = slug_words(url)
+    prose_share = stats["kept_prose_chars"] / stats["kept_chars"] if stats["kept_chars"] else 0.0
     return (INDEX_BIAS
             + INDEX_W_LINK_DENSITY * stats["page_link_density"]
-            + INDEX_W_LINK_UNITS * math.log1p(stats["link_units"])
             + INDEX_W_CARDS * stats["card_share"]
+            + INDEX_W_REPEAT_UNITS * math.log1p(stats["repeat_units"])
+            + INDEX_W_PROSE_SHARE * prose_share
             + INDEX_W_BODY * math.log1p(stats["kept_body_chars"])
             + INDEX_W_SLUG * min(SLUG_WORDS_NO_URL if slug is None else slug, SLUG_WORDS_CAP)
             + INDEX_W_DATED * dated
@@ -305,7 +358,8 @@ def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
     kept_chars = sum(len(b.text) for b in kept_blocks)
     link_chars = sum(b.link_chars for b in shown)
     ratio = kept_chars / page_chars if page_chars else 0.0
-    groups = _title_groups(shown)  # read by link_units and card_share alike
+    by_path = _path_groups(shown)  # read by repeat_units, and as link titles by link_units and card_share
+    groups = _title_groups(shown, by_path)
     return {
         "page_chars": page_chars,
         "kept_chars": kept_chars,
@@ -319,6 +373,7 @@ def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
         "link_units": link_units(shown, groups),
         "kept_body_chars": body_chars(kept_blocks),
         "card_share": round(card_share(shown, groups), 4),
+        "repeat_units": repeat_units(shown, by_path),
     }
 
 

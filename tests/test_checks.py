@@ -11,6 +11,7 @@ from blockclf.checks import (
     CARD_MIN_UNITS,
     INDEX_MAX_BODY,
     INDEX_W_DATED,
+    INDEX_W_REPEAT_UNITS,
     SLUG_WORDS_NO_URL,
     body_chars,
     card_share,
@@ -18,6 +19,7 @@ from blockclf.checks import (
     index_score,
     link_units,
     page_checks,
+    repeat_units,
     slug_words,
     title_words,
     verdict_flag,
@@ -38,6 +40,12 @@ def _result(html: str, kept: list[bool] | None = None, url: str | None = None, d
     return Result(blocks=page.blocks, scores=k.astype(float), kept=k, threshold=0.5, favor=None, title=title,
                   url=url, name="p", warnings=list(page.doc.warnings) + list(checks.warnings),
                   verdict=checks.verdict, stats=checks.stats)
+
+
+def _products(n: int) -> str:
+    """A grid of product cards: each name is a link with its price beside it, so no block is a link title."""
+    return "".join(f'<div class="card"><div class="name"><a href="/p/{i}">Oak chair {i}</a> <span>$19.99</span></div>'
+                   '<div class="stock">In stock</div></div>' for i in range(n))
 
 
 def _teasers(n: int) -> str:
@@ -156,7 +164,7 @@ def test_card_share_holds_the_teaser_text_next_to_each_title():
 def test_a_named_date_or_author_weighs_against_an_index():
     links = "".join(f'<li><a href="/t{i}">Topic number {i} on the river</a> and a few more words</li>'
                     for i in range(20))
-    html = f"<title>Topics</title><ul>{links}</ul><p>{PROSE * 5}</p>"
+    html = f"<title>Topics</title><ul>{links}</ul><p>{PROSE * 10}</p>"
     plain, dated = _result(html, url="https://example.org/topics/"), _result(html, url="https://example.org/topics/",
                                                                               dated=True)
     assert dated.stats["index_score"] == pytest.approx(plain.stats["index_score"] + INDEX_W_DATED, abs=1e-3)
@@ -164,14 +172,19 @@ def test_a_named_date_or_author_weighs_against_an_index():
 
 
 def test_index_score_terms():
-    stats = {"page_link_density": 0.5, "link_units": 12, "card_share": 0.4, "kept_body_chars": 800}
+    stats = {"page_link_density": 0.5, "card_share": 0.4, "repeat_units": 12, "kept_chars": 2000,
+             "kept_prose_chars": 800, "kept_body_chars": 800}
     base = index_score(stats, "https://example.org/news/", "River news", False)
     # a page without a URL counts SLUG_WORDS_NO_URL slug words
     assert index_score(stats, None, "River news", False) == pytest.approx(
         index_score(stats, "https://example.org/" + "-".join(["w"] * SLUG_WORDS_NO_URL), "River news", False))
     # every term moves the score its own way
     assert index_score({**stats, "page_link_density": 0.9}, "https://example.org/news/", "River news", False) > base
-    assert index_score({**stats, "link_units": 40}, "https://example.org/news/", "River news", False) > base
+    assert index_score({**stats, "repeat_units": 40}, "https://example.org/news/", "River news", False) > base
+    assert index_score({**stats, "kept_prose_chars": 1800}, "https://example.org/news/", "River news", False) < base
+    nothing_kept = {**stats, "kept_chars": 0, "kept_prose_chars": 0}  # no kept text: a prose share of 0
+    assert index_score(nothing_kept, None, "River news", False) == index_score({**stats, "kept_prose_chars": 0}, None,
+                                                                             "River news", False)
     assert index_score({**stats, "card_share": 0.9}, "https://example.org/news/", "River news", False) > base
     assert index_score({**stats, "kept_body_chars": 5000}, "https://example.org/news/", "River news", False) < base
     assert index_score(stats, "https://example.org/news/how-the-river-moved", "River news", False) < base
@@ -196,6 +209,46 @@ def test_link_units_counts_repeated_units_not_paragraphs():
     assert link_units(menu) == 1  # the entries of one list share their parent: a menu counts once
     prose = prepare(f"<p>{PROSE}</p><p>{PROSE}</p>".encode()).blocks
     assert link_units(prose) == 0
+
+
+def test_repeat_units_counts_cards_holding_links():
+    grid = prepare(f"<section>{_products(12)}</section>".encode()).blocks
+    assert repeat_units(grid) == 12 and link_units(grid) == 0  # name and price in one block: no link title
+    assert repeat_units(prepare(f"<body>{_teasers(12)}</body>".encode()).blocks) == 12
+    assert repeat_units(prepare(f"<body>{_teasers(CARD_MIN_UNITS - 1)}</body>".encode()).blocks) == 0
+    menu = prepare(("<ul>" + "".join(f'<li><a href="/{i}">Menu entry {i}</a></li>' for i in range(15))
+                    + "</ul>").encode()).blocks
+    assert repeat_units(menu) == 0  # the entries are the units themselves: a list, not cards
+    columns = "".join("<div><h3>Column</h3><ul>" + "".join(f'<li><a href="/{c}/{i}">Entry {i}</a></li>' for i in range(6))
+                      + "</ul></div>" for c in range(4))
+    assert repeat_units(prepare(columns.encode()).blocks) == 0  # a menu's columns: more entries than columns
+    cited = "".join(f'<p>{PROSE} See <a href="/n{i}">note {i}</a>.</p>' for i in range(10))
+    assert repeat_units(prepare(cited.encode()).blocks) == 0  # paragraphs with links are not cards
+    unlinked = "".join(f"<div><h3>Plain heading {i}</h3><p>Plain text {i}</p></div>" for i in range(12))
+    assert repeat_units(prepare(unlinked.encode()).blocks) == 0  # cards without links
+
+
+def test_product_grid_behind_kept_intro_text_is_an_index():
+    """The model may keep a category page's prose and drop its grid: the repeated cards still say index."""
+    html = (f"<title>Chairs</title><nav>{NAV}</nav><h1>Chairs</h1><section>{_products(24)}</section>"
+            f"<div><p>{PROSE * 5}</p><p>{PROSE * 3}</p></div>")
+    kept = [b.text.startswith(("The river", "Chairs")) for b in prepare(html.encode()).blocks]
+    res = _result(html, kept=kept, url="https://shop.example/collections/oak-chairs")
+    assert res.stats["repeat_units"] == 24 and res.stats["link_units"] <= 1 and res.stats["card_share"] == 0
+    assert res.verdict == "index"
+    assert res.stats["index_score"] - INDEX_W_REPEAT_UNITS * np.log1p(24) < 0  # the cards tip it
+
+
+def test_article_with_notes_and_a_related_rail_is_a_document():
+    notes = "<ol>" + "".join(f'<li><a href="https://example.net/s{i}">Source number {i} on rivers</a></li>'
+                             for i in range(15)) + "</ol>"
+    body = "".join(f"<p>{PROSE * 3}</p>" for _ in range(6))
+    html = (f"<title>How the river cut a new channel</title><h1>How the river cut a new channel</h1>"
+            f"<div>{body}</div>{notes}<aside>{_teasers(6)}</aside>")
+    kept = [not b.text.startswith(("Story number", "A short teaser")) for b in prepare(html.encode()).blocks]
+    res = _result(html, kept=kept, url="https://example.org/news/how-the-river-cut-a-new-channel")
+    assert res.stats["kept_link_titles"] == 15 and res.stats["repeat_units"] == 6
+    assert res.verdict == "document"
 
 
 def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
@@ -258,8 +311,22 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
                                       for s in urlsplit(url).path.split("/") if s), default=0)
         title_words = len(word.findall(page["title"]))  # (two Han or kana characters count as one word)
         dated = bool(page["date"] or page["author"])
-        score = (4.85 + 1.3 * round(density, 4) + 0.6 * math.log1p(units) + 1.5 * share
-                 - 0.55 * math.log1p(body_chars) - 0.85 * min(slug, 4) - 1.4 * dated - 1.15 * math.log1p(title_words))
+        by_path: dict[str, list[dict]] = {}
+        for b in blocks:
+            by_path.setdefault(re.sub(r"\[\d+\]", "", b["xpath"]), []).append(b)
+        repeat = 0
+        for group in by_path.values():
+            if len(group) >= 5 and 2 * sum(1 for b in group if b["link_chars"]) >= len(group):
+                steps = [b["xpath"].split("/") for b in group]
+                distinct = [len({s[i] for s in steps}) for i in range(len(steps[0]))]
+                if distinct[-1] < max(distinct):
+                    repeat = max(repeat, max(distinct))
+        repeat = repeat if repeat >= 5 else 0
+        assert repeat == page["stats"]["repeat_units"]
+        prose_share = prose / kept_chars if kept_chars else 0.0
+        score = (3.75 + 1.8 * round(density, 4) + 1.7 * share + 0.27 * math.log1p(repeat) - 1.1 * prose_share
+                 - 0.23 * math.log1p(body_chars) - 0.55 * min(slug, 4) - 1.15 * dated
+                 - 1.15 * math.log1p(title_words))
         assert round(score, 4) == page["stats"]["index_score"]
         if page_chars == 0:
             verdict = "empty"
@@ -274,6 +341,7 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         assert verdict == page["verdict"], name
         assert word.findall(page["title"])  # the headline is there
     assert json.loads((tmp_path / "out" / "nf.json").read_text())["verdict"] == "error"
+    assert json.loads((tmp_path / "out" / "list.json").read_text())["stats"]["repeat_units"] == 14
     assert json.loads((tmp_path / "out" / "dated.json").read_text())["author"]  # the page's author weighs in
 
 
