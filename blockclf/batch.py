@@ -70,10 +70,12 @@ PAGES_PER_WORKER = 12
 #: ``--jobs auto`` starts at most this many workers: past it, the outputs written by the main
 #: process are what a batch waits for
 AUTO_JOBS = 8
-#: with workers, a pass is cut into about this many tasks per worker, so that they finish together:
-#: each pass ends waiting for its last task (8 against 4: the wcxb test folder 4.9 s against
-#: 5.2, dragnet 2.7 against 2.8, best of three)
-TASKS_PER_WORKER = 8
+#: a batch of known length is cut into about this many chunks (of at most ``chunk_size`` pages),
+#: however many workers score it: the pages scored together, and so what their site's median
+#: kept ratio says of them (`blockclf.checks.site_checks`), never depend on ``--jobs``. Many
+#: tasks let workers finish together, as each pass ends waiting for its last one (on two
+#: workers, 8 tasks each against 4: the wcxb test folder 4.9 s against 5.2)
+BATCH_CHUNKS = 16
 #: numbers this process's batches, so that the pages each holds are filed apart
 _BATCHES = itertools.count()
 
@@ -628,8 +630,8 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
         return items() if callable(items) else items
 
     total = None if callable(items) else len(items)
-    if jobs > 1 and total is not None:  # several tasks per worker, so that they finish together
-        size = max(1, min(opts.chunk_size, -(-total // (jobs * TASKS_PER_WORKER))))
+    if total is not None:  # many tasks, so that the workers finish together
+        size = max(1, min(opts.chunk_size, -(-total // BATCH_CHUNKS)))
         opts = dataclasses.replace(opts, chunk_size=size)
     if isinstance(opts.model, Model) and jobs > 1:
         log.info("a model object is sent to every worker; pass a model path to load it once per worker")

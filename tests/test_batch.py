@@ -378,3 +378,15 @@ def test_a_pool_found_broken_when_a_task_is_sent_runs_that_task_again(synthetic_
     out = list(run_batch(items, BatchOptions(model=str(tiny_model_file), chunk_size=2), jobs=2))
     assert [o.name for o in out] == [it.name for it in items]
     assert all(o.error is None for o in out)
+
+
+def test_what_a_page_says_does_not_depend_on_the_number_of_workers(synthetic_page, tiny_model_file):
+    """Pages are scored together in chunks cut the same way whatever the number of workers, so
+    each page's statistics, its site's median kept ratio among them, and its warnings are too."""
+    items = _items(synthetic_page, sites=(8,), per_site=96)
+    opts = BatchOptions(model=str(tiny_model_file))
+    one = list(run_batch(items, opts, jobs=1))
+    two = list(run_batch(items, opts, jobs=2))
+    assert any("site_median_kept_ratio" in o.result.stats for o in one)
+    assert [o.result.stats for o in one] == [o.result.stats for o in two]
+    assert [o.result.warnings for o in one] == [o.result.warnings for o in two]
