@@ -19,6 +19,8 @@ __all__ = ["block_html", "block_markdown", "block_plain", "md_escape"]
 _TAG = re.compile(r'<(/?)(a|code|strong|em|img)((?: [a-z]+="[^"]*")*)>')
 _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
 _MD_INLINE = re.compile(r"([\\`*\[\]])|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)")
+#: a character that `_MD_INLINE` may escape
+_MD_SPECIAL = re.compile(r"[\\`*\[\]_<&]")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+=]|-(?=\s|-|$)|\d+(?=[.)](?:\s|$))|(?:`{3,}|~{3,}))")
 _UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data|file):", re.IGNORECASE)
 _URL_UNSAFE = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"})
@@ -26,6 +28,8 @@ _URL_UNSAFE = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">"
 
 def md_escape(text: str) -> str:
     """Text with the characters that would make Markdown out of it backslash-escaped."""
+    if not _MD_SPECIAL.search(text):  # most text: the escaping pattern's lookarounds cost more
+        return text
     return _MD_INLINE.sub(lambda m: "\\" + m.group(0) if m.group(0) != "&" else "&amp;", text)
 
 
