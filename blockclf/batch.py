@@ -204,10 +204,11 @@ class PageRead:
 
 
 def _plain_size(value: Any) -> int | None:
-    """Characters held by a transform's output made of strings, bytes, lists, tuples and
-    dicts (None for anything else, whose size is not known cheaply)."""
+    """Bytes held by a transform's output made of strings, bytes, lists, tuples and dicts
+    (None for anything else, whose size is not known cheaply). A string's are counted as
+    Python stores it: one to four bytes a character, by its widest character."""
     if isinstance(value, (str, bytes)):
-        return len(value)
+        return sys.getsizeof(value)
     if isinstance(value, (list, tuple)):
         parts = [_plain_size(v) for v in value]
         return None if None in parts else sum(parts) + 8 * len(parts)
