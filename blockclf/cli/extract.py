@@ -86,9 +86,11 @@ def _records(records: list[dict]) -> str:
 
 
 def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
-                 title: bool | None = None) -> tuple[str, list[dict], list[str]]:
-    """A result's output (a JSON line with ``jsonl``), removal-log records and flag warnings
-    (runs in batch workers, so module level)."""
+                 title: bool | None = None, encoded: bool = False) -> tuple[str | bytes, list[dict], list[str]]:
+    """A result's output (a JSON line with ``jsonl``; UTF-8 bytes with ``encoded``, as a file
+    takes them: they are half the size of most pages' text held in memory, where a batch
+    holds outputs waiting for their turn), removal-log records and flag warnings (runs in
+    batch workers, so module level)."""
     from ..render import removal_log  # lazy, as the batch engine (`run`)
 
     flags = [w for w in res.warnings if w in FLAG_WARNINGS]
@@ -98,7 +100,8 @@ def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, ima
         from ..warc import warc_line  # lazy, as the batch engine (`run`)
 
         return (*warc_line(res, fmt, with_log, key="name"), flags)
-    return _render(res, fmt, images, title), (removal_log(res) if with_log else []), flags
+    out = _render(res, fmt, images, title)
+    return (out.encode("utf-8", "backslashreplace") if encoded else out), (removal_log(res) if with_log else []), flags
 
 
 def _read_stdin(max_bytes: int) -> bytes | PageError:
@@ -199,7 +202,8 @@ def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Mode
     limits = Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes, max_depth=args.max_depth,
                     max_seconds=args.time_budget or None)
     transform = partial(_render_page, fmt=args.format, with_log=bool(args.removed_log), jsonl=jsonl,
-                        images=getattr(args, "images", False), title=getattr(args, "title", None))
+                        images=getattr(args, "images", False), title=getattr(args, "title", None),
+                        encoded=args.output is not None)
     return BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
                         site_profile=profile, use_site=not args.no_site, explain=args.explain,
                         encoding=args.encoding, limits=limits, transform=transform, comments=args.comments)
@@ -228,7 +232,7 @@ class _Run:
         if self.args.fail_fast:
             raise _FailFast
 
-    def outcomes(self, batch: Iterable[Outcome]) -> Iterator[tuple[str, str]]:
+    def outcomes(self, batch: Iterable[Outcome]) -> Iterator[tuple[str, Any]]:
         """Each page's output by name; failed pages are skipped, flags and removal-log lines written."""
         for o in batch:
             if o.error is not None:
