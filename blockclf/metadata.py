@@ -794,27 +794,72 @@ def _site_like(part: str, sitename: str | None, domain: str | None, logos: Seque
     return False
 
 
-def _h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[str]) -> str | None:
-    """The ``<h1>`` that is the title, or one or more consecutive parts of it (a site's logo h1 is not).
+def _names_site(text: str, sitename: str | None, domain: str | None) -> bool:
+    """Whether a text is the site's name: its site name, or its domain's name with at most a
+    short ending (``"TownDispatch"``, ``"TownDispatch.com"``), not a headline that holds it
+    (``"TownDispatch wins a press award"``)."""
+    if sitename and _overlap(text, sitename) >= 0.9:
+        return True
+    if not domain:
+        return False
+    label = re.sub(r"\W", "", domain.lower())
+    squeezed = "".join(_words(text))
+    return bool(label) and squeezed.startswith(label) and len(squeezed) - len(label) <= 4
+
+
+def _best_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], sitename: str | None = None,
+              domain: str | None = None) -> tuple[int, int] | None:
+    """The consecutive title parts a text is, as (first, end) part indices: the run most like it
+    (token F1 at least 0.9; the earliest of equals) that does not name the site (`_names_site`),
+    among runs that are the title's start or hold most of its words (an h1 that is neither is a
+    site's logo or a section's name).
+
+    The run most like the text, not the first one like it: ``"python - Why is X? - Town
+    Answers"`` with the h1 ``"Why is X?"`` gives ``"Why is X?"``, not ``"python - Why is X?"``,
+    which is nearly as like it.
+    """
+    parts = [p for p, _, _ in spans]
+    n_title = len(_words(title))
+    best, where = 0.0, None
+    for i in range(len(parts)):
+        for j in range(i + 1, len(parts) + 1):
+            run = " ".join(parts[i:j])
+            score = _overlap(text, run)
+            if (score >= 0.9 and score > best and (i == 0 or 2 * len(_words(run)) >= n_title)
+                    and not _names_site(run, sitename, domain)):
+                best, where = score, (i, j)
+    return where
+
+
+def _h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[str], sitename: str | None = None,
+                 domain: str | None = None) -> str | None:
+    """The ``<h1>`` that is the title, or one or more consecutive parts of it (a site's logo h1,
+    or one that is its site's name, is not).
 
     An ``<h1>`` that is the whole title or its start wins over one that is a later part: a
-    documentation page's first ``<h1>`` may be its project's name, which ends the title.
+    documentation page's first ``<h1>`` may be its project's name, which ends the title. But a
+    one-word ``<h1>`` at the title's start is as often the page's tag or section (``"backup -
+    How to back up my system? - Town Answers"`` beside the h1 ``"Backup"``): it is the headline
+    only when no other ``<h1>`` is one.
     """
-    later = None
-    parts = [p for p, _, _ in spans]
+    later = single = None
     for head in h1:
         if _overlap(head, title) >= 0.9:
             return head if len(head) <= len(title) else title
-        for i in range(len(parts)):
-            for j in range(i + 1, len(parts) + 1):
-                run = " ".join(parts[i:j])
-                # a run that is neither the title's start nor most of it is a site or section name
-                if _overlap(head, run) >= 0.9 and (i == 0 or 2 * len(_words(run)) >= len(_words(title))):
-                    found = head if _words(head) == _words(run) else title[spans[i][1]:spans[j - 1][2]]
-                    if i == 0:
-                        return found
-                    later = later or found
-    return later
+        run = _best_run(head, title, spans, sitename, domain)
+        if run is None:
+            continue
+        i, j = run
+        found = title[spans[i][1]:spans[j - 1][2]]
+        if _words(head) == _words(found):
+            found = head
+        if i == 0 and len(_words(found)) > 1:
+            return found
+        if i == 0:
+            single = single or found
+        else:
+            later = later or found
+    return later or single
 
 
 def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | None = None,
@@ -830,7 +875,7 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
         return None
     spans = _title_parts(title)
     parts = [p for p, _, _ in spans]
-    found = _h1_headline(title, spans, h1)
+    found = _h1_headline(title, spans, h1, sitename, domain)
     if found:
         return found
     if len(parts) < 2:
@@ -1045,7 +1090,7 @@ def _headline(page_title: str | None, h1: list[str], offered: list[str], sitenam
     """
     title = None
     if page_title:
-        title = _h1_headline(page_title, _title_parts(page_title), h1)
+        title = _h1_headline(page_title, _title_parts(page_title), h1, sitename, domain)
     raw_title = page_title or (offered[0] if offered else None)
     if title is None:
         anchors = [t for t in (page_title, *h1) if t]

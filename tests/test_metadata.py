@@ -388,3 +388,34 @@ def test_title_part_naming_the_logo_h1_is_dropped():
     assert m.title == "Tour de force: Lions tour 2005 | Special reports | Sport"
     assert meta_of(page(body="<h1>Books</h1>", title="Scotsman.com Living - Books"),
                    url="https://scotsman.com/b").title == "Scotsman.com Living - Books"
+
+
+def test_h1_takes_the_title_run_most_like_it():
+    """Not the first run nearly like it: a question's tag before it is no part of the headline."""
+    m = meta_of(page(body="<h1>Why is a bare except bad practice?</h1>",
+                     title="python - Why is a bare except bad practice? - Town Answers"))
+    assert m.title == "Why is a bare except bad practice?"
+    m = meta_of(page(body="<h1>How a film changed one man's vision</h1>",
+                     title="Town News - Future - Health - How a film changed one man's vision"))
+    assert m.title == "How a film changed one man's vision"
+
+
+def test_h1_that_is_the_site_name_is_not_the_headline():
+    head = '<meta property="og:site_name" content="Town Dispatch">'
+    m = meta_of(page(head, body="<h1>Town Dispatch</h1>", title="Budget talks approved by council - Town Dispatch"))
+    assert m.title == "Budget talks approved by council"
+    # nor the domain's name, with a short ending; a headline holding that name stays one
+    m = meta_of(page(body="<h1>TownDispatch.com</h1>", title="TownDispatch.com – The Briefing, Friday, March 8"),
+                url="https://www.towndispatch.com/briefing")
+    assert m.title == "The Briefing, Friday, March 8"
+    m = meta_of(page(body="<h1>TownDispatch wins a press award</h1>",
+                     title="TownDispatch wins a press award | Other News"), url="https://towndispatch.com/a")
+    assert m.title == "TownDispatch wins a press award"
+
+
+def test_one_word_h1_at_the_title_start_yields_to_a_longer_one():
+    body = "<h1>How to back up my whole system?</h1><h1>Backup</h1>"
+    assert meta_of(page(body=body, title="backup - How to back up my whole system? - Town Answers")).title == \
+        "How to back up my whole system?"
+    # alone, it is the headline
+    assert meta_of(page(body="<h1>Mozilla</h1>", title="Mozilla - Town Wiki")).title == "Mozilla"
