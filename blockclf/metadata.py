@@ -808,11 +808,11 @@ def _names_site(text: str, sitename: str | None, domain: str | None) -> bool:
 
 
 def _best_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], sitename: str | None = None,
-              domain: str | None = None) -> tuple[int, int] | None:
+              domain: str | None = None, *, anywhere: bool = False) -> tuple[int, int] | None:
     """The consecutive title parts a text is, as (first, end) part indices: the run most like it
-    (token F1 at least 0.9; the earliest of equals) that does not name the site (`_names_site`),
-    among runs that are the title's start or hold most of its words (an h1 that is neither is a
-    site's logo or a section's name).
+    (token F1 at least 0.9; the earliest of equals) that does not name the site (`_names_site`).
+    For an ``<h1>``, only runs that are the title's start or hold most of its words count (an
+    h1 that is neither is a site's logo or a section's name); ``anywhere`` lifts that.
 
     The run most like the text, not the first one like it: ``"python - Why is X? - Town
     Answers"`` with the h1 ``"Why is X?"`` gives ``"Why is X?"``, not ``"python - Why is X?"``,
@@ -825,7 +825,7 @@ def _best_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], site
         for j in range(i + 1, len(parts) + 1):
             run = " ".join(parts[i:j])
             score = _overlap(text, run)
-            if (score >= 0.9 and score > best and (i == 0 or 2 * len(_words(run)) >= n_title)
+            if (score >= 0.9 and score > best and (anywhere or i == 0 or 2 * len(_words(run)) >= n_title)
                     and not _names_site(run, sitename, domain)):
                 best, where = score, (i, j)
     return where
@@ -1086,7 +1086,8 @@ def _headline(page_title: str | None, h1: list[str], offered: list[str], sitenam
 
     The headline is the ``<h1>`` that agrees with the ``<title>``; failing one, a JSON-LD or
     OpenGraph headline (``offered``) that agrees with either (some sites put a description
-    or a teaser line there), then the ``<title>`` itself.
+    or a teaser line there), or is a part of the ``<title>``, however short (`_title_part`);
+    then the ``<title>`` itself.
     """
     title = None
     if page_title:
@@ -1094,10 +1095,31 @@ def _headline(page_title: str | None, h1: list[str], offered: list[str], sitenam
     raw_title = page_title or (offered[0] if offered else None)
     if title is None:
         anchors = [t for t in (page_title, *h1) if t]
-        agreed = next((t for t in offered if not anchors or any(_overlap(t, a) >= 0.5 for a in anchors)), None)
+        agreed = next((t for t in offered if not anchors or any(_overlap(t, a) >= 0.5 for a in anchors)
+                       or _title_part(t, page_title, sitename, domain)), None)
         raw_title = agreed or page_title or (h1[0] if h1 else None) or (offered[0] if offered else None)
         title = clean_title(raw_title, h1=h1, sitename=sitename, domain=domain)
     return title, raw_title
+
+
+def _title_part(text: str, title: str | None, sitename: str | None, domain: str | None) -> bool:
+    """Whether a text is one or more consecutive parts of the ``<title>``, but not all of it nor
+    the site's name, wherever it stands there (``"remoteBudget"`` in
+    ``"draft-lopez-remotebudget-04 - remoteBudget"``).
+
+    One word beside nothing but the site's name is the page's generic name (``"Home - Town
+    News"``): as `clean_title` does, the title is then kept whole.
+    """
+    if not title:
+        return False
+    spans = _title_parts(title)
+    run = _best_run(text, title, spans, sitename, domain, anywhere=True)
+    if run is None or run == (0, len(spans)):
+        return False
+    i, j = run
+    rest = [p for k, (p, _, _) in enumerate(spans) if not i <= k < j]
+    return len(_words(" ".join(p for p, _, _ in spans[i:j]))) > 1 or not all(
+        _site_like(p, sitename, domain) for p in rest)
 
 
 def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None) -> dict[str, str]:

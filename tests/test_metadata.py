@@ -419,3 +419,16 @@ def test_one_word_h1_at_the_title_start_yields_to_a_longer_one():
         "How to back up my whole system?"
     # alone, it is the headline
     assert meta_of(page(body="<h1>Mozilla</h1>", title="Mozilla - Town Wiki")).title == "Mozilla"
+
+
+def test_metadata_headline_that_is_a_title_part_however_short():
+    """Too few of the title's words to agree with it, but plainly one of its parts."""
+    head = '<meta name="DC.Title" content="remoteBudget">'
+    m = meta_of(page(head, title="draft-lopez-remotebudget-04 - remoteBudget"))
+    assert m.title == "remoteBudget"
+    head = '<meta property="og:title" content="Pasta for the storm">'
+    title = "Pasta for the storm | Sticky, Gooey, Creamy, Chewy | A Blog About Food with a Little Life Stirred In"
+    assert meta_of(page(head, title=title)).title == "Pasta for the storm"
+    # one word beside the site's name is the page's generic name: the title stays whole
+    head = '<meta property="og:title" content="Home"><meta property="og:site_name" content="The Town News Daily">'
+    assert meta_of(page(head, title="Home - The Town News Daily")).title == "Home - The Town News Daily"
