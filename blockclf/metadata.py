@@ -451,7 +451,7 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _TEXT_DATE = re.compile(rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}\.?\s+{_MONTH}\s+(?:19|20)\d\d"
                         rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d)\b", re.IGNORECASE)
 _BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|autor|auteur"
-                        r"|(?:written|posted|published|words|text|story|reported|reporting)\s+by)\s*:?\s+",
+                        r"|(?:written|posted|published|words|text|story|reported|reporting)\s+by)\s*:?(?:\s+|$)",
                         re.IGNORECASE)
 #: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
 _NAME_END = re.compile(r"\s[-|•·–—/]\s|[|•·\n]|\b\d|\b(?:on|updated|published|posted|am|um|le|el|il)\s"
@@ -465,7 +465,7 @@ _AUTHOR_HREF = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|jour
 #: a "by" that a link to the author follows
 _ENDS_WITH_BY = re.compile(r"(?<!\w)(?:by|von|par|por|door)\s*:?\s*$", re.IGNORECASE)
 _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b"
-                       r"|\bmin(?:ute)?s?\.?\s+read\b|\w\(", re.IGNORECASE)
+                       r"|\bmin(?:ute)?s?\.?\s+read\b|\w\(|\brequired\b", re.IGNORECASE)
 #: a contact written after the name: "(http://ebb.org/bkuhn/)", "<ana@example.org>", a bare address
 _CONTACT = re.compile(r"[(<\[]\s*(?:mailto:)?(?:https?://|www\.|[\w.+-]+@)[^)>\]]*[)>\]]"
                       r"|(?:mailto:)?[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+", re.IGNORECASE)
@@ -491,7 +491,11 @@ _JOB = re.compile(r"\b(?:editor|editorial|reporter|correspondent|columnist|contr
                   r"hospital|inc|ltd|llc|corp|corporation|company)s?\b", re.IGNORECASE)
 #: what alone is a role or a section's name, not the author: "Staff", "Columnists"
 _ROLE_ONLY = re.compile(r"(?:staff|admin|administrator|editors?|authors?|writers?|columnists?|contributors?|"
-                        r"reporters?|correspondents?|journalists?|bloggers?|guest|anonymous|unknown)", re.IGNORECASE)
+                        r"reporters?|correspondents?|journalists?|bloggers?|guest|anonymous|unknown"
+                        # a label that names no one: "About the author", "Posted on", "More from"
+                        r"|about\s+(?:the\s+)?authors?|(?:posted|written|published)(?:\s+(?:on|in|at))?"
+                        r"|more\s+from|show\s+more|read\s+more|(?:all\s+|more\s+)?posts(?:\s+by\s+author)?)",
+                        re.IGNORECASE)
 #: a job title written right after the name, without a comma: "Jane Doe Senior Editor"
 _JOB_AFTER_NAME = re.compile(r"\s(?:(?:senior|chief|staff|contributing|freelance|associate|managing|executive|"
                              r"deputy|education|science|health|political|politics|business|technology|tech|sports?|"
@@ -593,6 +597,8 @@ def _near_fields(near: Sequence[etree._Element]) -> tuple[dict[str, str], list[e
             authors.append((1, n, el))
         else:
             marks = f"{attrib.get('class') or ''} {attrib.get('id') or ''}".lower()
+            if _comment_mark(marks):  # a comment's author ("comment-author") is not the page's
+                continue
             if "byline" in marks:
                 authors.append((2, n, el))
             elif "author" in marks:
@@ -600,7 +606,7 @@ def _near_fields(near: Sequence[etree._Element]) -> tuple[dict[str, str], list[e
             elif el.tag == "a":
                 links.append(el)
     for _, _, el in sorted(authors, key=lambda t: t[:2])[:40]:
-        if _put_author(found, el):
+        if not _in_comment(el) and _put_author(found, el):
             break
     return found, links
 
@@ -624,7 +630,32 @@ def _linked_author(found: dict[str, str], links: Sequence[etree._Element]) -> bo
     """The author named by a link to an author's page, else by a link right after a "by"."""
     by_href = (a for a in links if _AUTHOR_HREF.search(a.get("href") or ""))
     after_by = (a for a in islice(links, MAX_BY_LINKS) if _by_before(a))
-    return any(_put_author(found, el) for el in chain(by_href, after_by))
+    return any(not _in_comment(el) and _put_author(found, el) for el in chain(by_href, after_by))
+
+
+#: how many levels above a byline a comment's box is looked for
+COMMENT_LEVELS = 5
+
+
+def _comment_mark(marks: str) -> bool:
+    """Whether class or id tokens mark a comment: one starts with ``comment`` (``comment``,
+    ``comment-author``, ``commentlist``; not ``contributor-and-comments``, a box that holds
+    the byline beside the comments' counter)."""
+    return any(t.startswith("comment") for t in marks.lower().split())
+
+
+def _in_comment(el: etree._Element) -> bool:
+    """Whether an element is in a comment: it or one of its `COMMENT_LEVELS` nearest ancestors
+    is marked as one (`_comment_mark`: ``<li class="comment">``, ``<p class="comment-data">By
+    <a>Ana</a></p>``). A comment's author is not the page's."""
+    node: etree._Element | None = el
+    for _ in range(COMMENT_LEVELS + 1):
+        if node is None or not isinstance(node.tag, str):
+            return False
+        if _comment_mark(f"{node.get('class') or ''} {node.get('id') or ''}"):
+            return True
+        node = node.getparent()
+    return False
 
 
 def _text_before(el: etree._Element) -> str:
@@ -687,7 +718,10 @@ def _author_text(text: str | None) -> str | None:
     text = _CONTACT.sub(" ", text[:300]).strip()
     text = _BY_PREFIX.sub("", text)
     if text[:1].isdigit() or _TEXT_DATE.match(text):
-        text = _LEAD_DATE.sub("", text)
+        rest = _LEAD_DATE.sub("", text)
+        lead = len(text) - len(rest)
+        if not (lead and text[lead - 1].isalnum() and rest[:1].isalnum()):  # "37signals" is a name
+            text = rest
     for m in _INNER_BY.finditer(text):
         if m.start() > 0 and _BEFORE_BY.fullmatch(text[:m.start()]):
             text = text[m.end():]
@@ -702,7 +736,8 @@ def _author_text(text: str | None) -> str | None:
     text = _BY_PREFIX.sub("", text).strip(" |,;:-–—@／")
     parts = [p.strip() for p in text.split(",")]
     if len(parts) > 1:
-        text = ", ".join(p for i, p in enumerate(parts) if p and (i == 0 or not _JOB.search(p)))
+        text = ", ".join(p for i, p in enumerate(parts)
+                         if p and (i == 0 or not (_JOB.search(p) or _ROLE_ONLY.fullmatch(p))))
     if len(text.split()) > 2:
         text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
     if not text or _NOT_NAME.search(text) or _is_url(text) or len(text) > 160 or not _few_words(text):
@@ -718,9 +753,12 @@ def _author_text(text: str | None) -> str | None:
 
 
 def _byline(blocks: Sequence[Block]) -> str | None:
-    """The first short block whose element or near ancestors are a byline or author box."""
+    """The first short block whose element or near ancestors are a byline or author box (not a
+    comment's: ``<dt class="comment-author">Ana said...</dt>``)."""
     for b in blocks[:400]:
-        if not b.hidden and len(b.text) <= 120 and _BYLINE_TOKENS.intersection(b.tokens[-6:]):
+        tokens = b.tokens[-6:]
+        if (not b.hidden and len(b.text) <= 120 and _BYLINE_TOKENS.intersection(tokens)
+                and not any(t.startswith("comment") for t in tokens)):
             name = _author_text(b.text)
             if name:
                 return name

@@ -286,7 +286,10 @@ def test_byline_text_is_cleaned_to_the_name(byline, name):
 
 
 @pytest.mark.parametrize("byline", ["Staff", "Columnists", "5 min read", "Jan 16 2008 2:48 PM EST",
-                                    "postCount('109128363200774996')"])
+                                    "postCount('109128363200774996')",
+                                    # labels that name no one: a form's, a box's, a "by" with nothing after it
+                                    "Name (required)", "About the Author", "Posted by", "Posted on", "Written By",
+                                    "More from", "All Posts"])
 def test_byline_that_names_no_one(byline):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
 
@@ -432,3 +435,22 @@ def test_metadata_headline_that_is_a_title_part_however_short():
     # one word beside the site's name is the page's generic name: the title stays whole
     head = '<meta property="og:title" content="Home"><meta property="og:site_name" content="The Town News Daily">'
     assert meta_of(page(head, title="Home - The Town News Daily")).title == "Home - The Town News Daily"
+
+
+def test_comment_authors_are_not_the_page_author():
+    comments = ('<ol class="commentlist"><li class="comment"><div class="comment-author vcard">'
+                '<cite class="fn">Devin</cite> says:</div><p>Nice post.</p></li>'
+                '<li class="comment"><p class="comment-data">By <a href="https://ana.example.org">Ana Lopez</a>, at 9:30</p>'
+                '</li></ol>')
+    assert meta_of(page(body=f"<article><h1>Budget talks</h1>{comments}</article>")).author is None
+    assert meta_of(page(body=f'<article><h1>Budget talks</h1><p class="byline">By Jane Doe</p>{comments}</article>'
+                        )).author == "Jane Doe"
+    # a box that holds the byline beside the comments' counter is no comment
+    body = ('<article><h1>Budget talks</h1><section class="contributor-and-comments"><div class="name">by '
+            '<a href="/author/jane-doe" rel="author">Jane Doe</a></div><a href="#c">12 comments</a></section></article>')
+    assert meta_of(page(body=body)).author == "Jane Doe"
+
+
+def test_a_name_that_starts_with_digits_keeps_them():
+    body = '<h1>Budget talks</h1><p>Posted by <a href="/about">37signals</a></p>'
+    assert meta_of(page(body=body)).author == "37signals"
