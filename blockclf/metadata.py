@@ -451,14 +451,20 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _TEXT_DATE = re.compile(rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}\.?\s+{_MONTH}\s+(?:19|20)\d\d"
                         rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d)\b", re.IGNORECASE)
 _BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|autor|auteur"
-                        r"|(?:written|posted|published|words|text|story|reported|reporting)\s+by)\s*:?(?:\s+|$)",
+                        r"|(?:written|posted|published|words|text|story|reported|reporting|analysis|commentary|"
+                        r"opinion|review|interview|column|essay)\s+by)\s*:?(?:\s+|$)",
                         re.IGNORECASE)
 #: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
-_NAME_END = re.compile(r"\s[-|•·–—/]\s|[|•·\n]|\b\d|\b(?:on|updated|published|posted|am|um|le|el|il)\s"
+_NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»\n]|\b\d|\b(?:updated|published|posted)(?:\s|$)|\b(?:on|am|um|le|el|il)\s"
                        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
                        r"|\b(?:edited|reviewed|photos?|photographs?|illustrations?|illustrated|translated|"
                        r"fact[- ]checked|additional reporting|reporting)\s+by\b"
-                       r"|\s(?:is|was)\s(?:a|an|the)\s|\babout\s(?:the\s)?author\b", re.IGNORECASE)
+                       r"|\s(?:is|was)\s(?:a|an|the)\s|\babout\s(?:the\s)?author\b"
+                       # a desk's or an agency's share: "Jane Doe and agencies", "Special to The Star"
+                       r"|\s(?:and|&|with)\s+(?:agencies|wires|wire\s+services|news\s+agencies)\b|\sspecial\s+to\b",
+                       re.IGNORECASE)
+#: where the reporter was, after the name: "Jane Doe in Karachi"
+_PLACE = re.compile(r"\s+in\s+(?=[A-Z])")
 #: the address of an author's page
 _AUTHOR_HREF = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|journalists?|reporters?)/[^/?#]+"
                           r"|[?&]author=[^&#]", re.IGNORECASE)
@@ -480,12 +486,12 @@ _LEAD_DATE = re.compile(rf"^(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(
 _INNER_BY = re.compile(r"(?:^|\s)(?:by|von|par|por|door)\s+(?=\w)", re.IGNORECASE)
 #: what may stand before that "by" for the name to follow it: dates, times and the verbs around them
 _BEFORE_BY = re.compile(rf"(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(?:posted|published|written|updated|"
-                        rf"last|first|originally|story|article|entry|this|was|on|at|am|pm|ago|hours?|minutes?|"
+                        rf"last|first|originally|story|article|entry|post|this|was|on|at|am|pm|ago|hours?|minutes?|"
                         rf"days?|weeks?|months?|years?|today|yesterday)(?!\w))*", re.IGNORECASE)
 #: a part after a comma that is a job, a desk or an agency, not another name: "Jane Doe, Senior Editor"
 _JOB = re.compile(r"\b(?:editor|editorial|reporter|correspondent|columnist|contributor|contributing|journalist|"
                   r"writer|producer|photographer|critic|analyst|staff|senior|chief|freelance|intern|professor|"
-                  r"director|president|founder|co-founder|ceo|cto|cfo|manager|officer|fellow|researcher|engineer|"
+                  r"director|president|founder|co-founder|ceo|cto|cfo|manager|officer|fellow|researcher|engineer|head\s+of|"
                   r"developer|scientist|student|host|anchor|bureau|desk|team|news|press|agency|wire|magazine|"
                   r"newspaper|times|post|journal|tribune|herald|reuters|afp|university|college|institute|school|"
                   r"hospital|inc|ltd|llc|corp|corporation|company)s?\b", re.IGNORECASE)
@@ -730,6 +736,9 @@ def _author_text(text: str | None) -> str | None:
         cut = _NAME_END.search(text)
         if cut and cut.start() > 0:
             text = text[:cut.start()]
+        place = _PLACE.search(text)
+        if place and len(text[:place.start()].split()) >= 2:  # one word before it is a title's: "Stories in Focus"
+            text = text[:place.start()]
     text = _clean(text, 120)
     if not text:
         return None

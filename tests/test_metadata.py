@@ -280,6 +280,17 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("Sharon Weinberger About the author Sharon is a fellow at the Wilson Center", "Sharon Weinberger"),
     ("Nate Johnson @", "Nate Johnson"),
     ("12:30 PM EST Kurt Orzeck", "Kurt Orzeck"),  # a time zone is part of the date
+    ("By Jane Doe in Karachi", "Jane Doe"),  # where the reporter was
+    ("JANE DOE in Los Angeles and JOHN ROE", "JANE DOE"),
+    ("Jane Doe, special to Town News", "Jane Doe"),  # whom she wrote for
+    ("JANE DOE Special to The Star", "JANE DOE"),
+    ("By Jane Doe and agencies", "Jane Doe"),  # the agencies' share
+    ("Jane Doe and wires", "Jane Doe"),
+    ("Analysis by Jane Doe", "Jane Doe"),  # the kind of piece before "by"
+    ("This post was written by Nigel", "Nigel"),
+    ("Post by mickyd » Wed Mar 03, 2021 9:14 am", "mickyd"),  # a forum's post header
+    ("Jane Doe, Head of Marketing", "Jane Doe"),
+    ("Jane Doe Published 12:30 PM", "Jane Doe"),
 ])
 def test_byline_text_is_cleaned_to_the_name(byline, name):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author == name
