@@ -576,7 +576,31 @@ def _box_name(el: etree._Element) -> str | None:
         name = _author_text(_text_of(a))
         if name and name not in names:
             names.append(name)
+    if names:
+        names.extend(n for n in _co_authors(links[-1]) if n not in names)
     return ", ".join(names) or None
+
+
+#: what joins an author's link to more authors written after it: "and", "with", "avec"... (not a
+#: comma: what follows one is as often the author's desk or site, "<a>Jane Doe</a>, Town Sports")
+_CO_AUTHORS = re.compile(r"^\s*\(?\s*(?:&|(?:and|with|avec|et|und|mit|y|e|con|com|met|en)\s)\s*", re.IGNORECASE)
+
+
+def _co_authors(link: etree._Element) -> list[str]:
+    """The names written after an author's link, not linked themselves: ``<a>Ana Lopez</a> and
+    Ben Ode``, ``<a>Ana Lopez</a> (with Ben Ode and Cleo Park)`` (sites link only their staff's
+    pages). Words that are no names ("and agencies", "with additional reporting") give none."""
+    tail = (link.tail or "")[:200]
+    m = _CO_AUTHORS.match(tail)
+    if not m:
+        return []
+    rest = tail[m.end():]
+    if tail.lstrip().startswith("("):
+        rest = rest.split(")", 1)[0]
+    name = _author_text(rest)
+    if not name or not _looks_like_name(name) or _JOB.search(name):
+        return []
+    return [n.strip() for n in _NAME_JOIN.split(name) if n.strip()]
 
 
 def _near_fields(near: Sequence[etree._Element]) -> tuple[dict[str, str], list[etree._Element]]:

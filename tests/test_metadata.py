@@ -465,3 +465,16 @@ def test_comment_authors_are_not_the_page_author():
 def test_a_name_that_starts_with_digits_keeps_them():
     body = '<h1>Budget talks</h1><p>Posted by <a href="/about">37signals</a></p>'
     assert meta_of(page(body=body)).author == "37signals"
+
+
+def test_authors_written_after_an_author_link():
+    """Sites link only their staff's pages: the other names follow the link as text."""
+    def author(byline: str) -> str | None:
+        return meta_of(page(body=f"<article><h1>Budget talks</h1>{byline}</article>")).author
+
+    assert author('<p class="byline">By <a href="/staff/ana">Ana Lopez</a> and Ben Ode</p>') == "Ana Lopez, Ben Ode"
+    assert author('<span itemprop="author"><a href="/journaliste/ana">Ana Lopez</a> (avec Ben Ode et Cleo Park)</span>'
+                  ) == "Ana Lopez, Ben Ode, Cleo Park"
+    # no names after it: an agency, the desk after a comma, a credit
+    for tail in (" and agencies", ", Town Sports", " with additional reporting by Ben Ode", " | March 3, 2024"):
+        assert author(f'<p class="byline">By <a href="/staff/ana">Ana Lopez</a>{tail}</p>') == "Ana Lopez"
