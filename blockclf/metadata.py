@@ -335,14 +335,50 @@ def _scan(root: etree._Element) -> _Scan:
 
 
 def _meta_author(metas: dict[str, list[str]]) -> str | None:
-    """The first author ``<meta>`` that reads as a name (not a link, not empty)."""
+    """The first author ``<meta>`` that reads as a name (not a link, not empty).
+
+    Citation and Dublin Core metadata give one element per author, written "Family, Given":
+    all of them are read (up to `MAX_LISTED_AUTHORS`), each as "Given Family" (``DC.Creator``
+    "Doe, Jane" and "Roe, John" give "Jane Doe, John Roe"). Other author ``<meta>`` elements
+    beyond the first are as often a photo credit or the site as a second author.
+    """
     for key in _AUTHOR_KEYS:
+        names: list[str] = []
         for v in metas.get(key, ()):
             text = _clean(v, 2000)
             name = _author_text(text) if text and not _is_url(text) else None
-            if name:
+            if name and key not in _LISTED_AUTHOR_KEYS:
                 return name
+            if name and _given_family(name) not in names:
+                names.append(_given_family(name))
+                if len(names) == MAX_LISTED_AUTHORS:
+                    break
+        if names:
+            return ", ".join(names)
     return None
+
+
+#: the author ``<meta>`` elements that list every author, one element each
+_LISTED_AUTHOR_KEYS = frozenset({"citation_author", "dc.creator", "dcterms.creator"})
+#: at most this many of them are read
+MAX_LISTED_AUTHORS = 10
+#: what after a comma is a degree or a suffix, not the given name: "Brenda Goodman, MA"
+_DEGREE = re.compile(r"(?:m\.?a|m\.?d|ph\.?d|m\.?sc?|b\.?sc?|b\.?a|mba|mph|rn|do|jr|sr|ii|iii|iv)\.?", re.IGNORECASE)
+
+
+def _given_family(name: str) -> str:
+    """A name written "Family, Given" turned to "Given Family" ("Doe, Jane A." gives "Jane A.
+    Doe"); a name with a degree or job after its comma, with several commas, or before its
+    comma no family name of at most three words ("Department of Primary Industries,
+    Queensland") is kept."""
+    parts = name.split(",")
+    if len(parts) != 2:
+        return name
+    family, given = parts[0].strip(), parts[1].strip()
+    if (not family or not given or len(family.split()) > 3 or not _looks_like_name(family)
+            or _DEGREE.fullmatch(given) or _JOB.search(given)):
+        return name
+    return f"{given} {family}"
 
 
 def _first_meta(metas: dict[str, list[str]], keys: Sequence[str], *, no_url: bool = False) -> str | None:

@@ -478,3 +478,18 @@ def test_authors_written_after_an_author_link():
     # no names after it: an agency, the desk after a comma, a credit
     for tail in (" and agencies", ", Town Sports", " with additional reporting by Ben Ode", " | March 3, 2024"):
         assert author(f'<p class="byline">By <a href="/staff/ana">Ana Lopez</a>{tail}</p>') == "Ana Lopez"
+
+
+def test_citation_and_dublin_core_list_every_author():
+    def author(*metas: tuple[str, str]) -> str | None:
+        return meta_of(page("".join(f'<meta name="{k}" content="{v}">' for k, v in metas))).author
+
+    assert author(("DC.Creator", "Doe, Jane"), ("DC.Creator", "Roe, John A.")) == "Jane Doe, John A. Roe"
+    assert author(("citation_author", "Jane Doe"), ("citation_author", "John Roe"),
+                  ("citation_author", "Jane Doe")) == "Jane Doe, John Roe"
+    # "Family, Given" only: a degree, or no family name before the comma, stays where it is
+    assert author(("DC.Creator", "Brenda Goodman, MA")) == "Brenda Goodman, MA"
+    assert author(("DC.Creator", "Department of Primary Industries, Queensland")) == \
+        "Department of Primary Industries, Queensland"
+    # a second plain author <meta> is as often a photo credit
+    assert author(("author", "Jane Doe"), ("author", "Getty Images")) == "Jane Doe"
