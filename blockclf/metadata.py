@@ -707,7 +707,8 @@ def _comment_mark(marks: str) -> bool:
     """Whether class or id tokens mark a comment: one starts with ``comment`` (``comment``,
     ``comment-author``, ``commentlist``; not ``contributor-and-comments``, a box that holds
     the byline beside the comments' counter)."""
-    return any(t.startswith("comment") for t in marks.lower().split())
+    marks = marks.lower()
+    return "comment" in marks and any(t.startswith("comment") for t in marks.split())
 
 
 def _in_comment(el: etree._Element) -> bool:
