@@ -13,7 +13,7 @@ it, in this order:
 4. The page itself: its ``<h1>`` against ``<title>``; around the headline, ``rel=author``
    links, byline and author boxes, then links to author pages and links after a "by";
    byline blocks (class or id tokens ``byline``/``author``), a "By Jane Doe" line after the
-   ``<h1>``; ``<time datetime>``, a date in the URL path.
+   ``<h1>``; ``<time datetime>``, a date in the URL path, a date in an element marked as one.
 
 An author, from any source, is cleaned to the name: "By", dates, job titles, agencies,
 contacts and editors' credits around it are dropped (`_author_text`).
@@ -639,9 +639,11 @@ def _co_authors(link: etree._Element) -> list[str]:
     return [n.strip() for n in _NAME_JOIN.split(name) if n.strip()]
 
 
-def _near_fields(near: Sequence[etree._Element]) -> tuple[dict[str, str], list[etree._Element]]:
+def _near_fields(near: Sequence[etree._Element], want_date: bool = True
+                 ) -> tuple[dict[str, str], list[etree._Element]]:
     """Author and dates near the headline from microdata, ``rel=author`` links and byline
-    boxes, in that order; and the other links there, for `_linked_author`."""
+    boxes, in that order, and the date of an element marked as one (when ``want_date``: the
+    page gave none elsewhere); and the other links there, for `_linked_author`."""
     found: dict[str, str] = {}
     authors: list[tuple[int, int, etree._Element]] = []
     links: list[etree._Element] = []
@@ -665,6 +667,8 @@ def _near_fields(near: Sequence[etree._Element]) -> tuple[dict[str, str], list[e
             marks = f"{attrib.get('class') or ''} {attrib.get('id') or ''}".lower()
             if _comment_mark(marks):  # a comment's author ("comment-author") is not the page's
                 continue
+            if want_date and "marked_date" not in found and _date_mark(marks):
+                _put_marked_date(found, el)
             if "byline" in marks:
                 authors.append((2, n, el))
             elif "author" in marks:
@@ -675,6 +679,35 @@ def _near_fields(near: Sequence[etree._Element]) -> tuple[dict[str, str], list[e
         if not _in_comment(el) and _put_author(found, el):
             break
     return found, links
+
+
+#: class or id words of an element that holds the page's date: "date", "post-date", "pageDate",
+#: "published", "posted", "timestamp", "dateline" (not "updated")
+_DATE_MARK = re.compile(r"(?:^|[^a-z])(?:[a-z]*(?<!up)date|published|posted|timestamp|dateline)(?:[^a-z]|$)")
+#: words that make it another date: a change's, a person's or an event's ("moddate", "bday dtstart")
+_OTHER_DATE = re.compile(r"modif|updat|bday|birth|death|dtstart|dtend|event|expir|deadline")
+
+
+def _date_mark(marks: str) -> bool:
+    """Whether class or id words mark the page's date (`_DATE_MARK`, not `_OTHER_DATE`); most
+    elements' marks hold none of its words, which a substring test tells first."""
+    return (("date" in marks or "publish" in marks or "posted" in marks or "timestamp" in marks)
+            and _DATE_MARK.search(marks) is not None and not _OTHER_DATE.search(marks))
+
+
+def _put_marked_date(found: dict[str, str], el: etree._Element) -> None:
+    """Put the date a short element marked as a date writes (``<p class="date">November 12,
+    2012</p>``, ``<span class="post-date">``) into ``found``: blogs write their post's date so,
+    without ``<time>`` or metadata. A box that holds more (over 80 characters, or 12 pieces of
+    text) is no date's element, and is not read through."""
+    pieces = list(islice(el.itertext(), 13))
+    text = " ".join(" ".join(pieces).split())
+    if len(pieces) > 12 or len(text) > 80:
+        return
+    m = _TEXT_DATE.search(text)
+    written = _parse_date(m.group(0)) if m else None
+    if written:
+        found["marked_date"] = written
 
 
 def _put_author(found: dict[str, str], el: etree._Element) -> bool:
@@ -1230,7 +1263,8 @@ def _title_part(text: str, title: str | None, sitename: str | None, domain: str 
         _site_like(p, sitename, domain) for p in rest)
 
 
-def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None) -> dict[str, str]:
+def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None, want_date: bool = True
+                        ) -> dict[str, str]:
     """Author and dates written around the page's headline.
 
     The headline is the ``<h1>`` most like the title (the first may be the site's logo, or a
@@ -1242,7 +1276,7 @@ def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None) -> 
     heads = sorted(h1, key=lambda el: -_overlap(" ".join(el.itertext())[:500], raw_title or ""))
     all_links = []
     for head in heads[:2]:
-        fields, links = _near_fields(_near_headline(head))
+        fields, links = _near_fields(_near_headline(head), want_date)
         for key, value in fields.items():
             near.setdefault(key, value)
         if "author" in near:
@@ -1278,7 +1312,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
 
     near: dict[str, str] = {}
     if author is None or published is None or _handle(author):
-        near = _near_best_headline(scan.h1, raw_title)
+        near = _near_best_headline(scan.h1, raw_title, want_date=published is None)
         published = published or near.get("date")
         modified = modified or near.get("modified")
         # a byline's name beats a user name from the page's metadata ("CC7567")
@@ -1287,7 +1321,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
             author = near_author
     author = author or _byline(blocks) or _by_block(blocks)
     published = (published or _time_element(scan.times) or near.get("text_date") or _url_date(page_url)
-                 or _url_date(url))
+                 or _url_date(url) or near.get("marked_date"))
     if title is None and h1:
         title = h1[0]
 

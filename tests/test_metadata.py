@@ -493,3 +493,13 @@ def test_citation_and_dublin_core_list_every_author():
         "Department of Primary Industries, Queensland"
     # a second plain author <meta> is as often a photo credit
     assert author(("author", "Jane Doe"), ("author", "Getty Images")) == "Jane Doe"
+
+
+def test_date_written_in_an_element_marked_as_a_date():
+    body = '<article><h1>Budget talks</h1><p class="post-date">Posted on March 3, 2024</p></article>'
+    assert meta_of(page(body=body)).date == "2024-03-03"
+    assert meta_of(page(body=body.replace("post-date", "entry-meta"))).date is None
+    # a date in the address comes first; a change's or a person's date is not the page's
+    assert meta_of(page(body=body), url="https://example.org/2024/03/04/budget").date == "2024-03-04"
+    body = '<article><h1>Budget talks</h1><span class="bday dtstart published">1998-02-28</span></article>'
+    assert meta_of(page(body=body)).date is None
