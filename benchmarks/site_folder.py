@@ -26,6 +26,7 @@ from blockclf.evaluate import score_text  # noqa: E402
 def main() -> int:
     bench = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(
         os.environ.get("BLOCKCLF_BENCH", Path(__file__).resolve().parents[2] / "shared" / "benchmark"))
+    bench = bench.resolve()  # the pages are linked from a temporary folder: a relative path would not reach them
     index = [json.loads(line) for line in open(bench / "index.jsonl", encoding="utf-8")]
     for ds in ("utomo_big9", "cleanportaleval"):
         recs = [r for r in index if r["dataset"] == ds and r["split"] == "test"]
