@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -46,7 +47,10 @@ from itertools import chain, islice
 from typing import Any
 from urllib.parse import urlsplit
 
-import pycld2
+try:
+    import pycld2
+except ImportError:  # no wheel for this platform (Python 3.14, Linux on ARM): py3langid instead
+    pycld2 = None
 from dateutil import parser as dateparser
 from lxml import etree
 
@@ -1120,7 +1124,13 @@ _CLD2_REFUSES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\uf
 
 def _identify(text: str) -> tuple[str, float]:
     """The language of a text and CLD2's confidence in it: that language's share of the text
-    CLD2 could place (its mark of an unreliable answer scales it by `LANG_UNRELIABLE`)."""
+    CLD2 could place (its mark of an unreliable answer scales it by `LANG_UNRELIABLE`).
+
+    Where ``pycld2`` has no wheel and could not be built, py3langid answers instead (its
+    normalised probability as the confidence): pure Python, but it reads a 68 MB model, about
+    a second, in every process that identifies a language."""
+    if pycld2 is None:
+        return _identify_py3langid(text)
     try:
         reliable, _, details = pycld2.detect(_CLD2_REFUSES.sub(" ", text), isPlainText=True)
     except pycld2.error:  # still refused: the text is left unidentified
@@ -1131,6 +1141,23 @@ def _identify(text: str) -> tuple[str, float]:
     code, percent = max(known, key=lambda k: k[1])
     share = percent / sum(p for _, p in known) * (1.0 if reliable else LANG_UNRELIABLE)
     return _LEGACY_CODES.get(code, code), share
+
+
+_PY3LANGID: Any = None
+_PY3LANGID_LOCK = threading.Lock()
+
+
+def _identify_py3langid(text: str) -> tuple[str, float]:
+    """`_identify` by py3langid, whose model is read once a process, on first use."""
+    global _PY3LANGID
+    if _PY3LANGID is None:
+        with _PY3LANGID_LOCK:
+            if _PY3LANGID is None:
+                from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+                _PY3LANGID = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    lang, prob = _PY3LANGID.classify(_CLD2_REFUSES.sub(" ", text))
+    return _LEGACY_CODES.get(str(lang), str(lang)), float(prob)
 
 
 def _primary(tag: str | None) -> str | None:

@@ -22,6 +22,7 @@ LAZY_ALLOWED = {
     "charset_normalizer", "cloudpickle", "concurrent.futures", "concurrent.futures.process", "dask", "dask.bag",
     "dask.distributed", "importlib.metadata", "lightgbm", "matplotlib", "matplotlib.pyplot", "multiprocessing", "pandas",
     "scipy.stats", "tqdm", "warcio.archiveiterator",
+    "py3langid.langid",  # the language identifier only where pycld2 is not installed
 }
 
 

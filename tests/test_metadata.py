@@ -250,6 +250,16 @@ def test_a_character_set_or_a_withdrawn_code_where_the_language_belongs():
     assert meta_of(page(lang="in")).lang == "id"  # Indonesian's old code
 
 
+def test_languages_are_identified_where_cld2_cannot_be_installed(monkeypatch):
+    import blockclf.metadata as md
+
+    monkeypatch.setattr(md, "pycld2", None)  # as on a platform pycld2 has no wheel for
+    lang, confidence = md._identify("Der Fluss schlängelt sich in langen Schleifen durch die weite Ebene bis zum Meer.")
+    assert lang == "de" and confidence > 0.9
+    body = "<p>" + "Der Fluss schlängelt sich in langen Schleifen durch die weite Ebene bis zum Meer. " * 3 + "</p>"
+    assert meta_of(f"<html><head><title>Der Fluss</title></head><body>{body}</body></html>").lang == "de"
+
+
 def test_text_the_identifier_refuses_leaves_the_declaration():
     from blockclf.metadata import _identify
 
