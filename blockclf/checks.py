@@ -126,16 +126,13 @@ def _title_groups(blocks: Iterable[Block], by_path: dict[str, list[Block]] | Non
 
     ``by_path``: the blocks' `_path_groups`, when already made.
     """
+    if by_path is None:
+        by_path = _path_groups(blocks)
     groups: dict[str, list[str]] = {}
-    if by_path is not None:
-        for key, group in by_path.items():
-            paths = [b.xpath for b in group if _is_link_title(b)]
-            if paths:
-                groups[key] = paths
-        return groups
-    for b in blocks:
-        if _is_link_title(b):
-            groups.setdefault(_POSITION.sub("", b.xpath), []).append(b.xpath)
+    for key, group in by_path.items():
+        paths = [b.xpath for b in group if _is_link_title(b)]
+        if paths:
+            groups[key] = paths
     return groups
 
 

@@ -745,7 +745,12 @@ def _comment_mark(marks: str) -> bool:
     ``comment-author``, ``commentlist``; not ``contributor-and-comments``, a box that holds
     the byline beside the comments' counter)."""
     marks = marks.lower()
-    return "comment" in marks and any(t.startswith("comment") for t in marks.split())
+    return "comment" in marks and _comment_token(marks.split())
+
+
+def _comment_token(tokens: Iterable[str]) -> bool:
+    """Whether one of an element's class or id tokens starts with ``comment``."""
+    return any(t.startswith("comment") for t in tokens)
 
 
 def _in_comment(el: etree._Element) -> bool:
@@ -865,7 +870,7 @@ def _byline(blocks: Sequence[Block]) -> str | None:
     for b in blocks[:400]:
         tokens = b.tokens[-6:]
         if (not b.hidden and len(b.text) <= 120 and _BYLINE_TOKENS.intersection(tokens)
-                and not any(t.startswith("comment") for t in tokens)):
+                and not _comment_token(tokens)):
             name = _author_text(b.text)
             if name:
                 return name
