@@ -168,9 +168,8 @@ def _pack(page: Page) -> bytes:
 
     Blocks travel as tuples of their fields: pickling the records themselves costs twice
     as much."""
-    # the page's time budget travels as what is left of it, not as a clock reading
-    left = page.doc.deadline - time.monotonic() if page.doc.deadline is not None else None
-    doc = dataclasses.replace(page.doc, root=None, deadline=left)
+    # what is left of the page's time budget travels as `Page.budget_left`, which scoring reads
+    doc = dataclasses.replace(page.doc, root=None, deadline=None)
     light = dataclasses.replace(page, doc=doc, blocks=[], hidden=[])
     state = (light, [_BLOCK_FIELDS(b) for b in page.blocks], [_BLOCK_FIELDS(b) for b in page.hidden])
     return zlib.compress(pickle.dumps(state, pickle.HIGHEST_PROTOCOL), 1)
@@ -179,8 +178,6 @@ def _pack(page: Page) -> bytes:
 def _unpack(packed: bytes) -> Page:
     page, blocks, hidden = pickle.loads(zlib.decompress(packed))  # bytes this process or its worker made
     page.doc.root = _NO_TREE
-    if page.doc.deadline is not None:  # what was left of the page's time budget after pass 1
-        page.doc.deadline += time.monotonic()
     page.blocks = [Block(*f) for f in blocks]
     page.hidden = [Block(*f) for f in hidden]
     return page
@@ -290,9 +287,8 @@ class _Held:
     index: int
 
 
-#: pages held for pass 2 in this process: `_Held` -> (page, seconds left of its time budget,
-#: its estimated bytes)
-_HELD: dict[_Held, tuple[Page, float | None, int]] = {}
+#: pages held for pass 2 in this process: `_Held` -> (page, its estimated bytes)
+_HELD: dict[_Held, tuple[Page, int]] = {}
 #: per batch, the estimated bytes of the pages this process holds
 _HELD_BYTES: Counter[str] = Counter()
 
@@ -309,9 +305,9 @@ def _hold(page: Page, key: _Held, budget: int) -> bool:
     size = _held_size(page)
     if _HELD_BYTES[key.batch] + size > budget:
         return False
-    left = page.doc.deadline - time.monotonic() if page.doc.deadline is not None else None
-    page.doc = dataclasses.replace(page.doc, root=_NO_TREE)  # scoring reads no element
-    _HELD[key] = (page, left, size)
+    # scoring reads no element, and what is left of the time budget from `Page.budget_left`
+    page.doc = dataclasses.replace(page.doc, root=_NO_TREE, deadline=None)
+    _HELD[key] = (page, size)
     _HELD_BYTES[key.batch] += size
     return True
 
@@ -322,10 +318,8 @@ def _take(key: _Held) -> Page | None:
     held = _HELD.pop(key, None)
     if held is None:
         return None
-    page, left, size = held
+    page, size = held
     _HELD_BYTES[key.batch] -= size
-    if left is not None:  # what was left of the page's time budget after pass 1
-        page.doc.deadline = time.monotonic() + left
     return page
 
 
