@@ -115,9 +115,11 @@ def _is_link_title(b: Block) -> bool:
 
 def _path_groups(blocks: Iterable[Block]) -> dict[str, list[Block]]:
     """The blocks grouped by their element path with the ``[n]`` positions removed."""
+    blocks = list(blocks)
     groups: dict[str, list[Block]] = {}
-    for b in blocks:
-        groups.setdefault(_POSITION.sub("", b.xpath), []).append(b)
+    # one pass over all the paths (an element path holds no newline)
+    for key, b in zip(_POSITION.sub("", "\n".join([b.xpath for b in blocks])).split("\n"), blocks):
+        groups.setdefault(key, []).append(b)
     return groups
 
 

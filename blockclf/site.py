@@ -79,9 +79,28 @@ def block_keys(blocks: Sequence[Block]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def text_path_keys(texts: Sequence[str], xpaths: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """`block_keys` from the blocks' texts and element paths alone (a packed page's fields)."""
-    return (np.fromiter((text_key(t) for t in texts), np.uint64, len(texts)),
-            np.fromiter((_hash(x) for x in xpaths), np.uint64, len(xpaths)))
+    """`block_keys` from the blocks' texts and element paths alone (a packed page's fields).
+
+    The same keys as `text_key` and `_hash` one string at a time; every page of a batch is
+    hashed, so a page's texts are case-folded and masked in one pass over them all.
+    """
+    return _hashes(_folded(texts)), _hashes(xpaths)
+
+
+def _folded(texts: Sequence[str]) -> list[str]:
+    """Each text as `text_key` hashes it: case-folded, numbers masked, spaces collapsed."""
+    joined = "\0".join(texts)
+    if joined.count("\0") != len(texts) - 1:  # a text holds the separator: one at a time
+        return [_DIGITS.sub("0", " ".join(t.lower().split())) for t in texts]
+    # a digit run never crosses a space, so masking before collapsing spaces gives the same
+    # text; lower() ends a word at the separator as at the end of a string
+    return [" ".join(t.split()) for t in _DIGITS.sub("0", joined.lower()).split("\0")]
+
+
+def _hashes(strings: Iterable[str]) -> np.ndarray:
+    """`_hash` of each string, as an unsigned 64-bit array."""
+    digests = b"".join([hashlib.blake2b(s.encode("utf-8", "replace"), digest_size=8).digest() for s in strings])
+    return np.frombuffer(digests, dtype="<u8").astype(np.uint64)
 
 
 def page_digest(texts: np.ndarray, paths: np.ndarray) -> str:

@@ -19,6 +19,8 @@ from blockclf.site import (
     cap_label_repetition,
     keep_labels,
     label_value_pairs,
+    text_key,
+    text_path_keys,
 )
 
 WORDS = ("river valley meander erosion sediment channel water current delta forest village harvest "
@@ -127,6 +129,17 @@ def test_save_load_and_versions(site_pages, tmp_path):
     (tmp_path / "bad.json").write_text("{")
     with pytest.raises(ValueError, match="cannot read"):
         SiteProfile.load(tmp_path / "bad.json")
+
+
+def test_a_pages_keys_are_each_texts_key():
+    # the keys of a whole page are made in one pass; they must be the ones saved profiles hold
+    texts = ["Posted 12 May 2024", "ΣΟΦΟΣ ΛΌΓΟΣ", "a\u00a0b\n  c", "", "İstanbul 3", "٣٤ items", "x\x00y 7"]
+    xpaths = [f"/html/body/div[{i}]" for i in range(len(texts))]
+    for some in (texts, texts[:-1], texts[:1], []):
+        got_texts, got_paths = text_path_keys(some, xpaths[:len(some)])
+        assert got_texts.dtype == np.uint64 and got_texts.tolist() == [text_key(t) for t in some]
+        assert got_paths.tolist() == [text_path_keys([x], [x])[1][0] for x in xpaths[:len(some)]]
+    assert text_key("Posted 12 May 2024") == text_key("posted 7  may 1999")
 
 
 def test_samples_are_bounded():
