@@ -82,6 +82,26 @@ def test_pages_with_no_site_are_scored_in_pass_one_with_the_same_output(syntheti
         assert all(r.keys is not None and r.packed is not None for r in reads if r.site is not None)
 
 
+def test_encoded_outputs_kept_from_pass_one_are_held_compressed_and_given_back_whole(synthetic_page, tiny_model_file):
+    """An encoded output waiting in the command for its turn takes a fraction of its bytes
+    against the cache budget, and comes out byte for byte as the transform made it."""
+    import blockclf.batch as batch
+
+    items = _mixed(synthetic_page)
+
+    def transform(res):  # like the command line's writers: encoded text, and a list beside it
+        return (res.text.encode() * (1 + batch.SQUEEZE_BYTES // max(len(res.text), 1)), [res.verdict])
+
+    reference = [transform(r) for r in extract_batch([prepare(it.source, name=it.name) for it in items],
+                                                     model=str(tiny_model_file))]
+    opts = BatchOptions(model=str(tiny_model_file), chunk_size=2, cache_bytes=1 << 20, transform=transform)
+    reads = batch.page_keys(items, opts, keep=True)
+    held = [r for r in reads if r.outcome is not None]
+    assert held and all(r.size < len(ref[0]) / 2 for r, ref in zip(reads, reference) if r.outcome is not None)
+    for jobs in (1, 2):
+        assert [o.result for o in run_batch(items, opts, jobs=jobs)] == reference
+
+
 def test_pages_are_scored_in_the_process_that_read_them(synthetic_page, tiny_model_file, monkeypatch, tmp_path):
     """Pass 1 leaves each page in the process that read it and pass 2 scores it there: every
     page is parsed once and none is packed, and the results are those of one batch."""
