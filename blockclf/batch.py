@@ -772,7 +772,7 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
         while plans and not plans[0][1]:
             done, _sent = plans.popleft()
             bar.update(len(done))
-            yield from map(_opened, done)  # type: ignore[arg-type]
+            yield from map(_opened, done)
 
     try:
         for _slot, scored in workers.map(score_chunk, tasks()):
