@@ -165,6 +165,7 @@ header.summary{border-bottom:2px solid #888;margin-bottom:1em}
 .h4,.h5,.h6{font-weight:bold}.pre{font-family:monospace;font-size:.9em}.li::before{content:"\\2022  "}
 .hidden{border-left-style:dotted;font-style:italic}
 .comment{border-left-style:double;border-left-width:6px}
+.post{border-left-style:dashed}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:0 1em;margin:.5em 0}
 dl.meta dt{font-weight:bold}dl.meta dd{margin:0}
 """
@@ -173,6 +174,10 @@ dl.meta dt{font-weight:bold}dl.meta dd{margin:0}
 _COMMENT_FATE = {"remove": "part of a readers' comment thread: removed as such",
                  "separate": "part of a readers' comment thread: returned apart from the main text",
                  "keep": "part of a readers' comment thread: left to the model (--comments keep)"}
+#: what the thread pass did with a block of a thread page's posts (`Result.post`)
+_POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
+              2: "a post's furniture on a thread page (header, badges, links): removed from every post",
+              3: "part of a post on a thread page: left to the model"}
 #: the metadata fields the view lists, in this order, with their labels
 _META_FIELDS = (("title", "headline"), ("author", "author"), ("date", "published"), ("modified", "modified"),
                 ("lang", "language"), ("sitename", "site name"), ("url", "address"),
@@ -222,9 +227,11 @@ def explain_html(res: Result, title: str | None = None) -> str:
         _metadata_list(res),
         '<p class="legend"><span class="blk kept">kept</span><span class="blk removed">removed</span>'
         '<span class="blk removed comment">comment thread</span>'
+        '<span class="blk kept post">post of a thread</span>'
         "hover a block for its score and reasons</p></header><main>",
     ]
     comment = res.comment if res.comment is not None and len(res.comment) == len(res.blocks) else None
+    post = res.post if res.post is not None and len(res.post) == len(res.blocks) else None
     for i, b in enumerate(res.blocks):
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
@@ -234,9 +241,12 @@ def explain_html(res: Result, title: str | None = None) -> str:
         in_thread = comment is not None and bool(comment[i])
         if in_thread:
             tip += "\n" + _COMMENT_FATE.get(res.comments, _COMMENT_FATE["remove"])
+        role = int(post[i]) if post is not None else 0
+        if role:
+            tip += "\n" + _POST_FATE[role]
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
         marks = ["blk", "kept" if kept else "removed", shape, "hidden" if b.hidden else "",
-                 "comment" if in_thread else ""]
+                 "comment" if in_thread else "", "post" if role else ""]
         cls = " ".join(m for m in marks if m)
         parts.append(f'<div class="{cls}" title="{esc(tip)}" data-xpath="{esc(b.xpath)}">'
                      f'<span class="score">{float(res.scores[i]):.2f}</span>{esc(b.text)}</div>')

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from . import refine, region
+from . import refine, region, threads
 from .block import Block
 from .checks import MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
 from .comments import comment_mask, comment_roots, discussion_page, may_have_comments
@@ -115,6 +115,8 @@ class _Decisions:
     kept: np.ndarray
     reasons: list[list[Reason]] | None
     read_hidden: bool = False
+    #: per block, its part in the page's thread (`threads.Thread.roles`), None on other pages
+    post: np.ndarray | None = None
 
 
 def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, explain: bool, top: int) -> _Decisions:
@@ -217,6 +219,11 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         comment = comment_mask(dec.blocks, p.comment_roots, dec.kept, discussion_page(p.url))
         if comments != "keep":  # readers' comments are not the article: removed, or returned apart
             dec.kept = dec.kept & ~comment
+        # a thread page's posts are its content: each post's body kept, its furniture removed
+        thread = threads.find_thread(dec.blocks, dec.scores, dec.kept, comment)
+        if thread is not None:
+            dec.kept = (dec.kept | (thread.roles == threads.BODY)) & (thread.roles != threads.FURNITURE)
+            dec.post = thread.roles
         dated = bool(p.metadata.date or p.metadata.author)
         decided.append((p, dec, comment, page_checks(dec.blocks, dec.kept, _title(p), p.url, dated)))
         start += n
@@ -236,7 +243,7 @@ def _result(page: Page, dec: _Decisions, comment: np.ndarray, checks: PageChecks
     return Result(blocks=dec.blocks, scores=dec.scores, kept=dec.kept, threshold=threshold, favor=favor,
                   title=_title(page), url=page.url, site=page.site, name=page.name, encoding=page.doc.encoding,
                   warnings=warnings, verdict=checks.verdict, stats=checks.stats, reasons=dec.reasons,
-                  metadata=page.metadata, comment=comment, comments=comments)
+                  metadata=page.metadata, comment=comment, comments=comments, post=dec.post)
 
 
 def extract(source: Source, *, model: Model | str | Path | None = None, favor: str = "balanced",

@@ -9,6 +9,7 @@ from .htmlout import to_html
 from .inline import block_plain
 from .markdown import items_markdown, to_markdown
 from .structure import Item, headline, kept_items
+from .threads import FURNITURE, ROLE_NAMES
 
 if TYPE_CHECKING:
     from .result import Result
@@ -67,6 +68,7 @@ def _block_dicts(res: Result) -> list[dict[str, Any]]:
     """Every block's record: its text, decision, score and structure."""
     scores = res.scores.tolist()
     comment = res.comment.tolist() if res.comment is not None and len(res.comment) else [False] * len(res.blocks)
+    post = res.post.tolist() if res.post is not None and len(res.post) else [0] * len(res.blocks)
     out = []
     for i, (b, kept) in enumerate(zip(res.blocks, res.kept.tolist())):
         d: dict[str, Any] = {
@@ -83,6 +85,7 @@ def _block_dicts(res: Result) -> list[dict[str, Any]]:
             "link_chars": b.link_chars,
             "hidden": b.hidden,
             "comment": bool(comment[i]),
+            "post": ROLE_NAMES.get(post[i]),
         }
         if res.reasons is not None:
             d["reasons"] = [_reason_dict(name, value, c) for name, value, c in res.reasons[i]]
@@ -145,6 +148,8 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
             rec["hidden"] = True
         if res.comment is not None and len(res.comment) and res.comment[i] and res.comments != "keep":
             rec["reason"] = "comment"  # part of a readers' comment thread
+        elif res.post is not None and len(res.post) and res.post[i] == FURNITURE:
+            rec["reason"] = "post-furniture"  # around each post of a thread page
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]

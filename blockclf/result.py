@@ -87,6 +87,10 @@ class Result:
     comment: np.ndarray | None = None
     #: what was done with comments: ``remove`` (default), ``keep`` or ``separate``
     comments: str = "remove"
+    #: on a thread page (`blockclf.threads`), per block its part in the thread: 0 outside it,
+    #: 1 a post's body (kept), 2 a post's furniture (removed), 3 the rest of a post (the
+    #: model's decision); None on other pages
+    post: np.ndarray | None = None
 
     @property
     def text(self) -> str:

@@ -1,0 +1,265 @@
+"""Thread pages: every post of a forum or questions thread kept, the furniture around each removed.
+
+On a thread page the main content is itself a repetition: one container per post (a
+``<div>``, ``<article>``, ``<li>``, a table row) repeated under one parent, each holding the
+post's text and, around it, an author and date line, badges ("Joined", post counts), "Reply"
+and "Quote" links. The model judges each block on its own evidence, so it keeps a long first
+post and drops short replies ("Thanks, that worked"), or keeps a badge here and a date there.
+This pass reads the repetition from the blocks' element paths and decides each *slot* of a
+post (a block's path inside its post; the position of a paragraph, list item or quote left
+out) once for all the posts.
+
+*Posts.* Only elements that have siblings of their own tag (their step in the path carries a
+position) up to `MAX_LEVELS` above a block scored `MIN_CONFIDENT` or more are candidates, and
+only when at least `MIN_POSTS` - 1 of their first siblings hold a block at the same path as
+that block (a few set lookups: a page without such a repetition around its content stops
+there). A candidate's parent and tag give its *posts*: the blocks under ``parent/tag[k]``.
+
+*Thread.* The posts make a thread when at least `MIN_POSTS` of them hold text, one slot holds
+a block in at least `MIN_BODY_SHARE` of them (the *body*: of those slots, the one holding most
+text) and another slot gives a short line with a date, a time or an age ("May 2, 2024",
+"19:44", "2 years ago", "Posted", "Joined") in at least `MIN_HEADED_SHARE` of them. Repeated
+sections of a document, product cards and menus have no such line. Of the page's threads, the
+one holding most text is taken.
+
+*Decisions.* Every block of the body slot is kept, and so is every block of a reply nested in
+a post (the body slot under more elements of the post's tag). A slot besides the body that
+recurs in at least `MIN_FURNITURE_SHARE` of the posts (and in two) and of whose characters the
+model keeps under `DROP_SHARE` is the posts' furniture: its blocks are removed, except those
+the model scored `MIN_CONFIDENT` or more. The other blocks of the posts keep the model's
+decision.
+
+A thread holding blocks of a readers' comment thread that `blockclf.comments` marks (comments
+under an article, which extraction removes) is left alone: that pass has decided that the page
+is an article with a thread under it, not a discussion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .block import Block
+
+__all__ = ["BODY", "FURNITURE", "OUTSIDE", "POST", "ROLE_NAMES", "Thread", "find_thread"]
+
+#: per-block codes of `Thread.roles`: not in the thread, a post's body (kept), a post's
+#: furniture (removed), the rest of a post (left to the model)
+OUTSIDE, BODY, FURNITURE, POST = 0, 1, 2, 3
+#: the roles' names in the JSON output and the removal log
+ROLE_NAMES = {BODY: "body", FURNITURE: "furniture", POST: "post"}
+
+#: a block scored at least this is kept confidently: the posts are read above such blocks only
+MIN_CONFIDENT = 0.6
+#: posts are looked for up to this many levels above a confidently kept block
+MAX_LEVELS = 8
+#: a thread has at least this many posts holding text
+MIN_POSTS = 3
+#: the body slot is in at least this share of the posts
+MIN_BODY_SHARE = 0.6
+#: at least this share of the posts say when they were written, in a slot besides the body
+MIN_HEADED_SHARE = 0.5
+#: a slot of which the model keeps under this share of the characters is furniture
+DROP_SHARE = 0.5
+#: ... when it recurs in at least this share of the posts (and in two): what one post alone
+#: holds (the first post's own layout, a poll) is left to the model
+MIN_FURNITURE_SHARE = 0.3
+
+#: a post's header line is this short
+_HEADER_CHARS = 120
+_MONTH = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july"
+          r"|august|september|october|november|december")
+#: a date, a time or an age, as a post's header gives it ("03/03/2026 19:44", "May 2", "2 years ago",
+#: "Posted", "· 4y", "2024年5月")
+_WHEN = re.compile(rf"\b(?:{_MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}\.?\s+(?:{_MONTH})\b"
+                   r"|\b\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b|\b\d{1,2}:\d{2}\b"
+                   r"|\b\d+\s*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\s+ago\b"
+                   r"|\b(?:yesterday|today|just now|posted|joined)\b|·\s*\d+\s*[smhdwy]\b"
+                   r"|\d{4}\s*年|\d{1,2}\s*月\s*\d{1,2}", re.IGNORECASE)
+#: the position of a block's own element is left out of its slot for these tags: a post's
+#: paragraphs, list items and quotes are one slot however many there are
+_RUNS = frozenset({"p", "li", "pre", "blockquote", "ul", "ol"})
+
+
+def _slot(tail: str) -> str:
+    """A block's slot from its path inside its post (``/div[2]/p[3]`` gives ``/div[2]/p``)."""
+    head, _, last = tail.rpartition("/")
+    tag, bracket, _ = last.partition("[")
+    return f"{head}/{tag}" if bracket and tag in _RUNS else tail
+
+
+@dataclass(frozen=True)
+class Thread:
+    """The page's thread: its posts' parent element and tag, how many posts, and per block its
+    role (`OUTSIDE`, `BODY` or `FURNITURE`)."""
+
+    parent: str
+    tag: str
+    posts: int
+    roles: np.ndarray
+
+
+def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, str], int]:
+    """The (parent path, tag) of the indexed elements up to `MAX_LEVELS` above a confidently
+    kept block that look like posts, each with one such block.
+
+    An element looks like a post when at least `MIN_POSTS` - 1 of its first siblings of its
+    tag (up to `_PROBE` past it) hold a block at the same path inside them as the confident
+    block (``.../div[4]/div[2]/p`` for ``.../div[3]/div[2]/p``): a set lookup per sibling, so
+    that a page without a repetition around its content is left after a few dozen lookups.
+    """
+    paths = {b.xpath for b in blocks}
+    keys: dict[tuple[str, str], int] = {}
+    tried: set[tuple[str, str]] = set()
+    for i in np.flatnonzero(scores >= MIN_CONFIDENT).tolist():
+        b = blocks[i]
+        if b.hidden:
+            continue
+        path = b.xpath
+        for _ in range(MAX_LEVELS):
+            head, _, last = path.rpartition("/")
+            if not head:
+                break
+            if last.endswith("]"):
+                tag, _, num = last[:-1].partition("[")
+                key = (head, tag)
+                if key not in tried:
+                    tried.add(key)
+                    if _siblings_alike(paths, head, tag, int(num), b.xpath[len(path):]):
+                        keys[key] = i
+            path = head
+    return keys
+
+
+#: how many siblings past an element are looked at for posts like it
+_PROBE = 8
+
+
+def _siblings_alike(paths: set[str], parent: str, tag: str, num: int, tail: str) -> bool:
+    """Whether at least `MIN_POSTS` - 1 siblings ``parent/tag[k]`` hold a block at ``tail``
+    (or at ``tail`` with its last position changed: a first paragraph, a lone one)."""
+    tails = {tail}
+    end = tail.rpartition("/")[2]
+    if end.endswith("]"):
+        bare = tail[:len(tail) - len(end)] + end[:end.index("[")]
+        tails.update((bare, bare + "[1]"))
+    elif tail:
+        tails.add(tail + "[1]")
+    need = MIN_POSTS - 1
+    for k in range(1, num + _PROBE):
+        if k != num and any(f"{parent}/{tag}[{k}]{t}" in paths for t in tails):
+            need -= 1
+            if need <= 0:
+                return True
+    return False
+
+
+@dataclass
+class _Repetition:
+    """The blocks under one candidate's posts: their indexes, post numbers and slots."""
+
+    parent: str
+    tag: str
+    members: list[int]
+    posts: list[str]
+    slots: list[str]
+
+
+def _repetition(blocks: Sequence[Block], parent: str, tag: str, seed: int) -> _Repetition | None:
+    """The blocks under the candidate's posts, or None when under `MIN_POSTS` posts hold text.
+
+    The blocks under one element are a run in document order: the run around ``seed`` (a
+    block under the candidate's parent) is read, not the whole page.
+    """
+    inside = parent + "/"
+    lo, hi = seed, seed + 1
+    while lo > 0 and blocks[lo - 1].xpath.startswith(inside):
+        lo -= 1
+    while hi < len(blocks) and blocks[hi].xpath.startswith(inside):
+        hi += 1
+    prefix = f"{inside}{tag}["
+    cut = len(prefix)
+    found: list[tuple[int, str, str]] = []
+    for i in range(lo, hi):
+        b = blocks[i]
+        if not b.hidden and b.xpath.startswith(prefix):
+            post, _, tail = b.xpath[cut:].partition("]")
+            found.append((i, post, tail))
+    if len({post for _, post, _ in found}) < MIN_POSTS:
+        return None
+    return _Repetition(parent, tag, [i for i, _, _ in found], [p for _, p, _ in found],
+                       [_slot(t) for _, _, t in found])
+
+
+def _dated(rep: _Repetition, blocks: Sequence[Block], body: str, posts: int) -> bool:
+    """Whether a slot other than the body says when each post was written in at least
+    `MIN_HEADED_SHARE` of the posts: short lines holding a date, a time or an age."""
+    dated: dict[str, set[str]] = {}
+    for i, post, slot in zip(rep.members, rep.posts, rep.slots):
+        text = blocks[i].text
+        if slot != body and len(text) <= _HEADER_CHARS and _WHEN.search(text):
+            dated.setdefault(slot, set()).add(post)
+    return any(len(p) >= MIN_HEADED_SHARE * posts for p in dated.values())
+
+
+def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
+                  n: int) -> np.ndarray | None:
+    """The roles of the blocks when the repetition is a thread (with its characters), else None."""
+    posts = set(rep.posts)
+    if len(posts) < MIN_POSTS:
+        return None
+    chars: dict[str, int] = {}
+    kept_chars: dict[str, int] = {}
+    slot_posts: dict[str, set[str]] = {}
+    post_slots: dict[str, set[str]] = {}
+    for i, post, slot in zip(rep.members, rep.posts, rep.slots):
+        size = len(blocks[i].text)
+        chars[slot] = chars.get(slot, 0) + size
+        if kept[i]:
+            kept_chars[slot] = kept_chars.get(slot, 0) + size
+        slot_posts.setdefault(slot, set()).add(post)
+        post_slots.setdefault(post, set()).add(slot)
+    common = [s for s in chars if len(slot_posts[s]) >= MIN_BODY_SHARE * len(posts)]
+    if not common:
+        return None
+    body = max(common, key=chars.__getitem__)
+    if not _dated(rep, blocks, body, len(posts)):
+        return None
+    if not any(scores[i] >= MIN_CONFIDENT for i, s in zip(rep.members, rep.slots) if s == body):
+        return None
+    recurring = max(2, MIN_FURNITURE_SHARE * len(posts))
+    # a reply nested in a post (``/div/div/p`` under ``/div/p`` posts) has a body too
+    nested = re.compile(rf"^(?:/{re.escape(rep.tag)})+{re.escape(body)}$")
+    bodies = {s for s in chars if s == body or nested.match(s)}
+    furniture = {s for s, c in chars.items()
+                 if s not in bodies and len(slot_posts[s]) >= recurring and kept_chars.get(s, 0) < DROP_SHARE * c}
+    roles = np.zeros(n, dtype=np.int8)
+    for i, slot in zip(rep.members, rep.slots):
+        if slot in bodies:
+            roles[i] = BODY
+        else:
+            roles[i] = FURNITURE if slot in furniture and scores[i] < MIN_CONFIDENT else POST
+    return roles
+
+
+def find_thread(blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
+                comment: np.ndarray | None = None) -> Thread | None:
+    """The page's thread (see the module docstring), or None when the page is not one.
+
+    ``scores`` and ``kept`` are the model's; ``comment`` marks the blocks of readers' comment
+    threads (`blockclf.comments.comment_mask`): a thread holding any is left alone.
+    """
+    keys = _candidates(blocks, scores)
+    reps = [r for (parent, tag), seed in keys.items() if (r := _repetition(blocks, parent, tag, seed))]
+    # the repetition holding most text that is a thread
+    reps.sort(key=lambda r: -sum(len(blocks[i].text) for i in r.members))
+    for rep in reps:
+        roles = _thread_roles(rep, blocks, scores, kept, len(blocks))
+        if roles is not None:
+            if comment is not None and (comment & (roles != OUTSIDE)).any():
+                return None
+            return Thread(rep.parent, rep.tag, len(set(rep.posts)), roles)
+    return None

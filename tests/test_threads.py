@@ -1,0 +1,105 @@
+"""Thread pages: every post's body kept and its furniture removed; articles and their comments left alone."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from blockclf.comments import comment_mask, comment_roots
+from blockclf.html import parse
+from blockclf.predict import extract
+from blockclf.render import removal_log
+from blockclf.segment import segment
+from blockclf.threads import BODY, FURNITURE, OUTSIDE, find_thread
+
+QUESTION = ("I replaced the pump on my old boiler last winter and since then the pressure drops every night, "
+            "so by morning the radiators are cold. Has anyone seen this before, and what should I check first?")
+REPLIES = ("Check the expansion vessel.", "Same here, it was the valve.", "Thanks, that worked!")
+STORY = "The river cut a new channel through the soft plain after the flood, and the town moved uphill. " * 12
+REMARK = "Great article, I grew up near that river and remember the flood of that year very well indeed."
+
+
+def _post(n: int, author: str, body: str) -> str:
+    return (f'<div class="post"><div class="head"><a href="/u/{author}">{author}</a></div>'
+            f'<div class="when">Posted May {n}, 2024 10:{n:02d}</div><div class="body"><p>{body}</p></div>'
+            f'<div class="foot">Reply Quote</div></div>')
+
+
+THREAD_PAGE = ('<html><body><nav><a href="/">Home</a> <a href="/forum">Forum</a></nav><main><h1>Boiler pressure drops</h1>'
+               f'<div class="posts">{_post(1, "ann", QUESTION)}'
+               + "".join(_post(i + 2, f"user{i}", text) for i, text in enumerate(REPLIES))
+               + "</div></main><footer>© Example Forum</footer></body></html>")
+
+
+def _blocks(html: str):
+    return [b for b in segment(parse(html)) if not b.hidden]
+
+
+def _scores(blocks, confident: str, low: float = 0.1) -> np.ndarray:
+    """What a model does on such pages: the long first post confident, everything else low."""
+    return np.array([0.9 if confident in b.text else low for b in blocks])
+
+
+def test_a_threads_short_replies_are_kept_and_its_furniture_removed():
+    blocks = _blocks(THREAD_PAGE)
+    scores = _scores(blocks, QUESTION)
+    kept = scores >= 0.5
+    kept[[i for i, b in enumerate(blocks) if b.text == "Reply Quote"][0]] = True  # one piece of furniture kept
+    thread = find_thread(blocks, scores, kept)
+    assert thread is not None and thread.posts == 4 and thread.tag == "div"
+    roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
+    assert all(roles[text] == BODY for text in (QUESTION, *REPLIES))
+    assert roles["Reply Quote"] == FURNITURE and roles["Posted May 3, 2024 10:03"] == FURNITURE
+    assert roles["Home Forum"] == OUTSIDE and roles["Boiler pressure drops"] == OUTSIDE
+
+
+def test_extract_records_the_thread_pass(tiny_model, monkeypatch):
+    """The pass's decisions reach the result, the JSON blocks and the removal log (the tiny
+    model's scores stand in for nothing here: the pass reads scores like a real model's)."""
+    import blockclf.threads as threads
+
+    real = threads.find_thread
+    monkeypatch.setattr(threads, "find_thread",
+                        lambda blocks, scores, kept, comment=None: real(blocks, _scores(blocks, QUESTION),
+                                                                        _scores(blocks, QUESTION) >= 0.5, comment))
+    res = extract(THREAD_PAGE.encode(), model=tiny_model, threshold=0.0)  # the model keeps every block
+    assert res.post is not None
+    assert all(r in res.text for r in REPLIES) and "Reply Quote" not in res.text
+    log = removal_log(res)
+    assert {rec["text"] for rec in log if rec.get("reason") == "post-furniture"} >= {"Reply Quote"}
+    assert {b["post"] for b in res.to_dict()["blocks"]} >= {"body", "furniture", None}
+
+
+def _article(thread: str) -> str:
+    return (f'<html><body><article><h1>River cut a channel</h1><p>{STORY}</p><p>{STORY}</p></article>'
+            f"{thread}</body></html>")
+
+
+COMMENTS = ('<div id="comments"><h3>3 Comments</h3>'
+            + "".join(f'<div class="comment"><div class="meta">reader{i} · May {i}, 2024</div><p>{REMARK} {i}</p>'
+                      f'<div class="reply">Reply</div></div>' for i in range(1, 4))
+            + "</div>")
+
+
+def test_an_articles_comment_thread_stays_removed():
+    html = _article(COMMENTS)
+    doc = parse(html)
+    blocks = [b for b in segment(doc) if not b.hidden]
+    scores = np.array([0.9 if b.text.startswith(("The river", REMARK)) else 0.1 for b in blocks])
+    kept = scores >= 0.5
+    comment = comment_mask(blocks, comment_roots(doc.root, blocks), kept)
+    assert comment.any()
+    assert find_thread(blocks, scores, kept & ~comment, comment) is None
+
+
+def test_an_article_page_is_not_a_thread():
+    blocks = _blocks(_article(""))
+    scores = np.array([0.95 if b.text.startswith("The river") else 0.2 for b in blocks])
+    assert find_thread(blocks, scores, scores >= 0.5) is None
+
+
+def test_repeated_sections_without_dates_are_not_a_thread():
+    sections = "".join(f'<section><h2>Step {i}</h2><p>{STORY}</p><div class="note">Tip</div></section>'
+                       for i in range(1, 6))
+    blocks = _blocks(f"<html><body><main>{sections}</main></body></html>")
+    scores = np.array([0.9 if b.text.startswith("The river") else 0.1 for b in blocks])
+    assert find_thread(blocks, scores, scores >= 0.5) is None
