@@ -23,11 +23,12 @@ sections of a document, product cards and menus have no such line. Of the page's
 one holding most text is taken.
 
 *Decisions.* Every block of the body slot is kept, and so is every block of a reply nested in
-a post (the body slot under more elements of the post's tag). A slot besides the body that
-recurs in at least `MIN_FURNITURE_SHARE` of the posts (and in two) and of whose characters the
-model keeps under `DROP_SHARE` is the posts' furniture: its blocks are removed, except those
-the model scored `MIN_CONFIDENT` or more. The other blocks of the posts keep the model's
-decision.
+a post (the body slot under more elements of the post's tag). The dated header lines keep the
+model's decision: whether a thread's text includes who wrote each post and when is a matter
+of convention, and a reader of the thread may want it. Any other slot that recurs in at least
+`MIN_FURNITURE_SHARE` of the posts (and in two), and of whose characters the model keeps
+under `DROP_SHARE`, is the posts' furniture: its blocks are removed, except those the model
+scored `MIN_CONFIDENT` or more. The other blocks of the posts keep the model's decision.
 
 A thread holding blocks of a readers' comment thread that `blockclf.comments` marks (comments
 under an article, which extraction removes) is left alone: that pass has decided that the page
@@ -60,6 +61,8 @@ MAX_LEVELS = 8
 MIN_POSTS = 3
 #: the body slot is in at least this share of the posts
 MIN_BODY_SHARE = 0.6
+#: a body slot with more of its characters in links than this is a list of links, not posts
+MAX_BODY_LINK_SHARE = 0.5
 #: at least this share of the posts say when they were written, in a slot besides the body
 MIN_HEADED_SHARE = 0.5
 #: a slot of which the model keeps under this share of the characters is furniture
@@ -106,14 +109,16 @@ def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, 
     """The (parent path, tag) of the indexed elements up to `MAX_LEVELS` above a confidently
     kept block that look like posts, each with one such block.
 
-    An element looks like a post when at least `MIN_POSTS` - 1 of its first siblings of its
-    tag (up to `_PROBE` past it) hold a block at the same path inside them as the confident
+    An element looks like a post when at least `MIN_POSTS` - 1 of its siblings of its tag
+    (up to `_PROBE` before and past it) hold a block at the same path inside them as the confident
     block (``.../div[4]/div[2]/p`` for ``.../div[3]/div[2]/p``): a set lookup per sibling, so
-    that a page without a repetition around its content is left after a few dozen lookups.
+    that a page without a repetition around its content is left after a few dozen lookups;
+    and when its own text has a dated line (`_dated_post`).
     """
     paths = {b.xpath for b in blocks}
     keys: dict[tuple[str, str], int] = {}
     tried: set[tuple[str, str]] = set()
+    seen: set[str] = set()  # element paths walked up from already
     for i in np.flatnonzero(scores >= MIN_CONFIDENT).tolist():
         b = blocks[i]
         if b.hidden:
@@ -121,39 +126,59 @@ def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, 
         path = b.xpath
         for _ in range(MAX_LEVELS):
             head, _, last = path.rpartition("/")
-            if not head:
+            if not head or path in seen:
                 break
+            seen.add(path)
             if last.endswith("]"):
                 tag, _, num = last[:-1].partition("[")
                 key = (head, tag)
                 if key not in tried:
                     tried.add(key)
-                    if _siblings_alike(paths, head, tag, int(num), b.xpath[len(path):]):
+                    if (_siblings_alike(paths, head, tag, int(num), b.xpath[len(path):])
+                            and _dated_post(blocks, i, path)):
                         keys[key] = i
             path = head
     return keys
 
 
-#: how many siblings past an element are looked at for posts like it
+def _dated_post(blocks: Sequence[Block], seed: int, post: str) -> bool:
+    """Whether the post ``post`` (the element path of one, holding block ``seed``) has a short
+    line with a date, a time or an age: a post without one is not a forum post."""
+    inside = post + "/"
+    lo, hi = seed, seed + 1
+    while lo > 0 and (blocks[lo - 1].xpath == post or blocks[lo - 1].xpath.startswith(inside)):
+        lo -= 1
+    while hi < len(blocks) and (blocks[hi].xpath == post or blocks[hi].xpath.startswith(inside)):
+        hi += 1
+    return any(len(b.text) <= _HEADER_CHARS and _WHEN.search(b.text) for b in blocks[lo:hi])
+
+
+#: how many siblings before and past an element are looked at for posts like it
 _PROBE = 8
 
 
 def _siblings_alike(paths: set[str], parent: str, tag: str, num: int, tail: str) -> bool:
     """Whether at least `MIN_POSTS` - 1 siblings ``parent/tag[k]`` hold a block at ``tail``
     (or at ``tail`` with its last position changed: a first paragraph, a lone one)."""
-    tails = {tail}
+    tails = [tail]
     end = tail.rpartition("/")[2]
     if end.endswith("]"):
         bare = tail[:len(tail) - len(end)] + end[:end.index("[")]
-        tails.update((bare, bare + "[1]"))
+        tails += [bare, bare + "[1]"]
     elif tail:
-        tails.add(tail + "[1]")
+        tails.append(tail + "[1]")
+    base = f"{parent}/{tag}["
     need = MIN_POSTS - 1
-    for k in range(1, num + _PROBE):
-        if k != num and any(f"{parent}/{tag}[{k}]{t}" in paths for t in tails):
-            need -= 1
-            if need <= 0:
-                return True
+    for k in range(max(1, num - _PROBE), num + _PROBE):
+        if k == num:
+            continue
+        stem = f"{base}{k}]"
+        for t in tails:
+            if stem + t in paths:
+                need -= 1
+                if need <= 0:
+                    return True
+                break
     return False
 
 
@@ -194,39 +219,41 @@ def _repetition(blocks: Sequence[Block], parent: str, tag: str, seed: int) -> _R
                        [_slot(t) for _, _, t in found])
 
 
-def _dated(rep: _Repetition, blocks: Sequence[Block], body: str, posts: int) -> bool:
-    """Whether a slot other than the body says when each post was written in at least
+def _dated(rep: _Repetition, blocks: Sequence[Block], body: str, posts: int) -> set[str]:
+    """The slots besides the body that say when each post was written in at least
     `MIN_HEADED_SHARE` of the posts: short lines holding a date, a time or an age."""
     dated: dict[str, set[str]] = {}
     for i, post, slot in zip(rep.members, rep.posts, rep.slots):
         text = blocks[i].text
         if slot != body and len(text) <= _HEADER_CHARS and _WHEN.search(text):
             dated.setdefault(slot, set()).add(post)
-    return any(len(p) >= MIN_HEADED_SHARE * posts for p in dated.values())
+    return {s for s, p in dated.items() if len(p) >= MIN_HEADED_SHARE * posts}
 
 
 def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
                   n: int) -> np.ndarray | None:
-    """The roles of the blocks when the repetition is a thread (with its characters), else None."""
+    """Each block's role (`Thread.roles`, ``n`` blocks) when the repetition is a thread, else None."""
     posts = set(rep.posts)
     if len(posts) < MIN_POSTS:
         return None
     chars: dict[str, int] = {}
     kept_chars: dict[str, int] = {}
     slot_posts: dict[str, set[str]] = {}
-    post_slots: dict[str, set[str]] = {}
     for i, post, slot in zip(rep.members, rep.posts, rep.slots):
         size = len(blocks[i].text)
         chars[slot] = chars.get(slot, 0) + size
         if kept[i]:
             kept_chars[slot] = kept_chars.get(slot, 0) + size
         slot_posts.setdefault(slot, set()).add(post)
-        post_slots.setdefault(post, set()).add(slot)
     common = [s for s in chars if len(slot_posts[s]) >= MIN_BODY_SHARE * len(posts)]
     if not common:
         return None
     body = max(common, key=chars.__getitem__)
-    if not _dated(rep, blocks, body, len(posts)):
+    linked = sum(blocks[i].link_chars for i, s in zip(rep.members, rep.slots) if s == body)
+    if linked > MAX_BODY_LINK_SHARE * chars[body]:
+        return None  # a list of links (headlines, related pages), not posts
+    headers = _dated(rep, blocks, body, len(posts))
+    if not headers:
         return None
     if not any(scores[i] >= MIN_CONFIDENT for i, s in zip(rep.members, rep.slots) if s == body):
         return None
@@ -234,8 +261,8 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
     # a reply nested in a post (``/div/div/p`` under ``/div/p`` posts) has a body too
     nested = re.compile(rf"^(?:/{re.escape(rep.tag)})+{re.escape(body)}$")
     bodies = {s for s in chars if s == body or nested.match(s)}
-    furniture = {s for s, c in chars.items()
-                 if s not in bodies and len(slot_posts[s]) >= recurring and kept_chars.get(s, 0) < DROP_SHARE * c}
+    furniture = {s for s, c in chars.items() if s not in bodies and s not in headers
+                 and len(slot_posts[s]) >= recurring and kept_chars.get(s, 0) < DROP_SHARE * c}
     roles = np.zeros(n, dtype=np.int8)
     for i, slot in zip(rep.members, rep.slots):
         if slot in bodies:

@@ -9,7 +9,7 @@ from blockclf.html import parse
 from blockclf.predict import extract
 from blockclf.render import removal_log
 from blockclf.segment import segment
-from blockclf.threads import BODY, FURNITURE, OUTSIDE, find_thread
+from blockclf.threads import BODY, FURNITURE, OUTSIDE, POST, find_thread
 
 QUESTION = ("I replaced the pump on my old boiler last winter and since then the pressure drops every night, "
             "so by morning the radiators are cold. Has anyone seen this before, and what should I check first?")
@@ -48,7 +48,8 @@ def test_a_threads_short_replies_are_kept_and_its_furniture_removed():
     assert thread is not None and thread.posts == 4 and thread.tag == "div"
     roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
     assert all(roles[text] == BODY for text in (QUESTION, *REPLIES))
-    assert roles["Reply Quote"] == FURNITURE and roles["Posted May 3, 2024 10:03"] == FURNITURE
+    assert roles["Reply Quote"] == FURNITURE  # removed from every post, though the model kept one
+    assert roles["Posted May 3, 2024 10:03"] == POST  # the dated header: left to the model
     assert roles["Home Forum"] == OUTSIDE and roles["Boiler pressure drops"] == OUTSIDE
 
 
@@ -102,4 +103,12 @@ def test_repeated_sections_without_dates_are_not_a_thread():
                        for i in range(1, 6))
     blocks = _blocks(f"<html><body><main>{sections}</main></body></html>")
     scores = np.array([0.9 if b.text.startswith("The river") else 0.1 for b in blocks])
+    assert find_thread(blocks, scores, scores >= 0.5) is None
+
+
+def test_a_dated_list_of_links_is_not_a_thread():
+    rows = "".join(f'<tr><td>{i} days ago</td><td><a href="/a{i}">Team {i} wins the league again</a></td></tr>'
+                   for i in range(1, 8))
+    blocks = _blocks(f"<html><body><article><p>{STORY}</p></article><table>{rows}</table></body></html>")
+    scores = np.array([0.9 if b.text.startswith(("The river", "Team 2")) else 0.1 for b in blocks])
     assert find_thread(blocks, scores, scores >= 0.5) is None
