@@ -88,7 +88,10 @@ _RUNS = frozenset({"p", "li", "pre", "blockquote", "ul", "ol"})
 
 
 def _slot(tail: str) -> str:
-    """A block's slot from its path inside its post (``/div[2]/p[3]`` gives ``/div[2]/p``)."""
+    """A block's slot from its path inside its post: ``/div[2]/p[3]`` gives ``/div[2]/p``, and
+    ``/div[1]/p`` gives ``/div/p``, as a lone element is written (a post with a second
+    ``div`` numbers its first one, the next post may not)."""
+    tail = tail.replace("[1]", "")
     head, _, last = tail.rpartition("/")
     tag, bracket, _ = last.partition("[")
     return f"{head}/{tag}" if bracket and tag in _RUNS else tail
@@ -158,15 +161,15 @@ _PROBE = 8
 
 
 def _siblings_alike(paths: set[str], parent: str, tag: str, num: int, tail: str) -> bool:
-    """Whether at least `MIN_POSTS` - 1 siblings ``parent/tag[k]`` hold a block at ``tail``
-    (or at ``tail`` with its last position changed: a first paragraph, a lone one)."""
+    """Whether at least `MIN_POSTS` - 1 siblings ``parent/tag[k]`` hold a block at ``tail``,
+    or at ``tail`` with its last position changed (a first paragraph, a lone one) or its
+    first-of-several positions left out (a first post's ``div[1]/p`` for the replies' ``div/p``)."""
     tails = [tail]
-    end = tail.rpartition("/")[2]
-    if end.endswith("]"):
-        bare = tail[:len(tail) - len(end)] + end[:end.index("[")]
-        tails += [bare, bare + "[1]"]
-    elif tail:
-        tails.append(tail + "[1]")
+    for t in (tail, tail.replace("[1]", "")) if "[1]" in tail else (tail,):
+        end = t.rpartition("/")[2]
+        bare = t[:len(t) - len(end)] + end.partition("[")[0]
+        tails += [t, bare, bare + "[1]"] if t != tail else [bare, bare + "[1]"]
+    tails = list(dict.fromkeys(tails))
     base = f"{parent}/{tag}["
     need = MIN_POSTS - 1
     for k in range(max(1, num - _PROBE), num + _PROBE):

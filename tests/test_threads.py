@@ -112,3 +112,18 @@ def test_a_dated_list_of_links_is_not_a_thread():
     blocks = _blocks(f"<html><body><article><p>{STORY}</p></article><table>{rows}</table></body></html>")
     scores = np.array([0.9 if b.text.startswith(("The river", "Team 2")) else 0.1 for b in blocks])
     assert find_thread(blocks, scores, scores >= 0.5) is None
+
+
+def test_a_first_post_with_more_parts_shares_its_slots_with_the_replies():
+    def post(n: int, body: str, extra: str = "") -> str:
+        return (f'<article><header>user{n} · {n} days ago</header><section><div class="cooked"><p>{body}</p></div>'
+                f"{extra}</section></article>")
+
+    first = post(1, QUESTION, '<div class="solved">Solved by user3 in post #3</div>')  # its body is div[1]
+    html = ("<html><body><main>" + first + "".join(post(i + 2, r) for i, r in enumerate(REPLIES))
+            + "</main></body></html>")
+    blocks = _blocks(html)
+    scores = _scores(blocks, QUESTION)
+    thread = find_thread(blocks, scores, scores >= 0.5)
+    assert thread is not None
+    assert all(r == BODY for b, r in zip(blocks, thread.roles) if b.text in (QUESTION, *REPLIES))
