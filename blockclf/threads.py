@@ -7,17 +7,19 @@ and "Quote" links. The model judges each block on its own evidence, so it keeps 
 post and drops short replies ("Thanks, that worked"), or keeps a badge here and a date there.
 This pass reads the repetition from the blocks' element paths and decides each *slot* of a
 post (a block's path inside its post; the position of a paragraph, list item or quote left
-out) once for all the posts.
+out, and a first element's ``[1]`` read as a lone element's none) once for all the posts.
 
 *Posts.* Only elements that have siblings of their own tag (their step in the path carries a
 position) up to `MAX_LEVELS` above a block scored `MIN_CONFIDENT` or more are candidates, and
-only when at least `MIN_POSTS` - 1 of their first siblings hold a block at the same path as
-that block (a few set lookups: a page without such a repetition around its content stops
-there). A candidate's parent and tag give its *posts*: the blocks under ``parent/tag[k]``.
+only when at least `MIN_POSTS` - 1 of their nearest siblings hold a block at the same path as
+that block and their own text has a dated line (below): a few set lookups, so that a page
+without such a repetition around its content stops there. A candidate's parent and tag give
+its *posts*: the blocks under ``parent/tag[k]``.
 
 *Thread.* The posts make a thread when at least `MIN_POSTS` of them hold text, one slot holds
 a block in at least `MIN_BODY_SHARE` of them (the *body*: of those slots, the one holding most
-text) and another slot gives a short line with a date, a time or an age ("May 2, 2024",
+text; at most `MAX_BODY_LINK_SHARE` of it in links, one of its blocks scored `MIN_CONFIDENT`
+or more) and another slot gives a short line with a date, a time or an age ("May 2, 2024",
 "19:44", "2 years ago", "Posted", "Joined") in at least `MIN_HEADED_SHARE` of them. Repeated
 sections of a document, product cards and menus have no such line. Of the page's threads, the
 one holding most text is taken.
