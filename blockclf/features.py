@@ -18,6 +18,7 @@ import numpy as np
 from . import region
 from .block import Block
 from .site import Repetition
+from .words import SENT_END, WORD, is_spaced, tokens, unspaced_counts
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -43,8 +44,8 @@ CLASS_TOKENS = (
     "hidden", "visually", "sr", "only", "screen", "reader", "print", "message", "alert", "notice",
 )
 # Prose is dense in function words, menus and lists are not. Besides English, the most
-# frequent ones of the languages most common on the web that separate words with spaces, so
-# that prose in them does not read as a list.
+# frequent ones of the languages most common on the web, so that prose in them does not read
+# as a list. Chinese and Japanese ones are single characters, as their tokens are.
 _FUNCTION_WORDS = frozenset(
     """the of and to a in is that for it was on with as by be at this are from or an not have
     has but which were their they been he she his her its we you our will would can there
@@ -61,13 +62,14 @@ _FUNCTION_WORDS = frozenset(
     """ yang dan di ini itu dengan untuk dari dalam tidak akan pada juga adalah
     и в не на что с по как это к из за от у же он она они был было но
     się nie na że jest do od jak ale po tak są
-    och att det som är för med inte på av till har""".split()
+    och att det som är för med inte på av till har"""
+    # zh (simplified and traditional), ja
+    """ 的 了 是 在 和 与 與 及 也 就 都 而 之 其 所 以 于 於 为 為 被 把 从 從 对 對 但 或 并 並 又 这 這 那 着 著
+    个 個 们 們 不 有 我 你 他 她 它 一 の に は を が で と も た て だ な か し る い す ま れ""".split()
 )
-_SENT_END = re.compile(r"[.!?。！？](?:\s|$)")
 _DIGIT = re.compile(r"\d")
 _UPPER_WORD = re.compile(r"(?:^|\s)[A-Z]")
 _SEPARATORS = re.compile(r"[|»·•›/]")
-_WORD = re.compile(r"\w+")
 _NEIGHBOUR_BASE = ("log_chars", "link_density", "text_density", "ends_punct", "fw_share", "is_p",
                    "is_heading", "list_depth", "rel_container_words")
 
@@ -84,21 +86,36 @@ _STATS_CACHED_CHARS = 200
 
 
 def _text_stats(text: str) -> tuple:
-    """Tokens and the per-block text counts, in one pass over the block (featurize's hot loop)."""
+    """Tokens and the per-block text counts, in one pass over the block (featurize's hot loop).
+
+    Words, tokens and sentences are counted as `words` says: in scripts written without
+    spaces (not `words.is_spaced`) by `_unspaced_stats`.
+    """
     hit = _STATS_CACHE.get(text)
     if hit is not None:
         return hit
     low = text.lower()
-    toks = tuple(_WORD.findall(low))
-    stats = (toks, len(text), len(text.split()), len(toks), sum(map(_IS_FUNCTION_WORD, toks)),
-             len(_SENT_END.findall(text)), text.count(",") + text.count("，"), text[-1] in _END_PUNCT,
-             len(_DIGIT.findall(text)), len(_UPPER_WORD.findall(text)), len(_SEPARATORS.findall(text)),
-             "©" in text or "copyright" in low)
+    if text.isascii() or is_spaced(text):  # most blocks are ASCII: no call for them
+        toks = tuple(WORD.findall(low))
+        stats = (toks, len(text), len(text.split()), len(toks), sum(map(_IS_FUNCTION_WORD, toks)),
+                 len(SENT_END.findall(text)), text.count(",") + text.count("，"), text[-1] in _END_PUNCT,
+                 len(_DIGIT.findall(text)), len(_UPPER_WORD.findall(text)), len(_SEPARATORS.findall(text)),
+                 "©" in text or "copyright" in low)
+    else:
+        stats = _unspaced_stats(text, low)
     if len(text) <= _STATS_CACHED_CHARS:
         if len(_STATS_CACHE) >= _STATS_CACHE_SIZE:
             _STATS_CACHE.clear()
         _STATS_CACHE[text] = stats
     return stats
+
+
+def _unspaced_stats(text: str, low: str) -> tuple:
+    """`_text_stats` of a text in a script written without spaces (``low`` is it lower-cased)."""
+    toks, n_words, n_tokens, n_sentences, n_commas = unspaced_counts(text, low)
+    return (toks, len(text), n_words, n_tokens, sum(map(_IS_FUNCTION_WORD, toks)), n_sentences, n_commas,
+            text[-1] in _END_PUNCT, len(_DIGIT.findall(text)), len(_UPPER_WORD.findall(text)),
+            len(_SEPARATORS.findall(text)), "©" in text or "copyright" in low)
 
 
 def _columns() -> list[str]:
@@ -335,7 +352,7 @@ def _block_columns(counts: np.ndarray, given: np.ndarray) -> dict[str, np.ndarra
 def _title_columns(title: str, toks: Sequence[Sequence[str]], n_tokens: np.ndarray) -> dict[str, np.ndarray]:
     """How much of each block is title words, and how much of the title it holds (NaN without a title)."""
     n = len(toks)
-    title_toks = set(_WORD.findall(title.lower()))
+    title_toks = set(tokens(title))
     if not title_toks:
         return {"title_overlap": np.full(n, np.nan), "title_cover": np.full(n, np.nan)}
     inter = np.fromiter((len(title_toks.intersection(t)) for t in toks), float, n)

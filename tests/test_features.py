@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 import numpy as np
 import pandas as pd
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blockclf import Block, BlockClassifier, SiteProfile
-from blockclf.features import FAMILIES, FEATURES, featurize
+from blockclf.features import _END_PUNCT, _FUNCTION_WORDS, _STATS_CACHE, FAMILIES, FEATURES, _text_stats, featurize
 from blockclf.region import COLUMNS as REGION_COLUMNS
 
 #: columns that may be NaN, and when (see the featurize docstring and FEATURES families)
@@ -111,7 +112,48 @@ def test_lengths_punctuation_and_words():
 def test_cjk_lengths_count_characters():
     [row] = featurize([blk(0, "数据清洗是机器学习的第一步。")]).to_dict("records")
     assert row["n_chars"] == 14
-    assert row["n_words"] == 1
+    assert row["n_words"] == row["n_tokens"] == 13  # each Han character, not the full stop
+    assert row["n_sentences"] == 1
+
+
+#: one paragraph in Chinese and Japanese, and the same in English
+ZH = "数据清洗是机器学习的第一步。我们在这里介绍了常用的方法，并给出了几个例子！"
+JA = "データの前処理は機械学習の最初の一歩です。ここでは、よく使われる方法を紹介します。"
+EN = ("Data cleaning is the first step of machine learning. Here we describe the usual methods, "
+      "and give a few examples!")
+
+
+@pytest.mark.parametrize("text", [ZH, JA])
+def test_unspaced_text_counts_words_as_its_spaced_equivalent(text):
+    zh, en = featurize([blk(0, text), blk(1, EN)]).to_dict("records")
+    assert 0.5 * en["n_words"] <= zh["n_words"] <= 2.5 * en["n_words"]
+    assert 0.5 * en["n_tokens"] <= zh["n_tokens"] <= 2.5 * en["n_tokens"]
+    assert zh["n_sentences"] == en["n_sentences"] == 2  # 。！ end sentences with no space after them
+    assert zh["n_commas"] == 1
+    assert zh["fw_share"] > 0.2  # prose, not a menu
+
+
+def test_title_columns_read_cjk_characters():
+    df = featurize([blk(0, "首页"), blk(1, "机器学习入门：数据清洗是第一步。")], title="机器学习入门 - 技术博客")
+    assert df["title_cover"].iloc[1] > 0.5 > df["title_cover"].iloc[0]
+
+
+def _spaced_stats(text: str) -> tuple:
+    """What `_text_stats` counts in text of spaced scripts: whitespace words, ``\\w+`` tokens."""
+    low = text.lower()
+    toks = tuple(re.findall(r"\w+", low))
+    return (toks, len(text), len(text.split()), len(toks), sum(t in _FUNCTION_WORDS for t in toks),
+            len(re.findall(r"[.!?。！？](?:\s|$)", text)), text.count(",") + text.count("，"),
+            text[-1] in _END_PUNCT, len(re.findall(r"\d", text)), len(re.findall(r"(?:^|\s)[A-Z]", text)),
+            len(re.findall(r"[|»·•›/]", text)), "©" in text or "copyright" in low)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.characters(max_codepoint=0xdff, exclude_categories=("Cs",)) | st.sampled_from("“”‘’—–…€한국어"),
+               min_size=1))
+def test_spaced_text_counts_are_whitespace_words_and_w_tokens(text):
+    _STATS_CACHE.clear()
+    assert _text_stats(text) == _spaced_stats(text)
 
 
 def test_tag_context_and_class_token_flags():

@@ -1,0 +1,72 @@
+"""Words, tokens and sentence ends of a text, in scripts written with and without spaces.
+
+Most scripts set words off with spaces: a word is what whitespace separates, a token a
+``\\w+`` run, a sentence ends at ``.!?`` before a space. Chinese and Japanese (Han ideographs
+and kana), and Thai, Lao, Myanmar and Khmer, write words without spaces, and those rules
+read a paragraph of them as one to three words: a length, link-per-word or function-word
+figure that says "button" of a paragraph. Here such text gets counts of the same order as
+the same content in a spaced language:
+
+- each Han or kana character is a word and a token (a Chinese word is one or two
+  characters, a Japanese one two or three; an English translation runs to between half and
+  two thirds as many words as the original has characters);
+- every `LETTERS_PER_WORD` Thai, Lao, Myanmar or Khmer letters make one word and one token
+  (their words are several letters long and only a dictionary finds where they end, so
+  those letters are counted but not kept as tokens);
+- the wide punctuation of these scripts separates words rather than being part of one,
+  ``。！？`` end a sentence with no space after them, and ``、`` is a comma.
+
+Text with none of these scripts (`is_spaced`, nearly every block of most pages) is counted
+by the spaced rules alone; `features` keeps that path free of anything else.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "tokens", "unspaced_counts"]
+
+#: a token of spaced text
+WORD = re.compile(r"\w+")
+#: a sentence end of spaced text
+SENT_END = re.compile(r"[.!?。！？](?:\s|$)")
+#: letters of the southeast Asian scripts that make one word
+LETTERS_PER_WORD = 4
+
+_HAN_KANA = ("\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+             "\U00020000-\U0003134f")
+_SOUTHEAST = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"  # Thai, Lao, Myanmar, Khmer
+# punctuation of those scripts, typographic quotes and dashes: between words, not words
+_WIDE_PUNCT = "\u2010-\u205e\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+_UNSPACED = re.compile(f"[{_HAN_KANA}{_SOUTHEAST}]")
+_UNSPACED_WORD = re.compile(f"[{_HAN_KANA}]|[^\\s{_HAN_KANA}{_SOUTHEAST}{_WIDE_PUNCT}]+")
+_UNSPACED_TOKEN = re.compile(f"[{_HAN_KANA}]|[^\\W{_HAN_KANA}{_SOUTHEAST}]+")
+_SOUTHEAST_LETTER = re.compile(f"[{_SOUTHEAST}]")
+_UNSPACED_SENT_END = re.compile(r"[.!?](?:\s|$)|[。！？｡]+")
+
+
+def is_spaced(text: str) -> bool:
+    """Whether ``text`` holds no Han, kana, Thai, Lao, Myanmar or Khmer: its words are set off by spaces.
+
+    Most blocks are ASCII and say so without a regular expression.
+    """
+    return text.isascii() or _UNSPACED.search(text) is None
+
+
+def tokens(text: str) -> tuple[str, ...]:
+    """The lower-cased tokens of ``text``: ``\\w+`` runs, each Han or kana character on its own."""
+    low = text.lower()
+    return tuple(WORD.findall(low) if is_spaced(text) else _UNSPACED_TOKEN.findall(low))
+
+
+def unspaced_counts(text: str, low: str) -> tuple[tuple[str, ...], float, float, int, int]:
+    """Tokens, words, token count, sentence ends and commas of a text that is not `is_spaced`.
+
+    ``low`` is ``text`` lower-cased (the caller has it already). The module docstring gives
+    the rules; words and the token count are fractional when southeast Asian letters are in.
+    """
+    toks = tuple(_UNSPACED_TOKEN.findall(low))
+    letters = len(_SOUTHEAST_LETTER.findall(low)) / LETTERS_PER_WORD
+    commas = text.count(",") + text.count("，") + text.count("、")
+    return (toks, len(_UNSPACED_WORD.findall(low)) + letters, len(toks) + letters,
+            len(_UNSPACED_SENT_END.findall(text)), commas)
