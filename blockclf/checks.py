@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlsplit
 import numpy as np
 
 from .block import Block
+from .words import paired_tokens
 
 if TYPE_CHECKING:
     from .result import Result
@@ -390,13 +391,13 @@ def _verdict(stats: dict[str, float], reason: str | None) -> str:
 
 def _title_missing(blocks: Sequence[Block], kept: np.ndarray, title: str) -> bool:
     """Whether under half the words of a title of three words or more are in the kept text."""
-    words = set(_WORD.findall(title.lower()))
+    words = paired_tokens(title)
     if len(words) < 3:
         return False
     found: set[str] = set()
     for b, k in zip(blocks, kept):
         if k:
-            found.update(words.intersection(_WORD.findall(b.text.lower())))
+            found.update(words.intersection(paired_tokens(b.text)))
             if len(found) >= 0.5 * len(words):  # enough already: the rest of the page need not be read
                 return False
     return True

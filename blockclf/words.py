@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "tokens", "unspaced_counts"]
+__all__ = ["LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "paired_tokens", "tokens", "unspaced_counts"]
 
 #: a token of spaced text
 WORD = re.compile(r"\w+")
@@ -41,6 +41,8 @@ _WIDE_PUNCT = "\u2010-\u205e\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40
 _UNSPACED = re.compile(f"[{_HAN_KANA}{_SOUTHEAST}]")
 _UNSPACED_WORD = re.compile(f"[{_HAN_KANA}]|[^\\s{_HAN_KANA}{_SOUTHEAST}{_WIDE_PUNCT}]+")
 _UNSPACED_TOKEN = re.compile(f"[{_HAN_KANA}]|[^\\W{_HAN_KANA}{_SOUTHEAST}]+")
+_OTHER_TOKEN = re.compile(f"[^\\W{_HAN_KANA}{_SOUTHEAST}]+")
+_HAN_KANA_PAIR = re.compile(f"(?=([{_HAN_KANA}]{{2}}))")
 _SOUTHEAST_LETTER = re.compile(f"[{_SOUTHEAST}]")
 _UNSPACED_SENT_END = re.compile(r"[.!?](?:\s|$)|[。！？｡]+")
 
@@ -57,6 +59,18 @@ def tokens(text: str) -> tuple[str, ...]:
     """The lower-cased tokens of ``text``: ``\\w+`` runs, each Han or kana character on its own."""
     low = text.lower()
     return tuple(WORD.findall(low) if is_spaced(text) else _UNSPACED_TOKEN.findall(low))
+
+
+def paired_tokens(text: str) -> set[str]:
+    """The `tokens` of ``text``, but Han and kana characters taken as pairs of neighbours.
+
+    To find one text in another: a Chinese word is one or two characters, so a pair says
+    much more of where it came from than a single character, which turns up in any long text.
+    """
+    low = text.lower()
+    if is_spaced(text):
+        return set(WORD.findall(low))
+    return set(_OTHER_TOKEN.findall(low)).union(_HAN_KANA_PAIR.findall(low))
 
 
 def unspaced_counts(text: str, low: str) -> tuple[tuple[str, ...], float, float, int, int]:

@@ -354,3 +354,15 @@ def test_cli_names_an_error_page_on_stderr(tmp_path, capsys):
     assert "requested URL was not found" in captured.out  # the output is still written
     lines = [x for x in captured.err.splitlines() if "gone.html" in x]
     assert len(lines) == 1 and "flagged error:not-found" in lines[0]
+
+
+ZH_TITLE = "长江中游的河道变迁 - 地理周刊 | 科学频道"
+ZH_PROSE = "<p>" + "洪水过后，河流在松软的平原上冲出了一条新的河道，沿岸的小镇也随之迁往高处。" * 6 + "</p>"
+
+
+def test_title_missing_reads_pairs_of_cjk_characters():
+    kept = _result(f"<title>{ZH_TITLE}</title><h1>长江中游的河道变迁</h1>{ZH_PROSE}")
+    assert "title-missing" not in kept.warnings
+    # some characters of the title are in the prose, but not its words
+    lost = _result(f"<title>{ZH_TITLE}</title><h1>长江中游的河道变迁</h1>{ZH_PROSE}", kept=[False, True])
+    assert "title-missing" in lost.warnings

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from blockclf.words import LETTERS_PER_WORD, is_spaced, tokens, unspaced_counts
+from blockclf.words import LETTERS_PER_WORD, is_spaced, paired_tokens, tokens, unspaced_counts
 
 
 @pytest.mark.parametrize("text", ["Plain ASCII.", "He said “hello” — twice…", "Ça coûte 5 €", "Привет, мир",
@@ -45,3 +45,10 @@ def test_thai_letters_count_by_word_length():
     assert n_words == n_tokens == (len(text) - 1) / LETTERS_PER_WORD
     assert 8 <= n_words <= 20
     assert toks == ()
+
+
+def test_paired_tokens_take_han_and_kana_in_neighbour_pairs():
+    assert paired_tokens("Python 教程 - 技术博客") == {"python", "教程", "技术", "术博", "博客"}
+    assert paired_tokens("日本語です") == {"日本", "本語", "語で", "です"}
+    assert paired_tokens("Hello, World") == {"hello", "world"}
+    assert paired_tokens("家") == set()
