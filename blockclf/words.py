@@ -7,9 +7,10 @@ read a paragraph of them as one to three words: a length, link-per-word or funct
 figure that says "button" of a paragraph. Here such text gets counts of the same order as
 the same content in a spaced language:
 
-- each Han or kana character is a word and a token (a Chinese word is one or two
-  characters, a Japanese one two or three; an English translation runs to between half and
-  two thirds as many words as the original has characters);
+- each Han or kana character is a token, and every `HAN_KANA_PER_WORD` of them a word (a
+  Chinese word is one or two characters, a Japanese one two or three; an English
+  translation runs to between half and two thirds as many words as the original has
+  characters);
 - every `LETTERS_PER_WORD` Thai, Lao, Myanmar or Khmer letters make one word and one token
   (their words are several letters long and only a dictionary finds where they end, so
   those letters are counted but not kept as tokens);
@@ -24,12 +25,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "paired_tokens", "tokens", "unspaced_counts"]
+__all__ = ["HAN_KANA_PER_WORD", "LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "paired_tokens", "tokens",
+           "unspaced_counts"]
 
 #: a token of spaced text
 WORD = re.compile(r"\w+")
 #: a sentence end of spaced text
 SENT_END = re.compile(r"[.!?。！？](?:\s|$)")
+#: Han or kana characters that make one word
+HAN_KANA_PER_WORD = 2
 #: letters of the southeast Asian scripts that make one word
 LETTERS_PER_WORD = 4
 
@@ -39,7 +43,8 @@ _SOUTHEAST = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"  # Thai, Lao, Myanmar, Kh
 # punctuation of those scripts, typographic quotes and dashes: between words, not words
 _WIDE_PUNCT = "\u2010-\u205e\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
 _UNSPACED = re.compile(f"[{_HAN_KANA}{_SOUTHEAST}]")
-_UNSPACED_WORD = re.compile(f"[{_HAN_KANA}]|[^\\s{_HAN_KANA}{_SOUTHEAST}{_WIDE_PUNCT}]+")
+_OTHER_WORD = re.compile(f"[^\\s{_HAN_KANA}{_SOUTHEAST}{_WIDE_PUNCT}]+")
+_HAN_KANA_CHAR = re.compile(f"[{_HAN_KANA}]")
 _UNSPACED_TOKEN = re.compile(f"[{_HAN_KANA}]|[^\\W{_HAN_KANA}{_SOUTHEAST}]+")
 _OTHER_TOKEN = re.compile(f"[^\\W{_HAN_KANA}{_SOUTHEAST}]+")
 _HAN_KANA_PAIR = re.compile(f"(?=([{_HAN_KANA}]{{2}}))")
@@ -77,10 +82,11 @@ def unspaced_counts(text: str, low: str) -> tuple[tuple[str, ...], float, float,
     """Tokens, words, token count, sentence ends and commas of a text that is not `is_spaced`.
 
     ``low`` is ``text`` lower-cased (the caller has it already). The module docstring gives
-    the rules; words and the token count are fractional when southeast Asian letters are in.
+    the rules; words, and the token count when southeast Asian letters are in, may be fractional.
     """
     toks = tuple(_UNSPACED_TOKEN.findall(low))
+    han_kana = len(_HAN_KANA_CHAR.findall(low)) / HAN_KANA_PER_WORD
     letters = len(_SOUTHEAST_LETTER.findall(low)) / LETTERS_PER_WORD
     commas = text.count(",") + text.count("，") + text.count("、")
-    return (toks, len(_UNSPACED_WORD.findall(low)) + letters, len(toks) + letters,
+    return (toks, len(_OTHER_WORD.findall(low)) + han_kana + letters, len(toks) + letters,
             len(_UNSPACED_SENT_END.findall(text)), commas)

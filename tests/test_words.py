@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from blockclf.words import LETTERS_PER_WORD, is_spaced, paired_tokens, tokens, unspaced_counts
+from blockclf.words import HAN_KANA_PER_WORD, LETTERS_PER_WORD, is_spaced, paired_tokens, tokens, unspaced_counts
 
 
 @pytest.mark.parametrize("text", ["Plain ASCII.", "He said “hello” — twice…", "Ça coûte 5 €", "Привет, мир",
@@ -27,15 +27,16 @@ def test_each_han_or_kana_character_is_a_token():
 def test_words_sentences_and_commas_of_mixed_text():
     text = "Python 是一种编程语言，它很流行。真的吗？是的、很流行"
     toks, n_words, n_tokens, n_sentences, n_commas = unspaced_counts(text, text.lower())
-    assert n_words == n_tokens == len(toks) == 1 + 19  # "Python" and each Han character, no punctuation
+    assert n_tokens == len(toks) == 1 + 19  # "Python" and each Han character, no punctuation
+    assert n_words == 1 + 19 / HAN_KANA_PER_WORD
     assert n_sentences == 2  # 。 and ？ with no space after them
     assert n_commas == 2  # ， and 、
 
 
 def test_wide_punctuation_is_not_a_word():
     text = "他说：“你好。”"
-    _, n_words, _, n_sentences, _ = unspaced_counts(text, text)
-    assert n_words == 4
+    _, _, n_tokens, n_sentences, _ = unspaced_counts(text, text)
+    assert n_tokens == 4
     assert n_sentences == 1
 
 
