@@ -44,13 +44,22 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's blockclf
 
-from blockclf.classifier import BlockClassifier  # noqa: E402
-from blockclf.data import PageRecord, read_index  # noqa: E402
-from blockclf.evaluate import score_text  # noqa: E402
-from blockclf.features import FEATURES  # noqa: E402
-from blockclf.model import Model, load_model  # noqa: E402
-from blockclf.thresholds import for_classifier  # noqa: E402
-from blockclf.train import MIN_QUALITY, LabelledPage, _digest, _label_one, _stack, add_repetition  # noqa: E402
+from blockclf.classifier import BlockClassifier
+from blockclf.data import PageRecord, read_index
+from blockclf.evaluate import score_text
+from blockclf.features import FEATURES
+from blockclf.model import Model, load_model
+from blockclf.train import (
+    MIN_QUALITY,
+    LabelledPage,
+    _label_one,
+    add_repetition,
+    data_digest,
+    favor_thresholds,
+    fit_first_pass,
+    stack_pages,
+    usable,
+)
 
 log = logging.getLogger("loso")
 SEED = 0
@@ -98,19 +107,18 @@ def fit_fold(held: str, records: list[PageRecord], cache: dict[str, LabelledPage
     dev = [r for r in records if r.split == "dev" and r.dataset != held]
     tr = fold_pages(train, cache)
     dv = fold_pages(dev, cache)
-    tr_good = [p for p in tr if p.labels.quality >= MIN_QUALITY]
-    dv_good = [p for p in dv if p.labels.quality >= MIN_QUALITY]
-    Xtr, ytr, wtr = _stack(tr_good)
-    Xdv, ydv, wdv = _stack(dv_good)
+    tr_good, dv_good = usable(tr), usable(dv)
+    stacked = stack_pages(tr_good)
+    n_blocks = len(stacked.y)
     clf = BlockClassifier(random_state=SEED, n_jobs=1)
     t1 = time.perf_counter()
-    clf.fit(Xtr[FEATURES], ytr, sample_weight=wtr, eval_set=(Xdv[FEATURES], ydv), eval_sample_weight=wdv)
+    fit_first_pass(clf, stacked, stack_pages(dv_good))
     fit_s = time.perf_counter() - t1
-    del Xtr, Xdv
-    log.info("%s held out: %d trees on %d blocks of %d train pages in %.0fs", held, clf.best_iteration_, len(ytr),
+    del stacked
+    log.info("%s held out: %d trees on %d blocks of %d train pages in %.0fs", held, clf.best_iteration_, n_blocks,
              len(tr_good), fit_s)
     t2 = time.perf_counter()
-    thresholds, dev_scores = for_classifier(clf, dev, SEED)
+    thresholds, dev_scores = favor_thresholds(clf, dev, SEED, None, None)
     log.info("%s held out: thresholds %s on %d dev pages in %.0fs", held, thresholds, len(dev),
              time.perf_counter() - t2)
     info = {
@@ -119,8 +127,8 @@ def fit_fold(held: str, records: list[PageRecord], cache: dict[str, LabelledPage
         "train_pages": len(tr_good),
         "train_pages_excluded": len(tr) - len(tr_good),
         "dev_pages": len(dv),
-        "train_blocks": int(len(ytr)),
-        "data_digest": _digest(list(train) + list(dev)),
+        "train_blocks": int(n_blocks),
+        "data_digest": data_digest(list(train) + list(dev)),
         "seed": SEED,
         "dev_scores": dev_scores,
         "min_label_quality": MIN_QUALITY,
@@ -296,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         if r.split == "test":
             tests[r.dataset].append(r)
     default = load_model(None)
-    digest = _digest(fitting)
+    digest = data_digest(fitting)
     log.info("train+dev digest %s (default model: %s)", digest, default.info.get("data_digest"))
     state["setup"] = {"bench": str(args.bench), "train_dev_digest": digest,
                       "default_digest": default.info.get("data_digest"),
