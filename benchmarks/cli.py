@@ -66,6 +66,39 @@ def _run(cmd: list[str]) -> tuple[float, int, str]:
     return time.perf_counter() - t0, proc.returncode, proc.stderr
 
 
+#: per-language tables are printed for the datasets with pages in at least this many languages
+MANY_LANGUAGES = 5
+
+
+def _group_tables(records: list, work: Path, systems: list[str]) -> dict[str, dict[str, dict]]:
+    """Print, and return, mean F1 by page type (where the index gives one) and by language
+    (for datasets in many languages), for every system whose outputs are in ``work``."""
+    def f1(system: str, r) -> float:
+        out = work / system / r.dataset / f"{r.id}.txt"
+        return score_text(out.read_text(encoding="utf-8") if out.exists() else "", r.read_gold()).f1
+
+    langs = defaultdict(set)
+    for r in records:
+        langs[r.dataset].add(r.lang)
+    keys = {"page type": lambda r: r.extra.get("page_type"),
+            "language": lambda r: (r.lang or "unknown") if len(langs[r.dataset]) >= MANY_LANGUAGES else None}
+    tables: dict[str, dict[str, dict]] = {}
+    for title, key in keys.items():
+        groups = defaultdict(list)
+        for r in records:
+            if key(r) is not None:
+                groups[f"{r.dataset} {key(r)}"].append(r)
+        if not groups:
+            continue
+        print(f"\n| dataset {title} | pages | " + " | ".join(f"{s} F1" for s in systems) + " |")
+        print("|---|---:|" + "---:|" * len(systems))
+        for name, recs in sorted(groups.items(), key=lambda g: (g[0].split()[0], -len(g[1]), g[0])):
+            means = {s: sum(f1(s, r) for r in recs) / len(recs) for s in systems}
+            tables.setdefault(title, {})[name] = {"pages": len(recs), **{s: round(v, 4) for s, v in means.items()}}
+            print(f"| {name} | {len(recs)} | " + " | ".join(f"{means[s]:.3f}" for s in systems) + " |")
+    return tables
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("bench", type=Path, nargs="?", default=Path(os.environ.get("BLOCKCLF_BENCH", ROOT.parent / "shared"
@@ -137,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| all | {len(every)} | {p:.3f} | {r_:.3f} | {f:.3f} |")
     figures.setdefault("quality", {})["all"] = {"pages": len(every), "precision": round(p, 4), "recall": round(r_, 4),
                                                 "f1": round(f, 4)}
+    figures["groups"] = _group_tables(records, work, list(seconds))
     print()
     for name in seconds:
         print(f"{name}: {figures[name]['pages_per_s']:.1f} pages/s ({figures[name]['seconds']:.1f} s, whole processes)")
