@@ -10,6 +10,7 @@ control characters escaped, so no file name can forge a line of the report.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import sys
 from collections import Counter
@@ -363,8 +364,6 @@ def _steady_heap() -> None:
     """
     if not sys.platform.startswith("linux"):
         return
-    import ctypes
-
     try:
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):
