@@ -259,12 +259,15 @@ def test_markdown_starts_with_the_headline_unless_a_kept_heading_says_it():
 
 def test_cli_title_options(tmp_path, capsys):
     f = tmp_path / "p.html"
-    f.write_text("<html><head><title>Rivers - Site</title></head><body><h1>Rivers</h1><div>"
+    # the headline is in the <title> only: text output is the kept blocks, --title puts it first
+    f.write_text("<html><head><title>Rivers - Site</title></head><body><div>"
                  + "<p>Rivers swing from side to side in long looping curves, and nobody planned it.</p>" * 5
                  + "</div></body></html>", encoding="utf-8")
     for args, starts in (([], False), (["--title"], True)):
         assert main(["extract", str(f), *args]) == 0
-        assert capsys.readouterr().out.startswith("Rivers\n") == starts
+        out = capsys.readouterr().out
+        assert out.startswith("Rivers - Site\n") == starts
+        assert out.endswith("nobody planned it.\n")
 
 
 def test_links_resolve_against_the_page_address():
