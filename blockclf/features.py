@@ -217,26 +217,20 @@ _ANCESTOR_AT = {t: len(OWN_TAGS) + j for j, t in enumerate(ANCESTOR_TAGS)}
 _CLASS_AT = {t: len(OWN_TAGS) + len(ANCESTOR_TAGS) + j for j, t in enumerate(CLASS_TOKENS)}
 
 
-#: per (own tag, ancestor tags, class/id tokens): the flag columns set, over the pages this
-#: process has read (a site's template repeats its contexts; bounded like `_STATS_CACHE`)
-_FLAG_CACHE: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[int, ...]] = {}
-_FLAG_CACHE_SIZE = 20_000
-
-
-def _flag_columns(key: tuple[str, tuple[str, ...], tuple[str, ...]]) -> tuple[int, ...]:
-    """The flag columns set for a block of tag ``key[0]`` under ``key[1]`` with tokens ``key[2]``."""
-    cols = _FLAG_CACHE.get(key)
-    if cols is None:
-        tag, ancestors, tokens = key
-        found = {_TAG_AT.get(tag)}
-        found.update(_ANCESTOR_AT.get(t) for t in ancestors[:-1])
-        found.update(_CLASS_AT.get(t) for t in tokens)
-        found.discard(None)
-        cols = tuple(found)  # type: ignore[arg-type]
-        if len(_FLAG_CACHE) >= _FLAG_CACHE_SIZE:
-            _FLAG_CACHE.clear()
-        _FLAG_CACHE[key] = cols
-    return cols
+def _flag_row(b: Block) -> np.ndarray:
+    row = np.zeros(_N_FLAGS)
+    j = _TAG_AT.get(b.tag)
+    if j is not None:
+        row[j] = 1.0
+    for t in b.ancestors[:-1]:
+        j = _ANCESTOR_AT.get(t)
+        if j is not None:
+            row[j] = 1.0
+    for t in b.tokens:
+        j = _CLASS_AT.get(t)
+        if j is not None:
+            row[j] = 1.0
+    return row
 
 
 def _flag_grid(blocks: Sequence[Block]) -> np.ndarray:
@@ -248,24 +242,19 @@ def _flag_grid(blocks: Sequence[Block]) -> np.ndarray:
     n = len(blocks)
     rows: dict[tuple[str, tuple[str, ...], tuple[str, ...]], int] = {}
     index = np.empty(n, dtype=np.intp)
-    at_row: list[int] = []
-    at_col: list[int] = []
+    table: list[np.ndarray] = []
     for i, b in enumerate(blocks):
         key = (b.tag, b.ancestors, b.tokens)
         k = rows.get(key)
         if k is None:
-            k = rows[key] = len(rows)
-            cols = _flag_columns(key)
-            at_row.extend([k] * len(cols))
-            at_col.extend(cols)
+            k = rows[key] = len(table)
+            table.append(_flag_row(b))
         index[i] = k
-    table = np.zeros((len(rows), _N_FLAGS))
-    table[at_row, at_col] = 1.0
-    return table[index]
+    return np.vstack(table)[index]
 
 
 _COLUMN_AT = {c: j for j, c in enumerate(FEATURES)}
-_FLAGS_AT = _COLUMN_AT[f"tag_{OWN_TAGS[0]}"]  # the flag columns are contiguous, in `_flag_columns`' numbering
+_FLAGS_AT = _COLUMN_AT[f"tag_{OWN_TAGS[0]}"]  # the flag columns are contiguous, in _flag_row's order
 
 
 def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition | None = None,
