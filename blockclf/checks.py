@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 import numpy as np
 
 from .block import Block
-from .words import paired_tokens
+from .words import paired_tokens, title_words
 
 if TYPE_CHECKING:
     from .result import Result
@@ -101,8 +101,6 @@ _SERVER_ERROR = re.compile(
     re.IGNORECASE)
 _POSITION = re.compile(r"\[\d+\]")
 _SLUG_SPLIT = re.compile(r"[-_+\s]")
-#: Han ideographs and kana: written without spaces, two of them count as one title word
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def _is_prose(b: Block) -> bool:
@@ -261,12 +259,6 @@ def slug_words(url: str | None) -> int | None:
             seg = unquote(seg).rsplit(".", 1)[0]
             words = max(words, len([w for w in _SLUG_SPLIT.split(seg) if w]))
     return words
-
-
-def title_words(title: str) -> float:
-    """The words of a title: its ``\\w+`` runs, where two Han or kana characters count as one word."""
-    cjk = len(_CJK.findall(title))
-    return len(_WORD.findall(_CJK.sub(" ", title))) + cjk / 2
 
 
 def index_score(stats: dict[str, float], url: str | None, title: str, dated: bool) -> float:

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["HAN_KANA_PER_WORD", "LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "paired_tokens", "tokens",
-           "unspaced_counts"]
+__all__ = ["HAN_KANA_PER_WORD", "LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "paired_tokens", "title_words",
+           "tokens", "unspaced_counts"]
 
 #: a token of spaced text
 WORD = re.compile(r"\w+")
@@ -90,3 +90,11 @@ def unspaced_counts(text: str, low: str) -> tuple[tuple[str, ...], float, float,
     commas = text.count(",") + text.count("，") + text.count("、")
     return (toks, len(_OTHER_WORD.findall(low)) + han_kana + letters, len(toks) + letters,
             len(_UNSPACED_SENT_END.findall(text)), commas)
+
+
+def title_words(title: str) -> float:
+    """The words of a title: its ``\\w+`` runs, every `HAN_KANA_PER_WORD` Han or kana characters one word."""
+    if is_spaced(title):
+        return len(WORD.findall(title))
+    han_kana = len(_HAN_KANA_CHAR.findall(title))
+    return len(WORD.findall(_HAN_KANA_CHAR.sub(" ", title))) + han_kana / HAN_KANA_PER_WORD
