@@ -149,13 +149,20 @@ def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, 
 def _dated_post(blocks: Sequence[Block], seed: int, post: str) -> bool:
     """Whether the post ``post`` (the element path of one, holding block ``seed``) has a short
     line with a date, a time or an age: a post without one is not a forum post."""
-    inside = post + "/"
-    lo, hi = seed, seed + 1
-    while lo > 0 and (blocks[lo - 1].xpath == post or blocks[lo - 1].xpath.startswith(inside)):
-        lo -= 1
-    while hi < len(blocks) and (blocks[hi].xpath == post or blocks[hi].xpath.startswith(inside)):
-        hi += 1
+    lo, hi = _span(blocks, seed, post)
     return any(len(b.text) <= _HEADER_CHARS and _WHEN.search(b.text) for b in blocks[lo:hi])
+
+
+def _span(blocks: Sequence[Block], seed: int, path: str) -> tuple[int, int]:
+    """The run of blocks at or under the element ``path`` around block ``seed`` (one of them):
+    an element's blocks are consecutive in document order."""
+    inside = path + "/"
+    lo, hi = seed, seed + 1
+    while lo > 0 and (blocks[lo - 1].xpath == path or blocks[lo - 1].xpath.startswith(inside)):
+        lo -= 1
+    while hi < len(blocks) and (blocks[hi].xpath == path or blocks[hi].xpath.startswith(inside)):
+        hi += 1
+    return lo, hi
 
 
 #: how many siblings before and past an element are looked at for posts like it
@@ -204,13 +211,8 @@ def _repetition(blocks: Sequence[Block], parent: str, tag: str, seed: int) -> _R
     The blocks under one element are a run in document order: the run around ``seed`` (a
     block under the candidate's parent) is read, not the whole page.
     """
-    inside = parent + "/"
-    lo, hi = seed, seed + 1
-    while lo > 0 and blocks[lo - 1].xpath.startswith(inside):
-        lo -= 1
-    while hi < len(blocks) and blocks[hi].xpath.startswith(inside):
-        hi += 1
-    prefix = f"{inside}{tag}["
+    lo, hi = _span(blocks, seed, parent)
+    prefix = f"{parent}/{tag}["
     cut = len(prefix)
     found: list[tuple[int, str, str]] = []
     for i in range(lo, hi):
