@@ -418,7 +418,8 @@ def site_checks(pages: Sequence[tuple[str | None, PageChecks]]) -> list[PageChec
         ratios = [out[i].stats["kept_ratio"] for i in group if out[i].verdict == "document"]
         if len(ratios) < SITE_MIN_PAGES:
             continue
-        median = float(np.median(ratios))
+        ordered = sorted(ratios)
+        median = (ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2]) / 2
         for i in group:
             c = out[i]
             low = c.stats["page_chars"] >= SUBSTANTIAL_PAGE and c.stats["kept_ratio"] < SITE_RATIO_FACTOR * median
