@@ -24,6 +24,8 @@ by the spaced rules alone; `features` keeps that path free of anything else.
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import NamedTuple
 
 __all__ = ["HAN_KANA_PER_WORD", "LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "paired_tokens", "title_words",
            "tokens", "unspaced_counts"]
@@ -43,13 +45,32 @@ _SOUTHEAST = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"  # Thai, Lao, Myanmar, Kh
 # punctuation of those scripts, typographic quotes and dashes: between words, not words
 _WIDE_PUNCT = "\u2010-\u205e\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
 _UNSPACED = re.compile(f"[{_HAN_KANA}{_SOUTHEAST}]")
-_OTHER_WORD = re.compile(f"[^\\s{_HAN_KANA}{_SOUTHEAST}{_WIDE_PUNCT}]+")
-_HAN_KANA_CHAR = re.compile(f"[{_HAN_KANA}]")
-_UNSPACED_TOKEN = re.compile(f"[{_HAN_KANA}]|[^\\W{_HAN_KANA}{_SOUTHEAST}]+")
-_OTHER_TOKEN = re.compile(f"[^\\W{_HAN_KANA}{_SOUTHEAST}]+")
-_HAN_KANA_PAIR = re.compile(f"(?=([{_HAN_KANA}]{{2}}))")
-_SOUTHEAST_LETTER = re.compile(f"[{_SOUTHEAST}]")
-_UNSPACED_SENT_END = re.compile(r"[.!?](?:\s|$)|[。！？｡]+")
+
+
+class _Unspaced(NamedTuple):
+    other_word: re.Pattern[str]
+    han_kana_char: re.Pattern[str]
+    token: re.Pattern[str]
+    other_token: re.Pattern[str]
+    han_kana_pair: re.Pattern[str]
+    southeast_letter: re.Pattern[str]
+    sent_end: re.Pattern[str]
+
+
+@cache
+def _unspaced() -> _Unspaced:
+    """The patterns for text that is not `is_spaced`, compiled when first needed: their wide
+    character classes take a hundredth of a second to compile, which a process that meets
+    no such text (and every command's start-up) need not pay."""
+    return _Unspaced(
+        other_word=re.compile(f"[^\\s{_HAN_KANA}{_SOUTHEAST}{_WIDE_PUNCT}]+"),
+        han_kana_char=re.compile(f"[{_HAN_KANA}]"),
+        token=re.compile(f"[{_HAN_KANA}]|[^\\W{_HAN_KANA}{_SOUTHEAST}]+"),
+        other_token=re.compile(f"[^\\W{_HAN_KANA}{_SOUTHEAST}]+"),
+        han_kana_pair=re.compile(f"(?=([{_HAN_KANA}]{{2}}))"),
+        southeast_letter=re.compile(f"[{_SOUTHEAST}]"),
+        sent_end=re.compile(r"[.!?](?:\s|$)|[。！？｡]+"),
+    )
 
 
 def is_spaced(text: str) -> bool:
@@ -63,7 +84,7 @@ def is_spaced(text: str) -> bool:
 def tokens(text: str) -> tuple[str, ...]:
     """The lower-cased tokens of ``text``: ``\\w+`` runs, each Han or kana character on its own."""
     low = text.lower()
-    return tuple(WORD.findall(low) if is_spaced(text) else _UNSPACED_TOKEN.findall(low))
+    return tuple(WORD.findall(low) if is_spaced(text) else _unspaced().token.findall(low))
 
 
 def paired_tokens(text: str) -> set[str]:
@@ -75,7 +96,8 @@ def paired_tokens(text: str) -> set[str]:
     low = text.lower()
     if is_spaced(text):
         return set(WORD.findall(low))
-    return set(_OTHER_TOKEN.findall(low)).union(_HAN_KANA_PAIR.findall(low))
+    pat = _unspaced()
+    return set(pat.other_token.findall(low)).union(pat.han_kana_pair.findall(low))
 
 
 def unspaced_counts(text: str, low: str) -> tuple[tuple[str, ...], float, float, int, int]:
@@ -84,17 +106,19 @@ def unspaced_counts(text: str, low: str) -> tuple[tuple[str, ...], float, float,
     ``low`` is ``text`` lower-cased (the caller has it already). The module docstring gives
     the rules; words, and the token count when southeast Asian letters are in, may be fractional.
     """
-    toks = tuple(_UNSPACED_TOKEN.findall(low))
-    han_kana = len(_HAN_KANA_CHAR.findall(low)) / HAN_KANA_PER_WORD
-    letters = len(_SOUTHEAST_LETTER.findall(low)) / LETTERS_PER_WORD
+    pat = _unspaced()
+    toks = tuple(pat.token.findall(low))
+    han_kana = len(pat.han_kana_char.findall(low)) / HAN_KANA_PER_WORD
+    letters = len(pat.southeast_letter.findall(low)) / LETTERS_PER_WORD
     commas = text.count(",") + text.count("，") + text.count("、")
-    return (toks, len(_OTHER_WORD.findall(low)) + han_kana + letters, len(toks) + letters,
-            len(_UNSPACED_SENT_END.findall(text)), commas)
+    return (toks, len(pat.other_word.findall(low)) + han_kana + letters, len(toks) + letters,
+            len(pat.sent_end.findall(text)), commas)
 
 
 def title_words(title: str) -> float:
     """The words of a title: its ``\\w+`` runs, every `HAN_KANA_PER_WORD` Han or kana characters one word."""
     if is_spaced(title):
         return len(WORD.findall(title))
-    han_kana = len(_HAN_KANA_CHAR.findall(title))
-    return len(WORD.findall(_HAN_KANA_CHAR.sub(" ", title))) + han_kana / HAN_KANA_PER_WORD
+    han_kana_char = _unspaced().han_kana_char
+    han_kana = len(han_kana_char.findall(title))
+    return len(WORD.findall(han_kana_char.sub(" ", title))) + han_kana / HAN_KANA_PER_WORD
