@@ -26,7 +26,7 @@ from ..data import host_site
 from ..files import OutputError, atomic_open, printable, write_atomic
 from ..html import FLAG_WARNINGS, Limits, PageError
 from ..inputs import is_warc
-from ..model import FAVORS, Model, load_model
+from ..model import FAVORS, Model, cached_model
 from ..result import Result
 from ..site import SiteProfile
 from .common import EXIT_CODES, UsageError, collect_inputs, jobs_value
@@ -386,7 +386,7 @@ def run(args: argparse.Namespace) -> int:
     _check(args)
     if args.format == "json":
         _steady_heap()
-    model = load_model(args.model)
+    model = cached_model(args.model)  # forked workers find it read: sent as a path, not read again
     profile = SiteProfile.load(args.site_profile) if args.site_profile else None
     inputs = _list_inputs(args)
     if args.output == "-":
