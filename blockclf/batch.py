@@ -499,6 +499,23 @@ def _worker_started() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def _dumps(task: tuple[Any, ...], forked: bool) -> bytes:
+    """A task pickled for a worker. A forked worker has this process's modules, so the
+    standard pickler (several times faster) sends any function it can name; other workers
+    get functions by value from cloudpickle, where it is installed, so that a ``transform``
+    defined in a script or as a lambda reaches them too."""
+    if forked:
+        try:
+            return pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, AttributeError, TypeError):  # a lambda or a local function
+            pass
+    try:
+        from cloudpickle import dumps
+    except ImportError:
+        dumps = pickle.dumps
+    return dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def _call(payload: bytes) -> Any:
     """Run a task sent to a worker process as pickled ``(fn, args)``."""
     fn, args = pickle.loads(payload)
@@ -531,6 +548,7 @@ class _Workers:
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
         self.pools: list[Any] = [None] * max(jobs, 1)
+        self.forked: dict[Any, bool] = {}  # per pool: whether its worker was forked from this process
 
     def _executor(self, jobs: int) -> Any:
         import multiprocessing
@@ -540,15 +558,14 @@ class _Workers:
             method = "fork" if fork_safe() else "forkserver"
         else:
             method = "spawn"
-        return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
                                    initializer=_worker_started)
+        self.forked[pool] = method == "fork"
+        return pool
 
     def _submit(self, fn: Callable[..., Any], args: tuple[Any, ...], pool: Any = None, slot: int = 0) -> Any:
-        try:  # functions defined anywhere (a lambda as ``transform``) travel too where it is installed
-            from cloudpickle import dumps
-        except ImportError:
-            dumps = pickle.dumps
-        return (pool if pool is not None else self._slot_pool(slot)).submit(_call, dumps((fn, args)))
+        pool = pool if pool is not None else self._slot_pool(slot)
+        return pool.submit(_call, _dumps((fn, args), self.forked.get(pool, False)))
 
     def _slot_pool(self, slot: int) -> Any:
         """The pool of worker ``slot``, started on first use (and again after its worker died)."""
@@ -568,7 +585,11 @@ class _Workers:
         pools, self.pools = self.pools, [None] * len(self.pools)
         for pool in pools:
             if pool is not None:
-                pool.shutdown(wait=not abort, cancel_futures=abort)
+                self._let_go(pool, wait=not abort, cancel=abort)
+
+    def _let_go(self, pool: Any, wait: bool, cancel: bool) -> None:
+        self.forked.pop(pool, None)
+        pool.shutdown(wait=wait, cancel_futures=cancel)
 
     def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[int | None, tuple[Any, ...]]]) -> Iterator[
             tuple[int, Any]]:
@@ -613,7 +634,7 @@ class _Workers:
                 if self.pools[slot] is pool:  # the slot gets a fresh worker for the tasks still to come
                     log.warning("a worker process died: running its tasks again")
                     self.pools[slot] = None
-                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._let_go(pool, wait=False, cancel=True)
                 yield slot, self._again(fn, args, why)
                 fill()
                 continue
@@ -626,7 +647,7 @@ class _Workers:
         try:
             return self._submit(fn, args, pool).result()
         finally:
-            pool.shutdown(wait=True)
+            self._let_go(pool, wait=True, cancel=False)
 
     def _again(self, fn: Callable[..., Any], args: tuple[Any, ...], why: str) -> Any:
         """A task whose worker died, run once more; page by page if it dies again."""
