@@ -292,7 +292,10 @@ def error_reason(blocks: Sequence[Block], kept: Iterable[bool], title: str) -> s
 
 
 def verdict_flag(res: Result) -> str | None:
-    """``error:<reason>`` or ``empty:<reason>`` for a page whose verdict a user must hear of, else None.
+    """What a user must hear of a page's outcome, else None: ``error:<reason>`` or
+    ``empty:<reason>`` for those verdicts, and ``nothing-kept`` for a page with text of which
+    no block was kept (its output is empty: the page may be all boilerplate, or the model
+    may have missed its content).
 
     The reason is the warning that says why: ``not-found``/``server-error`` for an error page,
     ``no-text``/``hidden-only`` (else ``no-visible-text``) for an empty one.
@@ -301,6 +304,8 @@ def verdict_flag(res: Result) -> str | None:
         return "error:" + next((w for w in res.warnings if w in ("not-found", "server-error")), "error-page")
     if res.verdict == "empty":
         return "empty:" + next((w for w in res.warnings if w in ("no-text", "hidden-only")), "no-visible-text")
+    if not res.stats.get("kept_chars") and res.stats.get("page_chars"):
+        return "nothing-kept"
     return None
 
 

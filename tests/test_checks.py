@@ -356,6 +356,29 @@ def test_cli_names_an_error_page_on_stderr(tmp_path, capsys):
     assert len(lines) == 1 and "flagged error:not-found" in lines[0]
 
 
+def test_page_with_text_and_nothing_kept_is_flagged():
+    res = _result(f"<title>Example</title><nav>{NAV}</nav><p>{PROSE}</p>", kept=None)
+    assert verdict_flag(res) is None
+    none_kept = _result(f"<title>Example</title><nav>{NAV}</nav><p>{PROSE}</p>", kept=[False] * len(res.blocks))
+    assert none_kept.verdict != "empty" and verdict_flag(none_kept) == "nothing-kept"
+
+
+def test_cli_summary_counts_the_flagged_pages(tmp_path, capsys):
+    src = tmp_path / "pages"
+    src.mkdir()
+    (src / "gone.html").write_text(f"<title>404 Not Found</title><nav>{NAV}</nav><p>The requested URL was not "
+                                   "found on this server. Please check the address.</p>")
+    (src / "blank.html").write_text("<html><body><div></div></body></html>")
+    (src / "article.html").write_text(f"<title>Rivers</title><nav>{NAV}</nav><p>{PROSE * 3}</p>")
+    # nothing can pass a threshold of 1: the article's output is empty, and the run says so
+    assert main(["extract", str(src), "-o", str(tmp_path / "out"), "--threshold", "1"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert f"blockclf: warning: {src / 'blank.html'}: flagged empty:no-text" in err  # once, not also as no-text
+    assert f"blockclf: warning: {src / 'article.html'}: flagged nothing-kept" in err
+    assert err[-1] == "blockclf: 3 processed, 0 skipped; flagged: empty:no-text 1, error:not-found 1, nothing-kept 1"
+    assert (tmp_path / "out" / "article.txt").read_text(encoding="utf-8").strip() == ""
+
+
 ZH_TITLE = "长江中游的河道变迁 - 地理周刊 | 科学频道"
 ZH_PROSE = "<p>" + "洪水过后，河流在松软的平原上冲出了一条新的河道，沿岸的小镇也随之迁往高处。" * 6 + "</p>"
 

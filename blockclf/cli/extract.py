@@ -94,8 +94,8 @@ def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, ima
     batch workers, so module level)."""
     from ..render import removal_log  # lazy, as the batch engine (`run`)
 
-    flags = [w for w in res.warnings if w in FLAG_WARNINGS]
-    flag = verdict_flag(res)  # an error or empty page is named on stderr with its reason
+    flag = verdict_flag(res)  # an error or empty page, or one with nothing kept, is named on stderr
+    flags = [w for w in res.warnings if w in FLAG_WARNINGS and not (flag and flag.endswith(":" + w))]
     flags += [flag] if flag else []
     if jsonl:
         from ..warc import warc_line  # lazy, as the batch engine (`run`)
@@ -122,10 +122,13 @@ def _write_stdout(text: str) -> None:
         raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
 
-def _summary(n_done: int, skipped: Counter[str], tail: str) -> None:
+def _summary(n_done: int, skipped: Counter[str], flagged: Counter[str], tail: str) -> None:
+    """The run's last line: pages processed, pages skipped by reason, and pages processed but
+    flagged, by flag (an error or empty page, nothing kept, a damaged file read in part)."""
     detail = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
+    marks = ", ".join(f"{k} {v}" for k, v in sorted(flagged.items()))
     print(f"blockclf: {n_done} processed, {sum(skipped.values())} skipped" + (f" ({detail})" if detail else "")
-          + tail, file=sys.stderr)
+          + (f"; flagged: {marks}" if marks else "") + tail, file=sys.stderr)
 
 
 class _FailFast(Exception):
@@ -220,6 +223,7 @@ class _Run:
         self.folders = [(Path(p), Path(p).resolve().name) for p in args.paths if p != "-" and Path(p).is_dir()]
         self.progress = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
         self.skipped: Counter[str] = Counter()
+        self.flagged: Counter[str] = Counter()  # pages processed but named on stderr, by flag
         self.counts: Counter[str] = Counter()  # pages of file inputs written, and failed in the batch
         self.n_done = 0
         self.log_fh: IO[str] | None = None
@@ -243,6 +247,7 @@ class _Run:
             self.n_done += 1
             out, records, *flags = o.result
             if flags and flags[0]:
+                self.flagged.update(flags[0])
                 print(f"blockclf: warning: {printable(o.name)}: flagged {', '.join(flags[0])}", file=sys.stderr)
             if self.log_fh is not None:
                 for rec in records:
@@ -332,9 +337,10 @@ class _Run:
         """Name the pages that got no site evidence (one page alone never has any)."""
         sites = self.sites
         if sites.pages > 1 and (sites.no_site or sites.alone):
-            why = [f"{sites.no_site} name no URL or site (give --site, or keep pages in host-named folders)"] \
-                if sites.no_site else []
-            why += [f"{sites.alone} are their site's only page in the batch"] if sites.alone else []
+            why = [f"{sites.no_site} {'names' if sites.no_site == 1 else 'name'} no URL or site "
+                   "(give --site, or keep pages in host-named folders)"] if sites.no_site else []
+            why += [f"{sites.alone} {'is its' if sites.alone == 1 else 'are their'} site's only page in the batch"] \
+                if sites.alone else []
             print(f"blockclf: {sites.no_site + sites.alone} of {sites.pages} pages got no site evidence: "
                   + "; ".join(why), file=sys.stderr)
 
@@ -414,13 +420,13 @@ def run(args: argparse.Namespace) -> int:
     except OutputError as exc:
         print(f"blockclf: error: {exc}", file=sys.stderr)
         lost = job.counts["files"] - job.counts["written"] - job.counts["failed"]
-        _summary(job.n_done, job.skipped, "; stopped: an output could not be written"
+        _summary(job.n_done, job.skipped, job.flagged, "; stopped: an output could not be written"
                  + (f" ({lost} pages not written)" if lost > 0 else ""))
         return 3
     n_skipped = sum(job.skipped.values())
     job.report_sites()
     if args.output is not None or n_skipped:
-        _summary(job.n_done, job.skipped, stopped)
+        _summary(job.n_done, job.skipped, job.flagged, stopped)
     return 1 if n_skipped else 0
 
 
