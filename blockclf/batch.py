@@ -26,6 +26,7 @@ is.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import itertools
 import logging
 import operator
@@ -80,6 +81,9 @@ AUTO_JOBS = 8
 #: tasks let workers finish together, as each pass ends waiting for its last one (on two
 #: workers, 8 tasks each against 4: the wcxb test folder 4.9 s against 5.2)
 BATCH_CHUNKS = 16
+#: the cyclic garbage collector's thresholds in a batch's own processes (`steady_collector`;
+#: Python's defaults are 700, 10, 10)
+GC_THRESHOLDS = (10_000, 20, 20)
 #: numbers this process's batches, so that the pages each holds are filed apart
 _BATCHES = itertools.count()
 
@@ -492,11 +496,26 @@ def _lost(fn: Callable[..., Any], args: tuple[Any, ...], why: str) -> Any:
     return [Outcome(item.name, error=error) for item in args[0]]
 
 
+def steady_collector() -> None:
+    """Set Python's cyclic garbage collector for a long batch in a process of its own (the
+    command, a batch worker), not in a caller's.
+
+    What is alive now (modules, the model) is frozen out of its passes, and it runs about a
+    fifteenth as often: a page's blocks make few reference cycles, and at the default
+    thresholds it spent 5% of a batch's CPU walking live objects (0.76 s against 0.34 s over
+    the dragnet and wcxb test folders at ``--jobs 1``).
+    """
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def _worker_started() -> None:
-    """In a new worker: Ctrl-C is the main process's to answer (it stops the workers), and a
-    termination signal ends the worker whatever handler it inherited."""
+    """In a new worker: Ctrl-C is the main process's to answer (it stops the workers), a
+    termination signal ends the worker whatever handler it inherited, and the collector is
+    set for a batch (`steady_collector`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    steady_collector()
 
 
 def _dumps(task: tuple[Any, ...], forked: bool) -> bytes:

@@ -410,3 +410,27 @@ def test_what_a_page_says_does_not_depend_on_the_number_of_workers(synthetic_pag
     assert any("site_median_kept_ratio" in o.result.stats for o in one)
     assert [o.result.stats for o in one] == [o.result.stats for o in two]
     assert [o.result.warnings for o in one] == [o.result.warnings for o in two]
+
+
+def _collector_threshold(res) -> tuple[int, ...]:
+    import gc
+
+    return gc.get_threshold()
+
+
+def test_workers_run_the_collector_set_for_a_batch_and_the_caller_keeps_its_own(synthetic_page, tiny_model_file):
+    """Worker processes are the batch's own: their garbage collector runs less often
+    (`GC_THRESHOLDS`); the calling process's setting is not touched."""
+    import gc
+
+    from blockclf.batch import GC_THRESHOLDS
+
+    saved = gc.get_threshold()  # tests that ran the command in this process left its setting here
+    gc.set_threshold(700, 10, 10)  # Python's defaults: what a forked worker inherits from this caller
+    try:
+        items = _items(synthetic_page, sites=(8, 9), per_site=12)
+        out = list(run_batch(items, BatchOptions(model=str(tiny_model_file), transform=_collector_threshold), jobs=2))
+        assert {o.result for o in out} == {GC_THRESHOLDS}
+        assert gc.get_threshold() == (700, 10, 10)
+    finally:
+        gc.set_threshold(*saved)

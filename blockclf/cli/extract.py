@@ -297,6 +297,7 @@ class _Run:
             return
         from ..batch import Item, run_batch  # lazy, see `run`
         from ..distributed import iter_dask
+        from ..render import removal_log  # noqa: F401  (the renderers: loaded before workers fork, or each loads them)
 
         items = [Item(str(path), inputs.sources[str(path)], site=args.site, fallback_site=self._folder_site(path, stem))
                  for path, stem in inputs.files]
@@ -393,6 +394,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         _steady_heap()
     model = cached_model(args.model)  # forked workers find it read: sent as a path, not read again
+    from ..batch import steady_collector  # lazy, see `run`
+
+    steady_collector()  # this process is the command's own: its workers inherit the setting
     profile = SiteProfile.load(args.site_profile) if args.site_profile else None
     inputs = _list_inputs(args)
     if args.output == "-":
