@@ -38,6 +38,10 @@ FORMAT_VERSION = 2
 FAVORS = ("precision", "balanced", "recall")
 #: predictions over fewer rows than this run on one thread
 SINGLE_THREAD_ROWS = 20_000
+#: a row's contributions (TreeSHAP walks every path of every tree) cost about this many
+#: predictions: a 425-block page took 5.3 s on one thread and 2.9 s on two, so contributions
+#: go to several threads from about 300 rows
+CONTRIB_ROW_COST = 70
 #: largest model file read (the shipped ones are 2-4 MB)
 MAX_MODEL_BYTES = 1 << 30
 #: deepest nesting accepted in a model file's JSON (``info`` is a few levels deep)
@@ -87,8 +91,8 @@ class TreeScoring:
         """Per-feature contributions to the raw score (LightGBM ``pred_contrib``); last column is the bias."""
         if len(X) == 0:
             return np.zeros((0, self.n_features_in_ + 1))
-        return np.asarray(self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_,
-                                                pred_contrib=True, num_threads=self._threads(len(X)), verbosity=-1))
+        return np.asarray(self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_, pred_contrib=True,
+                                                num_threads=self._threads(len(X) * CONTRIB_ROW_COST), verbosity=-1))
 
 
 class TreeScorer(TreeScoring):

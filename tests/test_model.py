@@ -270,3 +270,24 @@ def test_the_readme_feature_frame_example_runs():
         os.chdir(cwd)
     assert namespace["clf"].booster_ is not None
     assert namespace["clf"].predict_proba(namespace["X"]).shape == (len(namespace["X"]), 2)
+
+
+def test_contributions_go_to_several_threads_from_a_few_hundred_rows(tiny_model_file, monkeypatch):
+    """A row's contributions cost about `CONTRIB_ROW_COST` predictions, so a large page's
+    reasons are worth a second thread long before its scores are (`SINGLE_THREAD_ROWS`)."""
+    from blockclf.booster import NativeBooster
+    from blockclf.model import CONTRIB_ROW_COST, SINGLE_THREAD_ROWS
+
+    model = load_model(tiny_model_file)
+    seen = []
+
+    def recording(self, X, num_iteration=None, num_threads=1, pred_contrib=False, verbosity=-1):
+        seen.append((len(X), num_threads, pred_contrib))
+        return np.zeros((len(X), X.shape[1] + 1)) if pred_contrib else np.zeros(len(X))
+
+    monkeypatch.setattr(NativeBooster, "predict", recording)
+    edge = -(-SINGLE_THREAD_ROWS // CONTRIB_ROW_COST)  # the fewest rows that get several threads
+    for rows in (edge - 1, edge):
+        assert model.contributions(np.zeros((rows, len(FEATURES)))).shape == (rows, len(FEATURES) + 1)
+    model.classifier.predict_proba(np.zeros((edge, len(FEATURES))))  # scores of as many rows: one thread
+    assert seen == [(edge - 1, 1, True), (edge, 2, True), (edge, 1, False)]
