@@ -13,7 +13,9 @@ Each kind is the share of gold items found in the output:
 - list items: an ``li`` found as a list line (``-``/``*``/``+`` or ``N.``) with its first
   paragraph's text, numbered as on the page in an ``ol`` (sphinx_sites only: the expected
   HTML of readability drops some items of the page's lists, so its counts are not the
-  page's numbers), indented when nested;
+  page's numbers), indented when nested; an ``li`` in a cell of a table whose rows are
+  scored is left to its row (Markdown has no list inside a table cell: the cell's items
+  are joined in the cell);
 - table rows: a ``tr`` (of tables without code or nested tables) found as a ``|`` row whose
   non-empty cells are the row's non-empty cells;
 - inline code: a ``code``/``kbd``/``samp``/``tt`` outside ``<pre>`` found in backticks.
@@ -116,6 +118,19 @@ def _lead(li: etree._Element) -> str:
     return "".join(parts)
 
 
+def _scored_table(table: etree._Element) -> bool:
+    """Whether a table's rows are scored as table rows (no code and no table inside it)."""
+    return table.find(".//pre") is None and table.find(".//table") is None
+
+
+def _in_scored_table(node: etree._Element) -> bool:
+    """Whether ``node`` sits in a cell of a table whose rows are scored: Markdown has no list
+    inside a table cell, so such a list's text is joined in its cell and found in the row."""
+    cell = next((a for a in node.iterancestors() if _tag(a) in ("td", "th")), None)
+    table = next((a for a in cell.iterancestors() if _tag(a) == "table"), None) if cell is not None else None
+    return table is not None and _scored_table(table)
+
+
 def gold_structure(el: etree._Element) -> dict[str, list]:
     """The structure items of a content element, by kind."""
     _strip_furniture(el)
@@ -135,7 +150,7 @@ def gold_structure(el: etree._Element) -> dict[str, list]:
                 out["headings"].append(text)
         elif tag == "li":
             text = _fold(_lead(node))
-            if not text:
+            if not text or _in_scored_table(node):  # a table cell's list is scored with its row
                 continue
             parent = node.getparent()
             number = 0
@@ -147,7 +162,7 @@ def gold_structure(el: etree._Element) -> dict[str, list]:
             out["list items"].append((text, number, depth))
         elif tag == "tr":
             table = next((a for a in node.iterancestors() if _tag(a) == "table"), None)
-            if table is None or table.find(".//pre") is not None or table.find(".//table") is not None:
+            if table is None or not _scored_table(table):
                 continue
             cells = [_fold(_text(c)) for c in node if _tag(c) in ("td", "th")]
             cells = [c for c in cells if c]
