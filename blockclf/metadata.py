@@ -56,6 +56,7 @@ from lxml import etree
 
 from .block import Block
 from .html import Document, join_url
+from .words import is_spaced
 
 __all__ = ["MAX_JSONLD_CHARS", "MAX_JSONLD_DEPTH", "MAX_JSONLD_NODES", "Metadata", "clean_title", "page_metadata"]
 
@@ -1197,9 +1198,12 @@ def _sample(blocks: Sequence[Block], extra: Sequence[str | None]) -> str:
 def _language(declared: Iterable[str | None], sample: str) -> str | None:
     """The first usable declared language when it fits the script of ``sample`` (the page's
     title, description and first prose); else the language identified from ``sample``, when
-    confident enough (`LANG_MIN_CONFIDENCE`, or 0.5 when the page declares none)."""
+    confident enough (`LANG_MIN_CONFIDENCE`, or 0.5 when the page declares none).
+
+    A sample under 40 characters is too short to identify in a spaced script, but not in
+    Chinese, Japanese or Thai, whose 20 characters say as much as a sentence."""
     lang = next((p for p in map(_primary, declared) if p), None)
-    if (lang is not None and _fits(lang, _script(sample))) or len(sample) < 40:
+    if (lang is not None and _fits(lang, _script(sample))) or (len(sample) < 40 and is_spaced(sample)):
         return lang
     found, confidence = _identify(sample)
     if confidence >= LANG_MIN_CONFIDENCE or (lang is None and confidence >= 0.5):

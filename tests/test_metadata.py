@@ -162,6 +162,13 @@ def test_lang_from_text_when_undeclared():
     assert meta_of(html).lang == "de"
 
 
+def test_lang_of_a_short_chinese_page_without_a_declaration():
+    """Twenty Chinese characters identify their language; twenty Latin letters do not."""
+    html = "<html><head><title>又双叒要放假了 元旦要来啦！</title></head><body><p>元旦快乐！</p></body></html>"
+    assert meta_of(html).lang == "zh"
+    assert meta_of("<html><head><title>Holidays soon</title></head><body><p>Yes!</p></body></html>").lang is None
+
+
 def test_lang_from_other_declarations():
     html = page('<meta http-equiv="Content-Language" content="en-GB">', lang=None)
     assert meta_of(html).lang == "en"
