@@ -25,6 +25,7 @@ is.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import itertools
@@ -497,8 +498,8 @@ def _lost(fn: Callable[..., Any], args: tuple[Any, ...], why: str) -> Any:
 
 
 def steady_collector() -> None:
-    """Set Python's cyclic garbage collector for a long batch in a process of its own (the
-    command, a batch worker), not in a caller's.
+    """Set Python's cyclic garbage collector for a long batch in a process of its own (a
+    batch worker; the command through `batch_collector`), not in a caller's.
 
     What is alive now (modules, the model) is frozen out of its passes, and it runs about a
     fifteenth as often: a page's blocks make few reference cycles, and at the default
@@ -507,6 +508,21 @@ def steady_collector() -> None:
     """
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+@contextlib.contextmanager
+def batch_collector() -> Iterator[None]:
+    """`steady_collector` for a batch run in this process, undone when it ends: the command
+    line is also called from a caller's Python (`blockclf.cli.main` in a notebook), whose
+    collector is its own. Objects a caller had frozen already stay frozen."""
+    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
+    steady_collector()
+    try:
+        yield
+    finally:
+        if not frozen:
+            gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 def _worker_started() -> None:

@@ -434,3 +434,23 @@ def test_workers_run_the_collector_set_for_a_batch_and_the_caller_keeps_its_own(
         assert gc.get_threshold() == (700, 10, 10)
     finally:
         gc.set_threshold(*saved)
+
+
+def test_the_command_run_from_python_gives_the_callers_collector_back(tmp_path, synthetic_page, capsys):
+    """`blockclf.cli.main` in a caller's process (a notebook) sets the collector for its batch
+    and puts the caller's thresholds back, with nothing left frozen, when it returns."""
+    import gc
+
+    src = tmp_path / "pages"
+    src.mkdir()
+    for p in range(3):
+        (src / f"p{p}.html").write_text(synthetic_page(8, p).html, encoding="utf-8")
+    saved = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    gc.unfreeze()
+    try:
+        assert main(["extract", str(src), "-o", str(tmp_path / "out")]) == 0
+        assert gc.get_threshold() == (700, 10, 10) and gc.get_freeze_count() == 0
+        assert len(list((tmp_path / "out").iterdir())) == 3
+    finally:
+        gc.set_threshold(*saved)

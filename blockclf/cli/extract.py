@@ -394,9 +394,14 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         _steady_heap()
     model = cached_model(args.model)  # forked workers find it read: sent as a path, not read again
-    from ..batch import steady_collector  # lazy, see `run`
+    from ..batch import batch_collector  # lazy, see `run`
 
-    steady_collector()  # this process is the command's own: its workers inherit the setting
+    with batch_collector():  # forked workers inherit the setting; a caller's Python gets its own back
+        return _extract(args, model)
+
+
+def _extract(args: argparse.Namespace, model: Model) -> int:
+    """`run` once the model is read."""
     profile = SiteProfile.load(args.site_profile) if args.site_profile else None
     inputs = _list_inputs(args)
     if args.output == "-":
