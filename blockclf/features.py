@@ -89,7 +89,7 @@ def _text_stats(text: str) -> tuple:
     """Tokens and the per-block text counts, in one pass over the block (featurize's hot loop).
 
     Words, tokens and sentences are counted as `words` says: in scripts written without
-    spaces (not `words.is_spaced`) by `_unspaced_stats`.
+    spaces (not `words.is_spaced`) by `words.unspaced_counts`.
     """
     hit = _STATS_CACHE.get(text)
     if hit is not None:
@@ -97,25 +97,18 @@ def _text_stats(text: str) -> tuple:
     low = text.lower()
     if text.isascii() or is_spaced(text):  # most blocks are ASCII: no call for them
         toks = tuple(WORD.findall(low))
-        stats = (toks, len(text), len(text.split()), len(toks), sum(map(_IS_FUNCTION_WORD, toks)),
-                 len(SENT_END.findall(text)), text.count(",") + text.count("，"), text[-1] in _END_PUNCT,
-                 len(_DIGIT.findall(text)), len(_UPPER_WORD.findall(text)), len(_SEPARATORS.findall(text)),
-                 "©" in text or "copyright" in low)
+        n_words, n_tokens = len(text.split()), len(toks)
+        n_sentences, n_commas = len(SENT_END.findall(text)), text.count(",") + text.count("，")
     else:
-        stats = _unspaced_stats(text, low)
+        toks, n_words, n_tokens, n_sentences, n_commas = unspaced_counts(text, low)
+    stats = (toks, len(text), n_words, n_tokens, sum(map(_IS_FUNCTION_WORD, toks)), n_sentences, n_commas,
+             text[-1] in _END_PUNCT, len(_DIGIT.findall(text)), len(_UPPER_WORD.findall(text)),
+             len(_SEPARATORS.findall(text)), "©" in text or "copyright" in low)
     if len(text) <= _STATS_CACHED_CHARS:
         if len(_STATS_CACHE) >= _STATS_CACHE_SIZE:
             _STATS_CACHE.clear()
         _STATS_CACHE[text] = stats
     return stats
-
-
-def _unspaced_stats(text: str, low: str) -> tuple:
-    """`_text_stats` of a text in a script written without spaces (``low`` is it lower-cased)."""
-    toks, n_words, n_tokens, n_sentences, n_commas = unspaced_counts(text, low)
-    return (toks, len(text), n_words, n_tokens, sum(map(_IS_FUNCTION_WORD, toks)), n_sentences, n_commas,
-            text[-1] in _END_PUNCT, len(_DIGIT.findall(text)), len(_UPPER_WORD.findall(text)),
-            len(_SEPARATORS.findall(text)), "©" in text or "copyright" in low)
 
 
 def _columns() -> list[str]:
