@@ -70,7 +70,12 @@ def _hash(s: str) -> int:
 
 def text_key(text: str) -> int:
     """Stable hash of a block's text, case-folded with numbers masked (dates, counts vary)."""
-    return _hash(_DIGITS.sub("0", " ".join(text.lower().split())))
+    return _hash(_fold(text))
+
+
+def _fold(text: str) -> str:
+    """A text as `text_key` hashes it: case-folded, numbers masked, spaces collapsed."""
+    return _DIGITS.sub("0", " ".join(text.lower().split()))
 
 
 def block_keys(blocks: Sequence[Block]) -> tuple[np.ndarray, np.ndarray]:
@@ -88,10 +93,10 @@ def text_path_keys(texts: Sequence[str], xpaths: Sequence[str]) -> tuple[np.ndar
 
 
 def _folded(texts: Sequence[str]) -> list[str]:
-    """Each text as `text_key` hashes it: case-folded, numbers masked, spaces collapsed."""
+    """`_fold` of each text, in one pass over them all."""
     joined = "\0".join(texts)
     if joined.count("\0") != len(texts) - 1:  # a text holds the separator: one at a time
-        return [_DIGITS.sub("0", " ".join(t.lower().split())) for t in texts]
+        return [_fold(t) for t in texts]
     # a digit run never crosses a space, so masking before collapsing spaces gives the same
     # text; lower() ends a word at the separator as at the end of a string
     return [" ".join(t.split()) for t in _DIGITS.sub("0", joined.lower()).split("\0")]
