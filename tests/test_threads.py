@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from blockclf.comments import comment_mask, comment_roots
 from blockclf.html import parse
@@ -92,25 +93,21 @@ def test_an_articles_comment_thread_stays_removed():
     assert find_thread(blocks, scores, kept & ~comment, comment) is None
 
 
-def test_an_article_page_is_not_a_thread():
-    blocks = _blocks(_article(""))
-    scores = np.array([0.95 if b.text.startswith("The river") else 0.2 for b in blocks])
-    assert find_thread(blocks, scores, scores >= 0.5) is None
+_SECTIONS = "".join(f'<section><h2>Step {i}</h2><p>{STORY}</p><div class="note">Tip</div></section>'
+                    for i in range(1, 6))
+_DATED_LINKS = "".join(f'<tr><td>{i} days ago</td><td><a href="/a{i}">Team {i} wins the league again</a></td></tr>'
+                       for i in range(1, 8))
 
 
-def test_repeated_sections_without_dates_are_not_a_thread():
-    sections = "".join(f'<section><h2>Step {i}</h2><p>{STORY}</p><div class="note">Tip</div></section>'
-                       for i in range(1, 6))
-    blocks = _blocks(f"<html><body><main>{sections}</main></body></html>")
-    scores = np.array([0.9 if b.text.startswith("The river") else 0.1 for b in blocks])
-    assert find_thread(blocks, scores, scores >= 0.5) is None
-
-
-def test_a_dated_list_of_links_is_not_a_thread():
-    rows = "".join(f'<tr><td>{i} days ago</td><td><a href="/a{i}">Team {i} wins the league again</a></td></tr>'
-                   for i in range(1, 8))
-    blocks = _blocks(f"<html><body><article><p>{STORY}</p></article><table>{rows}</table></body></html>")
-    scores = np.array([0.9 if b.text.startswith(("The river", "Team 2")) else 0.1 for b in blocks])
+@pytest.mark.parametrize("html,confident,high,low", [
+    (_article(""), ("The river",), 0.95, 0.2),  # an article page
+    (f"<html><body><main>{_SECTIONS}</main></body></html>", ("The river",), 0.9, 0.1),  # repeated sections, no dates
+    (f"<html><body><article><p>{STORY}</p></article><table>{_DATED_LINKS}</table></body></html>",
+     ("The river", "Team 2"), 0.9, 0.1),  # a dated list of links
+], ids=["article", "sections-without-dates", "dated-list-of-links"])
+def test_pages_that_are_not_threads(html, confident, high, low):
+    blocks = _blocks(html)
+    scores = np.array([high if b.text.startswith(confident) else low for b in blocks])
     assert find_thread(blocks, scores, scores >= 0.5) is None
 
 
