@@ -82,6 +82,9 @@ INDEX_W_DATED = -1.15
 INDEX_W_TITLE = -1.15
 #: a page whose body (``kept_body_chars``) holds this many characters or more is never an index
 INDEX_MAX_BODY = 4000
+#: an index page is read again at this share of the threshold: a listing's items, a thread's
+#: short posts score under articles' paragraphs but above the page's menus (chosen on dev)
+INDEX_THRESHOLD_SHARE = 0.6
 #: slug words count up to this many
 SLUG_WORDS_CAP = 4
 #: the slug words of a page without a URL (between a section's one word and an article's slug)

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import refine, region, threads
 from .block import Block
-from .checks import MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
+from .checks import INDEX_THRESHOLD_SHARE, MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
 from .comments import comment_mask, comment_roots, discussion_page, may_have_comments
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
@@ -207,7 +207,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     X = tables[0] if len(tables) == 1 else np.vstack(tables) if tables else np.empty((0, len(FEATURES)))
     scores, final = mdl.score(X, boxes) if len(X) else (np.zeros(0), X)
     reasons = _reasons(mdl, final, top_reasons) if explain and len(X) else None
-    decided: list[tuple[Page, _Decisions, np.ndarray, PageChecks]] = []
+    decided: list[tuple[Page, _Decisions, np.ndarray, PageChecks, float]] = []
     start = 0
     for p, table, pp in zip(pages, tables, pairs):
         n = len(table)
@@ -225,11 +225,41 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             dec.kept = (dec.kept | (thread.roles == threads.BODY)) & (thread.roles != threads.FURNITURE)
             dec.post = thread.roles
         dated = bool(p.metadata.date or p.metadata.author)
-        decided.append((p, dec, comment, page_checks(dec.blocks, dec.kept, _title(p), p.url, dated)))
+        checks = page_checks(dec.blocks, dec.kept, _title(p), p.url, dated)
+        page_thr = thr
+        if checks.verdict == "index" and threshold is None:
+            again = _index_reading(p, dec, comment if comments != "keep" else None, thr * INDEX_THRESHOLD_SHARE, dated)
+            if again is not None:
+                dec.kept, checks, page_thr = again[0], again[1], thr * INDEX_THRESHOLD_SHARE
+        decided.append((p, dec, comment, checks, page_thr))
         start += n
-    checked = site_checks([(p.site, checks) for p, _dec, _comment, checks in decided])
-    return [_result(p, dec, comment, checks, thr, None if threshold is not None else favor, comments)
-            for (p, dec, comment, _checks), checks in zip(decided, checked)]
+    checked = site_checks([(p.site, checks) for p, _dec, _comment, checks, _thr in decided])
+    return [_result(p, dec, comment, checks, page_thr, None if threshold is not None else favor, comments)
+            for (p, dec, comment, _checks, page_thr), checks in zip(decided, checked)]
+
+
+def _index_reading(page: Page, dec: _Decisions, comment: np.ndarray | None, threshold: float,
+                   dated: bool) -> tuple[np.ndarray, PageChecks] | None:
+    """The decisions of an index page read again at the lower ``threshold``, and their checks.
+
+    A listing's items and a thread's short posts score under an article's paragraphs but
+    above the page's menus, so a page whose first reading is an `index` keeps, besides what
+    it kept, every visible block scored ``threshold`` or more that is not a readers' comment
+    (``comment``, when comments are removed) nor a post's furniture. The second reading
+    stands only when it is still an index (else the first reading, an index, stands); None
+    when it keeps nothing more or is not an index.
+    """
+    more = keep_labels(dec.scores >= threshold, label_value_pairs(dec.blocks))
+    more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
+    if comment is not None:
+        more &= ~comment
+    if dec.post is not None:
+        more &= dec.post != threads.FURNITURE
+    kept = dec.kept | more
+    if not (kept & ~dec.kept).any():
+        return None
+    checks = page_checks(dec.blocks, kept, _title(page), page.url, dated)
+    return (kept, checks) if checks.verdict == "index" else None
 
 
 def _title(page: Page) -> str:
