@@ -115,6 +115,8 @@ class _Decisions:
     kept: np.ndarray
     reasons: list[list[Reason]] | None
     read_hidden: bool = False
+    #: the page's first reading was an index, and its second, at a lower threshold, stands
+    read_as_index: bool = False
     #: per block, its part in the page's thread (`threads.Thread.roles`), None on other pages
     post: np.ndarray | None = None
 
@@ -231,6 +233,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             again = _index_reading(p, dec, comment if comments != "keep" else None, thr * INDEX_THRESHOLD_SHARE, dated)
             if again is not None:
                 dec.kept, checks, page_thr = again[0], again[1], thr * INDEX_THRESHOLD_SHARE
+                dec.read_as_index = True
         decided.append((p, dec, comment, checks, page_thr))
         start += n
     checked = site_checks([(p.site, checks) for p, _dec, _comment, checks, _thr in decided])
@@ -269,7 +272,8 @@ def _title(page: Page) -> str:
 def _result(page: Page, dec: _Decisions, comment: np.ndarray, checks: PageChecks, threshold: float,
             favor: str | None, comments: str) -> Result:
     """A page's `Result`, built once from its decisions and checks."""
-    warnings = list(page.doc.warnings) + (["read-hidden"] if dec.read_hidden else []) + list(checks.warnings)
+    warnings = (list(page.doc.warnings) + (["read-hidden"] if dec.read_hidden else [])
+                + (["read-as-index"] if dec.read_as_index else []) + list(checks.warnings))
     return Result(blocks=dec.blocks, scores=dec.scores, kept=dec.kept, threshold=threshold, favor=favor,
                   title=_title(page), url=page.url, site=page.site, name=page.name, encoding=page.doc.encoding,
                   warnings=warnings, verdict=checks.verdict, stats=checks.stats, reasons=dec.reasons,

@@ -63,9 +63,10 @@ class Result:
     content, ``scores[i]`` is the model's P(content). Kept and removed blocks together are
     the page's whole text (`raw_text`): its visible text, plus the text of hidden elements
     as blocks flagged ``hidden`` (removed with score 0 unless the page was read with them,
-    warning ``read-hidden``). ``title`` is the page's headline (`Metadata.title`, cleaned of
-    site-name parts; the raw ``<title>`` when the page gives no better), ``metadata`` all that
-    the page says about itself.
+    warning ``read-hidden``). ``threshold`` is the one the page was read at: the favor mode's,
+    or a share of it for an index page read again (warning ``read-as-index``). ``title`` is
+    the page's headline (`Metadata.title`, cleaned of site-name parts; the raw ``<title>``
+    when the page gives no better), ``metadata`` all that the page says about itself.
     """
 
     blocks: list[Block]

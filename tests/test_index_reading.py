@@ -34,7 +34,7 @@ def _scored(html: str, score_of, threshold: float | None = None):
 def test_listing_items_under_the_threshold_are_kept_on_an_index_page():
     thr = cached_model(None).threshold("balanced")
     res = _scored(LISTING, lambda b: 0.9 if b.text == "River news" else 0.75 * thr if _teaser(b.text) else 0.02)
-    assert res.verdict == "index"
+    assert res.verdict == "index" and "read-as-index" in res.warnings
     assert res.threshold == pytest.approx(thr * INDEX_THRESHOLD_SHARE)
     kept = [b.text for b, k in zip(res.blocks, res.kept) if k]
     assert sum(_teaser(t) for t in kept) == 24 and not any(t.startswith("Section") for t in kept)
@@ -46,7 +46,8 @@ def test_a_threshold_given_explicitly_is_applied_as_given():
     thr = cached_model(None).threshold("balanced")
     res = _scored(LISTING, lambda b: 0.9 if b.text == "River news" else 0.75 * thr if _teaser(b.text) else 0.02,
                      threshold=thr)
-    assert res.threshold == thr and not any(k for b, k in zip(res.blocks, res.kept) if _teaser(b.text))
+    assert res.threshold == thr and "read-as-index" not in res.warnings
+    assert not any(k for b, k in zip(res.blocks, res.kept) if _teaser(b.text))
 
 
 def test_a_document_keeps_its_threshold():
@@ -65,5 +66,5 @@ def test_a_second_reading_that_is_no_index_is_not_taken():
     html = LISTING + f'<div class="more">{body}</div>'
     res = _scored(html, lambda b: 0.9 if _teaser(b.text) else 0.75 * thr if b.text.startswith("The river")
                      else 0.02)
-    assert res.verdict == "index" and res.threshold == thr
+    assert res.verdict == "index" and res.threshold == thr and "read-as-index" not in res.warnings
     assert not any(k for b, k in zip(res.blocks, res.kept) if b.text.startswith("The river"))
