@@ -61,7 +61,9 @@ _PLAIN_ABSOLUTE = re.compile(r"https?://[^/?#\s]")
 _REWRITTEN = re.compile(r"[\t\r\n;]|\?#|[?#]$")
 _SAFE_URL = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", re.IGNORECASE)
 _CODE_LANG = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?)[-\s]*([A-Za-z0-9_+#.-]+)")
-_NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notranslate", "nohighlight", "source"))
+#: class words that name no language: a highlighter's "guess it" (Discourse's ``lang-auto``) or "leave it plain"
+_NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notranslate", "nohighlight", "no-highlight",
+                        "source", "auto", "undefined"))
 
 
 def _is_hidden(el: etree._Element, attrib) -> bool:

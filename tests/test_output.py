@@ -77,6 +77,11 @@ def test_code_keeps_tabs_blank_lines_indentation_and_language():
     assert to_html(res) == '<pre><code class="language-python">def f():\n\tif x:\n\t    return 1\n\n\ny = f()</code></pre>\n'
 
 
+@pytest.mark.parametrize("cls", ["lang-auto", "language-none", "hljs no-highlight", "language-undefined"])
+def test_code_marked_with_no_language_gets_a_bare_fence(cls):
+    assert to_markdown(page(f'<pre><code class="{cls}">docker run --help</code></pre>')) == "```\ndocker run --help\n```\n"
+
+
 def test_code_fence_outgrows_backticks_inside_and_code_in_a_list_is_indented():
     md = to_markdown(page('<pre class="language-md">```\nx\n```</pre><ul><li>item<pre>  a\nb</pre></li></ul>'))
     assert "````md\n```\nx\n```\n````" in md
