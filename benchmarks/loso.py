@@ -20,6 +20,11 @@ fold's training data, as it is in the default model's.
     nice -n 19 python benchmarks/loso.py BENCH --cache DIR --source wcxb   # one fold
     nice -n 19 python benchmarks/loso.py BENCH --cache DIR --check-default # nothing held out: the shipped model?
     python benchmarks/loso.py BENCH --cache DIR --report-only              # tables from what is done
+    nice -n 19 python benchmarks/loso.py BENCH --cache DIR --source-weight 0.5   # sources weighed alike
+
+``--source-weight P`` weighs each dataset's training pages by (its pages / the mean pages of a
+dataset)^-P, so that large sources outweigh small ones less (P = 1: every source alike); its
+fold models, outputs and ``loso.json`` go to ``DIR/source-weight-P`` (the labels are shared).
 
 Everything heavy runs on one thread: LightGBM ``n_jobs=1``, labelling in this process,
 ``blockclf extract --jobs 1``. Per-page scores and all figures go to ``DIR/loso.json``.
@@ -36,7 +41,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import joblib
@@ -52,6 +57,7 @@ from blockclf.model import Model, load_model
 from blockclf.train import (
     MIN_QUALITY,
     LabelledPage,
+    Stacked,
     _label_one,
     add_repetition,
     data_digest,
@@ -100,19 +106,33 @@ def fold_pages(recs: list[PageRecord], cache: dict[str, LabelledPage | None]) ->
 # ---------------------------------------------------------------- one fold: fit_model without S
 
 
-def fit_fold(held: str, records: list[PageRecord], cache: dict[str, LabelledPage | None]) -> Model:
-    """`blockclf.train.fit_model` (seed 0, default targets, no refining) on every dataset but ``held``."""
+def balanced(stacked: Stacked, pages: list[LabelledPage], power: float) -> Stacked:
+    """``stacked`` (of ``pages``) with each page's weights times (its dataset's pages / the
+    mean pages of a dataset)^-``power``, the total weight unchanged."""
+    if not power:
+        return stacked
+    n = Counter(p.record.dataset for p in pages)
+    mean = sum(n.values()) / len(n)
+    factor = np.concatenate([np.full(len(p.labels.content), (n[p.record.dataset] / mean) ** -power) for p in pages])
+    w = stacked.w * factor
+    return stacked._replace(w=w * (stacked.w.sum() / w.sum()))
+
+
+def fit_fold(held: str, records: list[PageRecord], cache: dict[str, LabelledPage | None],
+             source_weight: float = 0.0) -> Model:
+    """`blockclf.train.fit_model` (seed 0, default targets, no refining) on every dataset but
+    ``held``; ``source_weight``: see `balanced`."""
     t0 = time.perf_counter()
     train = [r for r in records if r.split == "train" and r.dataset != held]
     dev = [r for r in records if r.split == "dev" and r.dataset != held]
     tr = fold_pages(train, cache)
     dv = fold_pages(dev, cache)
     tr_good, dv_good = usable(tr), usable(dv)
-    stacked = stack_pages(tr_good)
+    stacked = balanced(stack_pages(tr_good), tr_good, source_weight)
     n_blocks = len(stacked.y)
     clf = BlockClassifier(random_state=SEED, n_jobs=1)
     t1 = time.perf_counter()
-    fit_first_pass(clf, stacked, stack_pages(dv_good))
+    fit_first_pass(clf, stacked, balanced(stack_pages(dv_good), dv_good, source_weight))
     fit_s = time.perf_counter() - t1
     del stacked
     log.info("%s held out: %d trees on %d blocks of %d train pages in %.0fs", held, clf.best_iteration_, n_blocks,
@@ -130,6 +150,7 @@ def fit_fold(held: str, records: list[PageRecord], cache: dict[str, LabelledPage
         "train_blocks": int(n_blocks),
         "data_digest": data_digest(list(train) + list(dev)),
         "seed": SEED,
+        "source_weight": source_weight,
         "dev_scores": dev_scores,
         "min_label_quality": MIN_QUALITY,
         "fit_seconds": round(fit_s, 1),
@@ -284,13 +305,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--report-only", action="store_true", help="print the tables from loso.json")
     ap.add_argument("--check-default", action="store_true",
                     help="also fit with nothing held out and compare with the shipped default model")
+    ap.add_argument("--source-weight", type=float, default=0.0, metavar="P",
+                    help="weigh each dataset's pages by (its pages / mean pages)^-P (default 0: every page alike)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("blockclf").setLevel(logging.INFO)
     logging.getLogger("trafilatura").setLevel(logging.ERROR)
     cache = args.cache
-    cache.mkdir(parents=True, exist_ok=True)
-    state_file = cache / "loso.json"
+    work = cache / f"source-weight-{args.source_weight:g}" if args.source_weight else cache
+    work.mkdir(parents=True, exist_ok=True)
+    state_file = work / "loso.json"
     state = json.loads(state_file.read_text()) if state_file.exists() else {"sources": {}}
     if args.report_only:
         print(report(state))  # the report adds the site-resampled intervals to the state
@@ -315,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     log.info("labelled pages ready (%d) in %.0fs", len(cache_pages), time.perf_counter() - t0)
 
     if args.check_default:  # the chain reproduces the shipped model when nothing is held out
-        whole = fit_fold("", fitting, cache_pages)
+        whole = fit_fold("", fitting, cache_pages, args.source_weight)
         state["check_default"] = {
             "trees": int(whole.classifier.best_iteration_), "thresholds": whole.thresholds,
             "train_pages": whole.info["train_pages"], "train_blocks": whole.info["train_blocks"],
@@ -329,19 +353,19 @@ def main(argv: list[str] | None = None) -> int:
         if held not in tests:
             raise SystemExit(f"{held}: no test pages in {args.bench}")
         t_fold = time.perf_counter()
-        model_file = cache / "models" / f"{held}.json"
+        model_file = work / "models" / f"{held}.json"
         if model_file.exists() and not args.refit:
             model = load_model(model_file)
         else:
-            model = fit_fold(held, fitting, cache_pages)
+            model = fit_fold(held, fitting, cache_pages, args.source_weight)
             model_file.parent.mkdir(parents=True, exist_ok=True)
             model.save(model_file)
         recs = sorted(tests[held], key=lambda r: r.id)
-        folder = page_folder(held, recs, cache)
-        runs = {"loso": run_cli(folder, cache / "out" / "loso" / held, str(model_file)),
-                "default": run_cli(folder, cache / "out" / "default" / held, None)}
-        run_trafilatura(recs, cache / "out" / "trafilatura" / held)
-        per = {name: scores(recs, cache / "out" / name / held) for name in SYSTEMS}
+        folder = page_folder(held, recs, work)
+        runs = {"loso": run_cli(folder, work / "out" / "loso" / held, str(model_file)),
+                "default": run_cli(folder, work / "out" / "default" / held, None)}
+        run_trafilatura(recs, work / "out" / "trafilatura" / held)
+        per = {name: scores(recs, work / "out" / name / held) for name in SYSTEMS}
         state["sources"][held] = {
             "fold": {"trees": int(model.classifier.best_iteration_), "thresholds": model.thresholds,
                      **model.info, "runs": runs,
