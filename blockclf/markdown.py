@@ -13,7 +13,7 @@ from html import unescape
 from typing import TYPE_CHECKING
 
 from .inline import block_markdown, md_escape
-from .structure import LIST_ELEMENTS, Item, headline, kept_items
+from .structure import LIST_ELEMENTS, Item, headed_items, headline, kept_items
 
 if TYPE_CHECKING:
     from .block import Block
@@ -170,7 +170,8 @@ class _Writer:
 
 def to_markdown(res: Result, images: bool = False, title: bool = True) -> str:
     """The kept blocks as Markdown (``images``: write images as ``![alt](src)``), headed by
-    the page's headline as ``# Title`` (``title``) unless a kept heading already says it."""
+    the page's headline as ``# Title`` (``title``) unless a kept heading already says it; a
+    first kept block that only repeats it is then not written again."""
     return items_markdown(res, kept_items(res), images, title)
 
 
@@ -182,6 +183,7 @@ def items_markdown(res: Result, items: list[Item], images: bool = False, title: 
     head = headline(res) if title else None
     if head:
         writer.chunks.append((["# " + md_escape(head)], "other", 0))
+        items = headed_items(items, head)
     i = 0
     while i < len(items):
         chain = items[i].chain

@@ -8,7 +8,7 @@ from .explain import HIDDEN_UNREAD, describe
 from .htmlout import to_html
 from .inline import block_plain
 from .markdown import items_markdown, to_markdown
-from .structure import Item, headline, kept_items
+from .structure import Item, headed_items, headline, kept_items
 from .threads import FURNITURE, ROLE_NAMES
 
 if TYPE_CHECKING:
@@ -27,6 +27,8 @@ def to_text(res: Result, title: bool = False) -> str:
 
 
 def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
+    head = headline(res) if title else None
+    items = headed_items(items, head)
     out: list[str] = []
     seen_items: set[str] = set()
     row_path: str | None = None
@@ -60,7 +62,6 @@ def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
         out.append(text)
     if row:
         out.append(" | ".join(t for _, t in row))
-    head = headline(res) if title else None
     return "\n".join([head] + out if head else out)
 
 

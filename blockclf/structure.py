@@ -22,7 +22,7 @@ from .metrics import tokens
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "headline", "kept_items"]
+__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "headed_items", "headline", "kept_items"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
@@ -110,3 +110,15 @@ def headline(res: Result) -> str | None:
         if k and b.heading_level and (b.heading_level == 1 or tokens(b.text) == want):
             return None
     return title
+
+
+def headed_items(items: list[Item], head: str | None) -> list[Item]:
+    """``items`` less a first one that only repeats the headline written above them (``head``).
+
+    Pages often set their headline in a styled paragraph or ``<div>`` rather than a heading;
+    written under ``# Title`` it would say the title twice. A first item inside a list, a
+    table or a quote is kept: there it is part of something else.
+    """
+    if not head or not items or items[0].chain:
+        return items
+    return items[1:] if tokens(items[0].block.text) == tokens(head) else items

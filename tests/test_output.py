@@ -262,6 +262,21 @@ def test_markdown_starts_with_the_headline_unless_a_kept_heading_says_it():
     assert to_markdown(nothing).strip() == ""
 
 
+def test_a_headline_set_as_a_paragraph_is_written_once():
+    res = page('<p class="main-title"><b>Breakup at Tiffany’s</b></p><p>The body of the story.</p>'
+               '<p>Breakup at Tiffany’s</p>')
+    res.title = "Breakup at Tiffany’s"
+    md = to_markdown(res)
+    assert md.startswith("# Breakup at Tiffany’s\n\nThe body of the story.")
+    assert md.count("Tiffany") == 2  # a later paragraph that says it again is the page's own text
+    assert to_text(res, title=True).split("\n")[:2] == ["Breakup at Tiffany’s", "The body of the story."]
+    assert to_text(res).split("\n")[0] == "Breakup at Tiffany’s"  # text without --title: every kept block
+    assert to_dict(res)["markdown"] == md
+    listed = page("<ul><li>Breakup at Tiffany’s</li></ul><p>The body.</p>")
+    listed.title = "Breakup at Tiffany’s"
+    assert to_markdown(listed).count("Tiffany") == 2  # an item of a list is not the headline's stand-in
+
+
 def test_cli_title_options(tmp_path, capsys):
     f = tmp_path / "p.html"
     # the headline is in the <title> only: text output is the kept blocks, --title puts it first
