@@ -119,6 +119,7 @@ def headed_items(items: list[Item], head: str | None) -> list[Item]:
     written under ``# Title`` it would say the title twice. A first item inside a list, a
     table or a quote is kept: there it is part of something else.
     """
-    if not head or not items or items[0].chain:
+    want = tokens(head) if head else []
+    if not want or not items or items[0].chain:
         return items
-    return items[1:] if tokens(items[0].block.text) == tokens(head) else items
+    return items[1:] if tokens(items[0].block.text) == want else items
