@@ -42,6 +42,9 @@ class Block:
         lang: the language a ``pre`` block's code is marked with (``language-python``...).
         number: the number of the innermost ordered list item holding the block, else 0.
         colspan: the column span of the innermost table cell holding the block.
+        column: that cell's first column in its row (1-based, counting the spans of the
+            cells before it, empty ones included), or 0 outside a cell; the renderers keep
+            a row's cells under their columns when cells before them hold no text.
     """
 
     index: int
@@ -64,6 +67,7 @@ class Block:
     lang: str = ""
     number: int = 0
     colspan: int = 1
+    column: int = 0
 
     @property
     def parent_xpath(self) -> str:

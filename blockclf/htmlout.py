@@ -49,6 +49,7 @@ def to_html(res: Result, images: bool = False) -> str:
     base = res.url
     out: list[str] = []
     stack: list[tuple[str, str]] = []
+    filled: dict[str, int] = {}  # per table row written, the columns its cells so far take
     last_xpath = None
     for it in kept_items(res):
         b, chain = it.block, it.chain
@@ -60,6 +61,11 @@ def to_html(res: Result, images: bool = False) -> str:
             out.append("\n")
         for path, tag in chain[k:]:
             inner = next((p for p, t in reversed(chain) if t == tag), None)
+            if tag in ("td", "th") and path == inner and stack and stack[-1][1] == "tr":
+                # empty cells before it keep its column
+                done = filled.get(stack[-1][0], 0)
+                out.append("<td></td>" * max(b.column - 1 - done, 0))
+                filled[stack[-1][0]] = max(b.column - 1, done) + b.colspan
             out.append(_open(tag, b, path == inner))
             if tag in _BREAK_AFTER:
                 out.append("\n")

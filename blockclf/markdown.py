@@ -13,7 +13,7 @@ from html import unescape
 from typing import TYPE_CHECKING
 
 from .inline import block_markdown, md_escape
-from .structure import LIST_ELEMENTS, Item, headed_items, headline, kept_items
+from .structure import LIST_ELEMENTS, Item, headed_items, headline, kept_items, without_empty_columns
 
 if TYPE_CHECKING:
     from .block import Block
@@ -46,17 +46,20 @@ def _table(items: list[Item], table: str, base: str | None, images: bool) -> lis
             continue
         row = next((p for p, t in reversed(inner) if t == "tr"), table)
         cells = rows.setdefault(row, {})
-        entry = cells.setdefault(cell[0], [[], 1])
+        entry = cells.setdefault(cell[0], [[], 1, 0])
         entry[0].append(text)
         entry[1] = max(entry[1], it.block.colspan)
+        entry[2] = it.block.column
     lines = [" ".join(caption)] if caption else []
     out_rows = []
     for cells in rows.values():
         row_cells: list[str] = []
-        for texts, span in cells.values():
+        for texts, span, column in cells.values():
+            row_cells += [""] * (column - 1 - len(row_cells))  # empty cells before it keep its column
             row_cells.append(" ".join(texts).replace("|", "\\|"))
             row_cells += [""] * (span - 1)
         out_rows.append(row_cells)
+    out_rows = without_empty_columns(out_rows)
     width = max(len(r) for r in out_rows) if out_rows else 0
     for n, r in enumerate(out_rows):
         if n == 0:

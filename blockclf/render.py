@@ -8,7 +8,7 @@ from .explain import HIDDEN_UNREAD, describe
 from .htmlout import to_html
 from .inline import block_plain
 from .markdown import items_markdown, to_markdown
-from .structure import Item, headed_items, headline, kept_items
+from .structure import Item, headed_items, headline, kept_items, without_empty_columns
 from .threads import FURNITURE, ROLE_NAMES
 
 if TYPE_CHECKING:
@@ -33,24 +33,45 @@ def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
     seen_items: set[str] = set()
     row_path: str | None = None
     row: list[tuple[str, str]] = []  # (cell path, text)
+    row_columns = 0  # columns the row's cells so far take
+    table_path: str | None = None
+    table: list[list[str]] = []  # the rows of the table being written
+
+    def end_row() -> None:
+        if row:
+            table.append([t for _, t in row])
+
+    def end_table() -> None:
+        out.extend(" | ".join(r) for r in without_empty_columns(table))
+        table.clear()
+
     for it in items:
         b, chain = it.block, it.chain
         cell = next(((p, n) for n, (p, t) in enumerate(chain) if t in ("td", "th")), None)
         text = block_plain(b)
         if cell is not None:
             path = next((p for p, t in reversed(chain[:cell[1]]) if t == "tr"), chain[0][0])
-            if path != row_path and row:
-                out.append(" | ".join(t for _, t in row))
-                row = []
+            if path != row_path:
+                end_row()
+                row, row_columns = [], 0
+                where = next((p for p, t in reversed(chain[:cell[1]]) if t == "table"), chain[0][0])
+                if where != table_path:
+                    end_table()
+                    table_path = where
             row_path = path
             if row and chain[cell[1]][0] == row[-1][0]:
                 row[-1] = (row[-1][0], row[-1][1] + " " + text)
             else:
+                # empty cells before it keep its column (a nested table's cell has its own)
+                column = b.column if not any(t in ("td", "th") for _, t in chain[cell[1] + 1:]) else 0
+                row += [("", "")] * (column - 1 - row_columns)
                 row.append((chain[cell[1]][0], text))
+                row_columns = max(column - 1, row_columns) + b.colspan
             continue
         if row:
-            out.append(" | ".join(t for _, t in row))
-            row, row_path = [], None
+            end_row()
+            end_table()
+            row, row_path, table_path = [], None, None
         lis = [(p, chain[n - 1][1] if n else "ul") for n, (p, t) in enumerate(chain) if t == "li"]
         if lis and not b.heading_level and b.tag != "pre":
             indent = "  " * (len(lis) - 1)
@@ -60,8 +81,8 @@ def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
             else:
                 text = indent + "  " + text
         out.append(text)
-    if row:
-        out.append(" | ".join(t for _, t in row))
+    end_row()
+    end_table()
     return "\n".join([head] + out if head else out)
 
 

@@ -230,10 +230,16 @@ def _origin(base: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
 
 
+def _span(cell: etree._Element) -> int:
+    """A table cell's column span (1 to 100)."""
+    span = cell.get("colspan")
+    return min(max(int(span), 1), 100) if span and span.strip().isdigit() else 1
+
+
 class _Owner:
     """An open block-level element: what its blocks inherit, and its path once asked for."""
 
-    __slots__ = ("ancestors", "el", "heading", "lists", "number", "pre", "tables", "tag", "tokens", "xpath")
+    __slots__ = ("ancestors", "column", "el", "heading", "lists", "number", "pre", "tables", "tag", "tokens", "xpath")
 
     def __init__(self, el: etree._Element, tag: str, tokens: tuple[str, ...], ancestors: tuple[str, ...],
                  heading: int, lists: int, tables: int, pre: bool) -> None:
@@ -247,6 +253,7 @@ class _Owner:
         self.pre = pre
         self.xpath: str | None = None
         self.number: int | None = None  # item number (li) or column span (td, th), once asked for
+        self.column = 0  # a cell's first column in its row (td, th; 1-based), with its span
 
 
 class _Segmenter:
@@ -283,6 +290,8 @@ class _Segmenter:
         self.base: str | None = page_url if page_url and ABSOLUTE_URL.match(page_url) else None
         self.base_read = False
         self.numbers: dict[etree._Element, dict[etree._Element, int]] = {}
+        #: per table row, each cell's first column and span
+        self.cells: dict[etree._Element, dict[etree._Element, tuple[int, int]]] = {}
         # a <time> starts or ended just before the next text: the two are separate words
         self.word_break = False
 
@@ -362,12 +371,21 @@ class _Segmenter:
             tokens=tokens, ancestors=ancestors + (tag,), starts_element=True, hidden=True))
 
     def _number(self, owner: _Owner) -> int:
-        """An ``li``'s number in its ordered list (0 in others), a cell's column span."""
+        """An ``li``'s number in its ordered list (0 in others), a cell's column span (and its
+        first column, set on the owner)."""
         el = owner.el
-        if owner.tag in ("td", "th"):
-            span = el.get("colspan")
-            return min(max(int(span), 1), 100) if span and span.strip().isdigit() else 1
         parent = el.getparent()
+        if owner.tag in ("td", "th"):
+            placed = self.cells.get(parent) if parent is not None else None
+            if placed is None and parent is not None:  # each row's cells are placed once
+                placed = self.cells[parent] = {}
+                column = 1
+                for cell in parent:
+                    if isinstance(cell.tag, str) and cell.tag.lower() in ("td", "th"):
+                        placed[cell] = (column, _span(cell))
+                        column += placed[cell][1]
+            owner.column, span = placed.get(el, (0, _span(el))) if placed is not None else (0, _span(el))
+            return span
         if parent is None or not isinstance(parent.tag, str) or parent.tag.lower() != "ol":
             return 0
         numbered = self.numbers.get(parent)
@@ -385,10 +403,11 @@ class _Segmenter:
                 n += step
         return numbered.get(el, 0)
 
-    def _item_and_cell(self, want_item: bool, want_cell: bool) -> tuple[int, int]:
-        """The number of the innermost list item and the column span of the innermost table
-        cell around the pending block (0 and 1 when there is none), each counted once."""
-        number, colspan = 0, 1
+    def _item_and_cell(self, want_item: bool, want_cell: bool) -> tuple[int, int, int]:
+        """The number of the innermost list item, and the column span and first column of the
+        innermost table cell around the pending block (0, 1 and 0 when there is none), each
+        counted once."""
+        number, colspan, column = 0, 1, 0
         for o in reversed(self.owner):
             if want_item and o.tag == "li":
                 if o.number is None:
@@ -397,10 +416,10 @@ class _Segmenter:
             elif want_cell and o.tag in ("td", "th"):
                 if o.number is None:
                     o.number = self._number(o)
-                colspan, want_cell = o.number, False
+                colspan, column, want_cell = o.number, o.column, False
             if not (want_item or want_cell):
                 break
-        return number, colspan
+        return number, colspan, column
 
     def _emit(self, text: str, owner: _Owner | None, rich: str | None = None) -> None:
         xpath: str | None
@@ -416,9 +435,9 @@ class _Segmenter:
             assert xpath is not None
             tag, depth, tokens, ancestors = owner.tag, len(owner.ancestors) - 1, owner.tokens, owner.ancestors
             heading, lists, tables = owner.heading, owner.lists, owner.tables
-        number, colspan, lang = 0, 1, ""
+        number, colspan, column, lang = 0, 1, 0, ""
         if (lists or tables) and owner is not None:
-            number, colspan = self._item_and_cell(bool(lists), bool(tables))
+            number, colspan, column = self._item_and_cell(bool(lists), bool(tables))
         if owner is not None and owner.pre and owner.tag == "pre":
             lang = _code_lang(owner.el)
         if heading:
@@ -450,6 +469,7 @@ class _Segmenter:
                 lang=lang,
                 number=number,
                 colspan=colspan,
+                column=column,
             )
         )
         if heading:

@@ -22,7 +22,7 @@ from .metrics import tokens
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "headed_items", "headline", "kept_items"]
+__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "headed_items", "headline", "kept_items", "without_empty_columns"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
@@ -123,3 +123,14 @@ def headed_items(items: list[Item], head: str | None) -> list[Item]:
     if not want or not items or items[0].chain:
         return items
     return items[1:] if tokens(items[0].block.text) == want else items
+
+
+def without_empty_columns(rows: list[list[str]]) -> list[list[str]]:
+    """A table's rows less the columns no row has text in (cells are placed under their
+    columns, so a column whose cells are all empty, such as one of images, would be blank)."""
+    width = max((len(r) for r in rows), default=0)
+    empty = [c for c in range(width) if not any(c < len(r) and r[c] for r in rows)]
+    if not empty:
+        return rows
+    gone = set(empty)
+    return [[v for c, v in enumerate(r) if c not in gone] for r in rows]

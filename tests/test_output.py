@@ -61,6 +61,30 @@ def test_table_rows_with_spans_and_block_cells():
     assert "<td><p>p1</p>\n<p>p2</p>\n</td>" in html and "<td><ul>\n<li>x</li>" in html
 
 
+def test_empty_cells_keep_the_columns_of_the_cells_after_them():
+    res = page("<table><tr><th>Name</th><th>Age</th><th>Town</th></tr>"
+               "<tr><td></td><td>5</td><td>Oslo</td></tr>"
+               "<tr><td colspan='2'>Ann, 7</td><td>Rome</td></tr>"
+               "<tr><td>Bo</td><td> </td><td>Nice</td></tr>"
+               "<tr><td>Cy</td><td>9</td><td></td></tr></table>")
+    assert [b.column for b in res.blocks] == [1, 2, 3, 2, 3, 1, 3, 1, 3, 1, 2]
+    md = to_markdown(res)
+    assert "|  | 5 | Oslo |\n| Ann, 7 |  | Rome |\n| Bo |  | Nice |\n| Cy | 9 |" in md
+    assert to_dict(res)["markdown"] == md
+    assert to_text(res).split("\n")[1:] == [" | 5 | Oslo", "Ann, 7 | Rome", "Bo |  | Nice", "Cy | 9"]
+    html = to_html(res)
+    assert "<tr>\n<td></td><td>5</td>\n<td>Oslo</td>" in html and "<td>Bo</td>\n<td></td><td>Nice</td>" in html
+    assert html.count("<td") == html.count("</td>")
+    nested = page("<table><tr><td></td><td><table><tr><td></td><td>in</td></tr><tr><td>x</td></tr></table>"
+                  "</td></tr></table>")
+    assert [b.column for b in nested.blocks] == [2, 1]  # the innermost cell's column
+    assert to_text(nested) == " | in\nx"
+    pictures = page("<table><tr><td><img src='a.png'></td><td>Alpha</td></tr>"
+                    "<tr><td><img src='b.png'></td><td>Beta</td></tr></table>")
+    assert "| Alpha |\n| --- |\n| Beta |" in to_markdown(pictures)  # a column with no text is left out
+    assert to_text(pictures) == "Alpha\nBeta"
+
+
 def test_layout_table_is_written_as_blocks():
     res = page("<table><tr><td><h1>Article</h1><p>Body text.</p></td><td>side</td></tr></table>")
     md = to_markdown(res)
