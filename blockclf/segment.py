@@ -230,6 +230,10 @@ def _origin(base: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
 
 
+#: a cell's column is counted up to this (a row of thousands of empty cells is not data to line up)
+MAX_COLUMN = 1000
+
+
 def _span(cell: etree._Element) -> int:
     """A table cell's column span (1 to 100)."""
     span = cell.get("colspan")
@@ -382,7 +386,7 @@ class _Segmenter:
                 column = 1
                 for cell in parent:
                     if isinstance(cell.tag, str) and cell.tag.lower() in ("td", "th"):
-                        placed[cell] = (column, _span(cell))
+                        placed[cell] = (min(column, MAX_COLUMN), _span(cell))
                         column += placed[cell][1]
             owner.column, span = placed.get(el, (0, _span(el))) if placed is not None else (0, _span(el))
             return span

@@ -83,6 +83,9 @@ def test_empty_cells_keep_the_columns_of_the_cells_after_them():
                     "<tr><td><img src='b.png'></td><td>Beta</td></tr></table>")
     assert "| Alpha |\n| --- |\n| Beta |" in to_markdown(pictures)  # a column with no text is left out
     assert to_text(pictures) == "Alpha\nBeta"
+    wide = page("<table><tr>" + "<td colspan='100'></td>" * 5000 + "<td>far</td></tr><tr><td>near</td></tr></table>")
+    assert wide.blocks[0].column == 1000  # counted no further: the row stays small to write
+    assert len(to_markdown(wide)) < 10_000 and len(to_html(wide)) < 20_000
 
 
 def test_layout_table_is_written_as_blocks():
