@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .inline import block_html
-from .structure import LIST_ELEMENTS, kept_items
+from .structure import LIST_ELEMENTS, cell_gap, kept_items
 
 if TYPE_CHECKING:
     from .block import Block
@@ -62,10 +62,8 @@ def to_html(res: Result, images: bool = False) -> str:
         for path, tag in chain[k:]:
             inner = next((p for p, t in reversed(chain) if t == tag), None)
             if tag in ("td", "th") and path == inner and stack and stack[-1][1] == "tr":
-                # empty cells before it keep its column
-                done = filled.get(stack[-1][0], 0)
-                out.append("<td></td>" * max(b.column - 1 - done, 0))
-                filled[stack[-1][0]] = max(b.column - 1, done) + b.colspan
+                gap, filled[stack[-1][0]] = cell_gap(b.column, b.colspan, filled.get(stack[-1][0], 0))
+                out.append("<td></td>" * gap)  # empty cells before it keep its column
             out.append(_open(tag, b, path == inner))
             if tag in _BREAK_AFTER:
                 out.append("\n")

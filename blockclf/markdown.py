@@ -13,7 +13,7 @@ from html import unescape
 from typing import TYPE_CHECKING
 
 from .inline import block_markdown, md_escape
-from .structure import LIST_ELEMENTS, Item, headed_items, headline, kept_items, without_empty_columns
+from .structure import LIST_ELEMENTS, Item, cell_gap, headed_items, headline, kept_items, without_empty_columns
 
 if TYPE_CHECKING:
     from .block import Block
@@ -55,7 +55,7 @@ def _table(items: list[Item], table: str, base: str | None, images: bool) -> lis
     for cells in rows.values():
         row_cells: list[str] = []
         for texts, span, column in cells.values():
-            row_cells += [""] * (column - 1 - len(row_cells))  # empty cells before it keep its column
+            row_cells += [""] * cell_gap(column, span, len(row_cells))[0]  # empty cells before it keep its column
             row_cells.append(" ".join(texts).replace("|", "\\|"))
             row_cells += [""] * (span - 1)
         out_rows.append(row_cells)

@@ -8,7 +8,7 @@ from .explain import HIDDEN_UNREAD, describe
 from .htmlout import to_html
 from .inline import block_plain
 from .markdown import items_markdown, to_markdown
-from .structure import Item, headed_items, headline, kept_items, without_empty_columns
+from .structure import Item, cell_gap, headed_items, headline, kept_items, without_empty_columns
 from .threads import FURNITURE, ROLE_NAMES
 
 if TYPE_CHECKING:
@@ -64,9 +64,9 @@ def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
             else:
                 # empty cells before it keep its column (a nested table's cell has its own)
                 column = b.column if not any(t in ("td", "th") for _, t in chain[cell[1] + 1:]) else 0
-                row += [("", "")] * (column - 1 - row_columns)
+                gap, row_columns = cell_gap(column, b.colspan, row_columns)
+                row += [("", "")] * gap
                 row.append((chain[cell[1]][0], text))
-                row_columns = max(column - 1, row_columns) + b.colspan
             continue
         if row:
             end_row()

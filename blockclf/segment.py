@@ -240,6 +240,19 @@ def _span(cell: etree._Element) -> int:
     return min(max(int(span), 1), 100) if span and span.strip().isdigit() else 1
 
 
+def _placed_cells(row: etree._Element) -> dict[etree._Element, tuple[int, int]]:
+    """Each cell of a table row with its first column (spans of the cells before it counted,
+    up to `MAX_COLUMN`) and its span."""
+    placed: dict[etree._Element, tuple[int, int]] = {}
+    column = 1
+    for cell in row:
+        if isinstance(cell.tag, str) and cell.tag.lower() in ("td", "th"):
+            span = _span(cell)
+            placed[cell] = (min(column, MAX_COLUMN), span)
+            column += span
+    return placed
+
+
 class _Owner:
     """An open block-level element: what its blocks inherit, and its path once asked for."""
 
@@ -380,15 +393,13 @@ class _Segmenter:
         el = owner.el
         parent = el.getparent()
         if owner.tag in ("td", "th"):
-            placed = self.cells.get(parent) if parent is not None else None
-            if placed is None and parent is not None:  # each row's cells are placed once
-                placed = self.cells[parent] = {}
-                column = 1
-                for cell in parent:
-                    if isinstance(cell.tag, str) and cell.tag.lower() in ("td", "th"):
-                        placed[cell] = (min(column, MAX_COLUMN), _span(cell))
-                        column += placed[cell][1]
-            owner.column, span = placed.get(el, (0, _span(el))) if placed is not None else (0, _span(el))
+            spot = None
+            if parent is not None:
+                placed = self.cells.get(parent)
+                if placed is None:  # each row's cells are placed once
+                    placed = self.cells[parent] = _placed_cells(parent)
+                spot = placed.get(el)
+            owner.column, span = spot if spot is not None else (0, _span(el))
             return span
         if parent is None or not isinstance(parent.tag, str) or parent.tag.lower() != "ol":
             return 0

@@ -22,7 +22,8 @@ from .metrics import tokens
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "headed_items", "headline", "kept_items", "without_empty_columns"]
+__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "cell_gap", "headed_items", "headline", "kept_items",
+           "without_empty_columns"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
@@ -134,3 +135,11 @@ def without_empty_columns(rows: list[list[str]]) -> list[list[str]]:
         return rows
     gone = set(empty)
     return [[v for c, v in enumerate(r) if c not in gone] for r in rows]
+
+
+def cell_gap(column: int, span: int, taken: int) -> tuple[int, int]:
+    """The empty cells to write before a cell starting at ``column`` (1-based; 0: not known)
+    so that it sits under its column, when the row's cells before it take ``taken``
+    columns; and the columns taken once it is written (``span`` wide)."""
+    gap = max(column - 1 - taken, 0)
+    return gap, taken + gap + span
