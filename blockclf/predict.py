@@ -230,7 +230,10 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         checks = page_checks(dec.blocks, dec.kept, _title(p), p.url, dated)
         page_thr = thr
         if checks.verdict == "index" and threshold is None:
-            again = _index_reading(p, dec, comment if comments != "keep" else None, thr * INDEX_THRESHOLD_SHARE, dated)
+            # the label/value pairs are the batch's unless hidden blocks joined the page's blocks
+            page_pairs = pp if dec.blocks is p.blocks else label_value_pairs(dec.blocks)
+            again = _index_reading(p, dec, page_pairs, comment if comments != "keep" else None,
+                                   thr * INDEX_THRESHOLD_SHARE, dated)
             if again is not None:
                 dec.kept, checks, page_thr = again[0], again[1], thr * INDEX_THRESHOLD_SHARE
                 dec.read_as_index = True
@@ -241,8 +244,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             for (p, dec, comment, _checks, page_thr), checks in zip(decided, checked)]
 
 
-def _index_reading(page: Page, dec: _Decisions, comment: np.ndarray | None, threshold: float,
-                   dated: bool) -> tuple[np.ndarray, PageChecks] | None:
+def _index_reading(page: Page, dec: _Decisions, pairs: Sequence[tuple[int, int]], comment: np.ndarray | None,
+                   threshold: float, dated: bool) -> tuple[np.ndarray, PageChecks] | None:
     """The decisions of an index page read again at the lower ``threshold``, and their checks.
 
     A listing's items and a thread's short posts score under an article's paragraphs but
@@ -250,9 +253,9 @@ def _index_reading(page: Page, dec: _Decisions, comment: np.ndarray | None, thre
     it kept, every visible block scored ``threshold`` or more that is not a readers' comment
     (``comment``, when comments are removed) nor a post's furniture. The second reading
     stands only when it is still an index (else the first reading, an index, stands); None
-    when it keeps nothing more or is not an index.
+    when it keeps nothing more or is not an index. ``pairs``: the blocks' `label_value_pairs`.
     """
-    more = keep_labels(dec.scores >= threshold, label_value_pairs(dec.blocks))
+    more = keep_labels(dec.scores >= threshold, pairs)
     more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
     if comment is not None:
         more &= ~comment
