@@ -39,7 +39,15 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 LIST_TAGS = frozenset(("ul", "ol", "dl", "menu", "dir"))
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+#: the class names of the common frameworks for text shown to screen readers only ("Skip to content",
+#: "Search for:", "opens in a new tab"): off-screen for a sighted reader, so not the page's text (class
+#: names match case-sensitively, as CSS matches them)
+_SCREEN_READER_ONLY = re.compile(
+    r"(?:^|\s)(?:sr-only|sr-only-focusable|visually-hidden|visually-hidden-focusable|visuallyhidden|u-visually-hidden"
+    r"|screen-reader-text|screen-reader-only|show-for-sr|element-invisible|a11y-hidden)(?:\s|$)")
 _MAX_TOKENS = 48
+#: nodes looked at to tell a screen-reader label that stands alone from one beside visible text
+_MAX_NODES_READ = 256
 #: inline elements the renderers keep, by the tag they are written as in `Block.rich`
 _INLINE = {"a": "a", "code": "code", "kbd": "code", "samp": "code", "tt": "code", "strong": "strong", "b": "strong",
            "em": "em", "i": "em", "img": "img", "base": "base", "button": "button"}
@@ -67,13 +75,48 @@ _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notran
 
 
 def _is_hidden(el: etree._Element, attrib) -> bool:
-    """True for elements a browser does not render (``hidden``, ``aria-hidden``, inline style)."""
+    """True for elements a sighted reader does not see: not rendered (``hidden``, ``aria-hidden``, inline
+    style) or moved off screen for screen readers (`_SCREEN_READER_ONLY`)."""
     if "hidden" in attrib or attrib.get("aria-hidden", "").lower() == "true":
         return True
     style = attrib.get("style")
     if style and _HIDDEN_STYLE.search(style):
         return True
+    classes = attrib.get("class")
+    if classes and ("sr" in classes or "hidden" in classes or "reader" in classes or "invisible" in classes) \
+            and _SCREEN_READER_ONLY.search(classes):
+        return not _only_text_of_parent(el)
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
+
+
+def _only_text_of_parent(el: etree._Element) -> bool:
+    """True when `el` holds all of its parent's text: a screen-reader label that stands in for an icon
+    (a check mark's "Yes", a tooltip's text) is the only words there are for it, so it is read. A parent
+    of more than `_MAX_NODES_READ` other nodes is too big to be an icon's wrapper."""
+    parent = el.getparent()
+    if parent is None:
+        return True
+    text = parent.text
+    if text and not text.isspace():
+        return False
+    todo = list(parent)
+    seen = 0
+    while todo:
+        node = todo.pop()
+        seen += 1
+        if seen > _MAX_NODES_READ:
+            return False
+        text = node.tail
+        if text and not text.isspace():
+            return False
+        tag = node.tag
+        if node is el or not isinstance(tag, str) or tag.lower() in SKIP_TAGS:
+            continue
+        text = node.text
+        if text and not text.isspace():
+            return False
+        todo.extend(node)
+    return True
 
 
 _FURNITURE_CACHE: dict[str, bool] = {}

@@ -68,6 +68,12 @@ class _Quiet:
         return f"<shipped model {self.name}>"
 
 
+#: the off-screen class names of the common CSS frameworks
+SCREEN_READER_ONLY = frozenset((
+    "sr-only", "sr-only-focusable", "visually-hidden", "visually-hidden-focusable", "visuallyhidden",
+    "u-visually-hidden", "screen-reader-text", "screen-reader-only", "show-for-sr", "element-invisible", "a11y-hidden"))
+
+
 def visible_text(root, noscript: bool = False) -> str:
     """Every text character a browser shows, by a walk independent of the segmenter.
 
@@ -76,11 +82,26 @@ def visible_text(root, noscript: bool = False) -> str:
     skip = SKIP_TAGS if noscript else SKIP_TAGS | {"noscript"}
     out: list[str] = []
 
+    def beside_text(el) -> bool:
+        # the parent shows text outside `el`, or has over 256 other nodes: an off-screen label there is furniture
+        parent = el.getparent()
+        if parent is None:
+            return False
+        # every node under the parent but those inside `el` or inside a never-shown element
+        outside = [n for n in parent.iterdescendants() if not any(
+            a is el or (isinstance(a.tag, str) and a.tag in SKIP_TAGS)
+            for a in n.iterancestors() if a is not parent and parent in a.iterancestors())]
+        shown = [n for n in outside if n is not el and isinstance(n.tag, str) and n.tag not in SKIP_TAGS]
+        words = (parent.text or "") + "".join(n.tail or "" for n in outside) + "".join(n.text or "" for n in shown)
+        return bool(words.strip()) or len(outside) > 256
+
     def hidden(el) -> bool:
         a = el.attrib
         style = a.get("style", "").replace(" ", "").lower()
+        classes = set(a.get("class", "").split())
         return ("hidden" in a or a.get("aria-hidden", "").lower() == "true" or "display:none" in style
-                or "visibility:hidden" in style or (el.tag.lower() == "input" and a.get("type", "").lower() == "hidden"))
+                or "visibility:hidden" in style or (el.tag.lower() == "input" and a.get("type", "").lower() == "hidden")
+                or (bool(classes & SCREEN_READER_ONLY) and beside_text(el)))
 
     todo: list = [root]
     while todo:

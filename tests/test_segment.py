@@ -253,6 +253,33 @@ def test_hidden_element_is_one_block_after_the_text_around_it():
     assert modal.tokens == ("modal",) and modal.ancestors[-1] == "div"
 
 
+def test_screen_reader_text_beside_visible_text_is_hidden_an_icons_label_is_read():
+    html = ("<body><a class='screen-reader-text' href='#main'>Skip to content</a>"
+            "<section><h2 class='visually-hidden'>Article content</h2><p>Body text "
+            "<a href='/x'>here<span class='sr-only'> (opens in a new tab)</span></a>.</p></section>"
+            "<table><tr><th>Chat<span class='tip'><div class='sr-only'>Talk in real time</div><i></i></span></th>"
+            "<td><i class='icon-check' aria-hidden='true'></i><span class='sr-only'>Yes</span></td></tr></table>"
+            "<form><label class='form-label sr-only'>Search for:</label><input name='q'><button>Go</button></form></body>")
+    blocks = blocks_of(html)
+    shown = [b.text for b in blocks if not b.hidden]
+    assert shown == ["Body text here.", "Chat", "Talk in real time", "Yes", "Go"]
+    # the off-screen texts are kept as hidden blocks, in reading order, not lost
+    assert [b.text for b in blocks if b.hidden] == [
+        "Skip to content", "Article content", "(opens in a new tab)", "Search for:"]
+    # a label that stands alone in its parent is read, wherever that parent is
+    assert [b.hidden for b in blocks_of("<body><div><a class='sr-only' href='#m'>Skip</a></div><p>x</p></body>")] == [
+        False, False]
+
+
+def test_a_screen_reader_label_among_many_silent_siblings_is_decided_quickly():
+    # the parent's other children are read up to a bound: past it, the label counts as beside text
+    icons = "<i></i>" * 5000
+    blocks = blocks_of(f"<body><p>{icons}<span class='sr-only'>label</span></p><p>x</p></body>")
+    assert [(b.text, b.hidden) for b in blocks] == [("label", True), ("x", False)]
+    few = blocks_of("<body><p><i></i><i></i><span class='sr-only'>label</span></p><p>x</p></body>")
+    assert [(b.text, b.hidden) for b in few] == [("label", False), ("x", False)]
+
+
 def test_noscript_read_by_default_and_left_out_on_request():
     html = "<body><noscript><p>Please enable JavaScript</p></noscript><p>body text</p></body>"
     assert [b.text for b in blocks_of(html)] == ["Please enable JavaScript", "body text"]
