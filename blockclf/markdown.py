@@ -13,7 +13,7 @@ from html import unescape
 from typing import TYPE_CHECKING
 
 from .inline import block_markdown, md_escape
-from .structure import LIST_ELEMENTS, Item, cell_gap, headed_items, headline, kept_items, without_empty_columns
+from .structure import LIST_ELEMENTS, Item, cell_gap, kept_items, titled, without_empty_columns
 
 if TYPE_CHECKING:
     from .block import Block
@@ -173,8 +173,7 @@ class _Writer:
 
 def to_markdown(res: Result, images: bool = False, title: bool = True) -> str:
     """The kept blocks as Markdown (``images``: write images as ``![alt](src)``), headed by
-    the page's headline as ``# Title`` (``title``) unless a kept heading already says it; a
-    first kept block that only repeats it is then not written again."""
+    the page's headline as ``# Title`` (``title``), written once (`structure.titled`)."""
     return items_markdown(res, kept_items(res), images, title)
 
 
@@ -183,10 +182,9 @@ def items_markdown(res: Result, items: list[Item], images: bool = False, title: 
     writes the page in more than one form."""
     base = res.url
     writer = _Writer(base, images)
-    head = headline(res) if title else None
+    head, items = titled(res, items, title)
     if head:
         writer.chunks.append((["# " + md_escape(head)], "other", 0))
-        items = headed_items(items, head)
     i = 0
     while i < len(items):
         chain = items[i].chain

@@ -8,7 +8,7 @@ from .explain import HIDDEN_UNREAD, describe
 from .htmlout import to_html
 from .inline import block_plain
 from .markdown import items_markdown, to_markdown
-from .structure import Item, cell_gap, headed_items, headline, kept_items, without_empty_columns
+from .structure import Item, cell_gap, kept_items, titled, without_empty_columns
 from .threads import FURNITURE, ROLE_NAMES
 
 if TYPE_CHECKING:
@@ -27,8 +27,7 @@ def to_text(res: Result, title: bool = False) -> str:
 
 
 def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
-    head = headline(res) if title else None
-    items = headed_items(items, head)
+    head, items = titled(res, items, title)
     out: list[str] = []
     seen_items: set[str] = set()
     row_path: str | None = None

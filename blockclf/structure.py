@@ -13,7 +13,7 @@ as ordinary blocks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .block import Block
@@ -22,13 +22,14 @@ from .metrics import tokens
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "cell_gap", "headed_items", "headline", "kept_items",
+__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "cell_gap", "headline", "kept_items", "titled",
            "without_empty_columns"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
 STRUCTURAL = LIST_ELEMENTS | _TABLE_PARTS | frozenset(
     ("li", "dl", "dt", "dd", "blockquote", "pre", "h1", "h2", "h3", "h4", "h5", "h6"))
+_HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: a table cell with more text than this holds an article, not a value
 _LAYOUT_CELL_CHARS = 1500
 
@@ -100,30 +101,50 @@ def kept_items(res: Result) -> list[Item]:
 
 
 def headline(res: Result) -> str | None:
-    """The page's headline (`Result.title`) unless a kept heading says it (or a kept ``<h1>``
-    heads the text already), or nothing was kept: what Markdown writes as ``# Title``, so
-    that the headline is never lost and never written twice."""
+    """The page's headline (`Result.title`) to write as ``# Title`` unless a kept ``<h1>``
+    heads the text already (or nothing was kept); `titled` decides where it goes."""
     title = " ".join((res.title or "").split())
     if not title or not res.kept.any():  # nothing kept: nothing to head
         return None
     want = tokens(title)
     for b, k in zip(res.blocks, res.kept):
-        if k and b.heading_level and (b.heading_level == 1 or tokens(b.text) == want):
+        if k and b.heading_level == 1 and tokens(b.text) != want:
             return None
     return title
 
 
-def headed_items(items: list[Item], head: str | None) -> list[Item]:
-    """``items`` less a first one that only repeats the headline written above them (``head``).
+def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | None, list[Item]]:
+    """The line to write as the document's ``# Title`` (``None``: none) and the items to
+    write after it, so that the headline comes first, once, as the top heading.
 
-    Pages often set their headline in a styled paragraph or ``<div>`` rather than a heading;
-    written under ``# Title`` it would say the title twice. A first item inside a list, a
-    table or a quote is kept: there it is part of something else.
+    - A first kept heading that says the headline is that title: it is written at level 1
+      (pages often set their headline in an ``<h2>``), with its own links and markup.
+    - A kept heading further down that says it moves to the top, at level 1 and with its own
+      markup; what was kept above it (a kicker, a date, a banner) follows.
+    - A first kept block that only repeats the headline outside a heading (pages often set
+      it in a styled paragraph or ``<div>``) is not written again under ``# Title``; one
+      inside a list, a table or a quote is kept: there it is part of something else.
+    - A kept ``<h1>`` that does not say the headline leaves the page's headings as they are.
     """
-    want = tokens(head) if head else []
-    if not want or not items or items[0].chain:
-        return items
-    return items[1:] if tokens(items[0].block.text) == want else items
+    head = headline(res) if title else None
+    if not head or not items:
+        return None, items
+    want = tokens(head)
+    if not want:
+        return head, items
+    first = items[0].block
+    if first.heading_level and tokens(first.text) == want:
+        if first.heading_level == 1:
+            return None, items
+        return None, [Item(replace(first, heading_level=1), items[0].chain), *items[1:]]
+    for n, item in enumerate(items):
+        b = item.block
+        if b.heading_level and tokens(b.text) == want:
+            top = Item(replace(b, heading_level=1), tuple(c for c in item.chain if c[1] in _HEADING_TAGS))
+            return None, [top, *items[:n], *items[n + 1:]]
+    if items[0].chain or tokens(first.text) != want:
+        return head, items
+    return head, items[1:]
 
 
 def without_empty_columns(rows: list[list[str]]) -> list[list[str]]:

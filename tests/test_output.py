@@ -24,6 +24,13 @@ def page(body: str, head: str = "", url: str | None = "https://site.org/a/b.html
                   title="", url=url, name="page.html")  # the headline has tests of its own
 
 
+def titled_page(body: str, title: str, drop: tuple[str, ...] = ()) -> Result:
+    """`page` with the headline the metadata found (`Result.title`)."""
+    res = page(body, drop=drop)
+    res.title = title
+    return res
+
+
 def test_nested_and_ordered_lists_keep_nesting_and_numbers():
     res = page('<ol start="3"><li>three</li><li>four<ol><li>sub</li><li value="7">seven</li></ol></li></ol>'
                '<ul><li>dot<ul><li>deeper</li></ul></li></ul>')
@@ -275,33 +282,52 @@ def test_a_layout_element_named_like_furniture_keeps_its_prose():
 
 
 def test_markdown_starts_with_the_headline_unless_a_kept_heading_says_it():
-    res = page("<p>The body of the story, in words.</p>")
-    res.title = "A Headline *Here*"
+    res = titled_page("<p>The body of the story, in words.</p>", "A Headline *Here*")
     assert to_markdown(res).startswith("# A Headline \\*Here\\*\n\nThe body")
     assert not to_markdown(res, title=False).startswith("#")
     assert to_text(res) == "The body of the story, in words."
     assert to_text(res, title=True).split("\n")[0] == "A Headline *Here*"
-    kept_heading = page("<h1>A headline here</h1><p>The body.</p>")
-    kept_heading.title = "A Headline Here"
+    kept_heading = titled_page("<h1>A headline here</h1><p>The body.</p>", "A Headline Here")
     assert to_markdown(kept_heading).count("A headline here") == 1
-    nothing = page("<p>x</p>", drop=("x",))
-    nothing.title = "Title"
+    nothing = titled_page("<p>x</p>", "Title", drop=("x",))
     assert to_markdown(nothing).strip() == ""
 
 
 def test_a_headline_set_as_a_paragraph_is_written_once():
-    res = page('<p class="main-title"><b>Breakup at Tiffany’s</b></p><p>The body of the story.</p>'
-               '<p>Breakup at Tiffany’s</p>')
-    res.title = "Breakup at Tiffany’s"
+    res = titled_page('<p class="main-title"><b>Breakup at Tiffany’s</b></p><p>The body of the story.</p>'
+                      '<p>Breakup at Tiffany’s</p>', "Breakup at Tiffany’s")
     md = to_markdown(res)
     assert md.startswith("# Breakup at Tiffany’s\n\nThe body of the story.")
     assert md.count("Tiffany") == 2  # a later paragraph that says it again is the page's own text
     assert to_text(res, title=True).split("\n")[:2] == ["Breakup at Tiffany’s", "The body of the story."]
     assert to_text(res).split("\n")[0] == "Breakup at Tiffany’s"  # text without --title: every kept block
     assert to_dict(res)["markdown"] == md
-    listed = page("<ul><li>Breakup at Tiffany’s</li></ul><p>The body.</p>")
-    listed.title = "Breakup at Tiffany’s"
+    listed = titled_page("<ul><li>Breakup at Tiffany’s</li></ul><p>The body.</p>", "Breakup at Tiffany’s")
     assert to_markdown(listed).count("Tiffany") == 2  # an item of a list is not the headline's stand-in
+
+
+def test_the_headline_is_the_top_heading_whatever_level_and_place_the_page_gave_it():
+    # a headline set in an <h2>, with a link: it heads the document at level 1, as the page wrote it
+    res = titled_page('<h2><a href="/story">Rivers on the move</a></h2><p>The body of the story.</p>'
+                      '<h2>Why they bend</h2><p>More.</p>', "Rivers on the Move")
+    md = to_markdown(res)
+    assert md.startswith("# [Rivers on the move](https://site.org/story)\n\nThe body of the story.")
+    assert md.count("move") == 1 and "## Why they bend" in md
+    assert to_dict(res)["markdown"] == md
+    assert to_text(res, title=True).split("\n")[:2] == ["Rivers on the move", "The body of the story."]
+    # kept above the headline: a kicker and a date; the headline comes first, and once
+    res = titled_page("<p>Science</p><p>March 3, 2026</p><blockquote><h3>Rivers on the <code>move()</code></h3>"
+                      "</blockquote><p>The body of the story.</p>", "Rivers on the move()")
+    md = to_markdown(res)
+    assert md.startswith("# Rivers on the `move()`\n\nScience\n\nMarch 3, 2026\n\nThe body of the story.")
+    assert md.count("move") == 1
+    assert to_text(res, title=True).split("\n") == [
+        "Rivers on the move()", "Science", "March 3, 2026", "The body of the story."]
+    assert to_text(res).split("\n")[2] == "Rivers on the move()"  # text without --title: every kept block, in order
+    # a kept <h1> that says something else is the page's own top heading: nothing is added or moved
+    res = titled_page("<h1>Field Notes</h1><p>Science</p><h2>Rivers on the move</h2><p>The body.</p>",
+                      "Rivers on the Move")
+    assert to_markdown(res).startswith("# Field Notes\n\nScience\n\n## Rivers on the move\n\nThe body.")
 
 
 def test_cli_title_options(tmp_path, capsys):
