@@ -82,9 +82,14 @@ def _code_span(code: str) -> str:
 
 
 def block_markdown(block: Block, base: str | None = None, images: bool = False) -> str:
-    """The block's text as one line of Markdown: escaped, with links, code, bold, italic."""
+    """The block's text as one line of Markdown: escaped, with links, code, bold, italic.
+
+    A heading's bold is left out: a heading is bold already, and pages that wrap its words in
+    ``<strong>`` would otherwise give ``## **Title**``.
+    """
     if block.rich is None:
         return _escape_line_start(md_escape(block.text))
+    heading = bool(block.heading_level)
     # a stack of open spans: [tag, attrs, pieces]
     stack: list[list] = [["", {}, []]]
     for kind, value, attrs in _tokens(block.rich):
@@ -92,6 +97,8 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False) 
         if kind == "text":
             top[2].append(value if top[0] == "code" else md_escape(value))
         elif kind == "open":
+            if heading and value == "strong":
+                continue
             if value == "img":
                 src = _url(attrs["src"], base) if images and attrs.get("src") else ""
                 if src:

@@ -169,6 +169,14 @@ def test_inline_code_links_bold_and_italic():
                     '<a href="https://o.org/x%20y">out</a>.</p>\n')
 
 
+def test_a_heading_is_written_without_bold_its_italic_links_and_code_kept():
+    res = page('<h2><strong>Middle ground</strong></h2><p>Text <b>bold</b>.</p>'
+               '<h3><b>The <em>Titanic</em> and <a href="/x"><strong>f</strong></a> <code>g()</code></b></h3>')
+    assert to_markdown(res) == ("## Middle ground\n\nText **bold**.\n\n"
+                                "### The *Titanic* and [f](https://site.org/x) `g()`\n")
+    assert "<h2><strong>Middle ground</strong></h2>" in to_html(res)  # HTML keeps what the page marked
+
+
 def test_links_resolve_against_base():
     res = page('<p><a href="page.html">rel</a> <a href="/root">root</a> <a href="#frag">frag</a></p>',
                head='<base href="https://docs.example.org/v2/">', url="https://mirror.net/x.html")
