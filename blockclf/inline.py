@@ -81,15 +81,17 @@ def _code_span(code: str) -> str:
     return f"{fence}{pad}{code}{pad}{fence}"
 
 
-def block_markdown(block: Block, base: str | None = None, images: bool = False) -> str:
+def block_markdown(block: Block, base: str | None = None, images: bool = False, cell: bool = False) -> str:
     """The block's text as one line of Markdown: escaped, with links, code, bold, italic.
 
     A heading's bold is left out: a heading is bold already, and pages that wrap its words in
-    ``<strong>`` would otherwise give ``## **Title**``.
+    ``<strong>`` would otherwise give ``## **Title**``. A heading's or a table cell's (``cell``)
+    text does not start a line, so what would start a list there (``7.``, ``--``) is written as is.
     """
-    if block.rich is None:
-        return _escape_line_start(md_escape(block.text))
     heading = bool(block.heading_level)
+    start = _as_is if cell or heading else _escape_line_start
+    if block.rich is None:
+        return start(md_escape(block.text))
     # a stack of open spans: [tag, attrs, pieces]
     stack: list[list] = [["", {}, []]]
     for kind, value, attrs in _tokens(block.rich):
@@ -113,7 +115,11 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False) 
     while len(stack) > 1:
         _close(stack, base)
     out = " ".join("".join(stack[0][2]).split())
-    return _escape_line_start(out)
+    return start(out)
+
+
+def _as_is(text: str) -> str:
+    return text
 
 
 def _close(stack: list[list], base: str | None) -> None:

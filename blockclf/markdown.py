@@ -40,7 +40,7 @@ def _table(items: list[Item], table: str, base: str | None, images: bool) -> lis
     for it in items:
         inner = it.chain[[p for p, _ in it.chain].index(table):]
         cell = next(((p, t) for p, t in reversed(inner) if t in ("td", "th")), None)
-        text = block_markdown(it.block, base, images)
+        text = block_markdown(it.block, base, images, cell=cell is not None)
         if cell is None:
             caption.append(text)
             continue

@@ -155,6 +155,13 @@ def test_markdown_escapes_what_the_page_says():
     assert lines[4] == "snake_case and \\_under\\_ \\[x\\](y) \\`tick\\` \\<b>"
     assert lines[5].strip() == "\\> not quoted"
     assert to_text(res).split("\n")[0] == "# not a heading"  # text is not Markdown
+    # a table cell starts no line: what would open a list or heading there is written as the page says it
+    cells = to_markdown(page("<table><tr><th>#</th><th>Sck</th></tr><tr><td>1.</td><td>--</td></tr>"
+                             "<tr><td>- 2</td><td>*a* | b</td></tr></table>"))
+    assert cells.split("\n")[2:4] == ["| 1. | -- |", "| - 2 | \\*a\\* \\| b |"]
+    assert cells.startswith("| # | Sck |")
+    assert to_markdown(page("<h2>7. Unbeatable price</h2><h3>- and # more</h3>")) == (
+        "## 7. Unbeatable price\n\n### - and # more\n")
 
 
 def test_inline_code_links_bold_and_italic():
