@@ -43,6 +43,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
+from html import unescape
 from itertools import chain, islice
 from typing import Any
 from urllib.parse import urlsplit
@@ -109,13 +110,30 @@ _WS = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
 
 
+#: a character reference left in a value: JSON-LD strings are not HTML, yet many sites write
+#: their headlines there HTML-escaped (``&#8216;illogical&#8217;``), and some escape a meta
+#: tag's content twice
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+#: markup that an escaped value turns out to hold (``&lt;a href=&quot;…&quot;&gt;Sanjay Gupta&lt;/a&gt;``);
+#: read as markup only when a closing tag shows it is (an element's name, as in "<div>: the
+#: content division element", is text)
+_CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9]*\s*>")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
+
+
 def _clean(value: Any, limit: int = 1000) -> str | None:
-    """A string value folded to one line, or None when it is not a non-empty string."""
+    """A string value folded to one line, character references read, or None when it is not
+    a non-empty string."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str):
         return None
-    value = _WS.sub(" ", value[: limit * 4]).strip()
+    value = value[: limit * 4]
+    if "&" in value and _ENTITY.search(value):
+        value = unescape(value)
+        if _CLOSING_TAG.search(value):
+            value = _TAG.sub(" ", value)
+    value = _WS.sub(" ", value).strip()
     return value[:limit] or None
 
 

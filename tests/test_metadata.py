@@ -45,6 +45,26 @@ def test_jsonld_article_fields():
     assert m.categories == ("Local",) and m.tags == ("library", "budget")
 
 
+def test_character_references_left_in_values_are_read():
+    # JSON-LD written HTML-escaped, a meta tag escaped twice: the reader gets the characters
+    head = (ld({"@type": "NewsArticle", "headline": "Budget &#8216;illogical&#8217;, says the mayor",
+                "author": {"@type": "Person", "name": "Ana L&oacute;pez"}})
+            + '<meta name="description" content="Books &amp;amp; more">')
+    m = meta_of(page(head, title="Budget &#8216;illogical&#8217;, says the mayor"))
+    assert m.title == "Budget ‘illogical’, says the mayor"
+    assert m.author == "Ana López" and m.description == "Books & more"
+    # escaped markup is read as markup, and an element's name as text
+    m = meta_of(page('<meta name="description" content="Correspondent &amp;lt;a href=&amp;quot;/p&amp;quot;&amp;gt;'
+                     'Sanjay Gupta&amp;lt;/a&amp;gt; reports">'
+                     + ld({"@type": "TechArticle", "headline": "&lt;div&gt;: the content division element"}),
+                     title="&lt;div&gt;: the content division element"))
+    assert m.description == "Correspondent Sanjay Gupta reports"
+    assert m.title == "<div>: the content division element"
+    # an ampersand that starts no character reference is text
+    assert meta_of(page(ld({"@type": "NewsArticle", "headline": "Q&A: R&D budget &c"}),
+                        title="Q&A: R&D budget &c")).title == "Q&A: R&D budget &c"
+
+
 def test_jsonld_graph_list_and_references():
     head = ld({"@context": "https://schema.org", "@graph": [
         {"@type": "WebSite", "name": "Town News"},
