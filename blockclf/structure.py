@@ -101,8 +101,8 @@ def kept_items(res: Result) -> list[Item]:
 
 
 def headline(res: Result) -> str | None:
-    """The page's headline (`Result.title`) to write as ``# Title`` unless a kept ``<h1>``
-    heads the text already (or nothing was kept); `titled` decides where it goes."""
+    """The page's headline (`Result.title`) to head the document with, unless a kept ``<h1>``
+    that says something else heads it already (or nothing was kept); `titled` decides how."""
     title = " ".join((res.title or "").split())
     if not title or not res.kept.any():  # nothing kept: nothing to head
         return None
