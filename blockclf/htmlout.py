@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .inline import block_html
-from .structure import LIST_ELEMENTS, cell_gap, kept_items
+from .structure import LIST_ELEMENTS, cell_gap, kept_items, titled
 
 if TYPE_CHECKING:
     from .block import Block
@@ -44,14 +44,16 @@ def _close(tag: str) -> str:
 _BREAK_AFTER = frozenset(("ul", "ol", "dl", "table", "thead", "tbody", "tfoot", "tr", "blockquote"))
 
 
-def to_html(res: Result, images: bool = False) -> str:
-    """The kept blocks as an HTML fragment (``images``: keep ``<img>`` in the text)."""
+def to_html(res: Result, images: bool = False, title: bool = True) -> str:
+    """The kept blocks as an HTML fragment (``images``: keep ``<img>`` in the text), headed
+    by the page's headline as ``<h1>`` (``title``), written once, as Markdown does."""
     base = res.url
-    out: list[str] = []
+    head, items = titled(res, kept_items(res), title)
+    out: list[str] = [f"<h1>{escape(head)}</h1>\n"] if head else []
     stack: list[tuple[str, str]] = []
     filled: dict[str, int] = {}  # per table row written, the columns its cells so far take
     last_xpath = None
-    for it in kept_items(res):
+    for it in items:
         b, chain = it.block, it.chain
         k = 0
         while k < len(stack) and k < len(chain) and stack[k] == chain[k]:

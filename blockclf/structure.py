@@ -136,15 +136,21 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     if first.heading_level and tokens(first.text) == want:
         if first.heading_level == 1:
             return None, items
-        return None, [Item(replace(first, heading_level=1), items[0].chain), *items[1:]]
+        return None, [_top_heading(items[0], items[0].chain), *items[1:]]
     for n, item in enumerate(items):
         b = item.block
         if b.heading_level and tokens(b.text) == want:
-            top = Item(replace(b, heading_level=1), tuple(c for c in item.chain if c[1] in _HEADING_TAGS))
+            top = _top_heading(item, tuple(c for c in item.chain if c[1] in _HEADING_TAGS))
             return None, [top, *items[:n], *items[n + 1:]]
     if items[0].chain or tokens(first.text) != want:
         return head, items
     return head, items[1:]
+
+
+def _top_heading(item: Item, chain: tuple[tuple[str, str], ...]) -> Item:
+    """``item``'s heading at level 1, in ``chain`` with its heading element written as ``h1``."""
+    return Item(replace(item.block, heading_level=1),
+                tuple((path, "h1" if tag in _HEADING_TAGS else tag) for path, tag in chain))
 
 
 def without_empty_columns(rows: list[list[str]]) -> list[list[str]]:

@@ -330,6 +330,8 @@ def test_the_headline_is_the_top_heading_whatever_level_and_place_the_page_gave_
     assert md.count("move") == 1 and "## Why they bend" in md
     assert to_dict(res)["markdown"] == md
     assert to_text(res, title=True).split("\n")[:2] == ["Rivers on the move", "The body of the story."]
+    assert to_html(res).startswith('<h1><a href="https://site.org/story">Rivers on the move</a></h1>\n<p>The body')
+    assert to_html(res).count("<h1>") == 1 and "<h2>Why they bend</h2>" in to_html(res)
     # kept above the headline: a kicker and a date; the headline comes first, and once
     res = titled_page("<p>Science</p><p>March 3, 2026</p><blockquote><h3>Rivers on the <code>move()</code></h3>"
                       "</blockquote><p>The body of the story.</p>", "Rivers on the move()")
@@ -339,6 +341,12 @@ def test_the_headline_is_the_top_heading_whatever_level_and_place_the_page_gave_
     assert to_text(res, title=True).split("\n") == [
         "Rivers on the move()", "Science", "March 3, 2026", "The body of the story."]
     assert to_text(res).split("\n")[2] == "Rivers on the move()"  # text without --title: every kept block, in order
+    html = to_html(res)  # HTML heads the page the same way, the moved heading as <h1>
+    assert html.startswith("<h1>Rivers on the <code>move()</code></h1>\n<p>Science</p>\n<p>March 3, 2026</p>\n")
+    assert html.count("move()") == 1 and "<blockquote>" not in html
+    plain = titled_page("<p>The body.</p>", "Rivers & <Bends>")
+    assert to_html(plain) == "<h1>Rivers &amp; &lt;Bends&gt;</h1>\n<p>The body.</p>\n"
+    assert to_html(plain, title=False) == "<p>The body.</p>\n"
     # a kept <h1> that says something else is the page's own top heading: nothing is added or moved
     res = titled_page("<h1>Field Notes</h1><p>Science</p><h2>Rivers on the move</h2><p>The body.</p>",
                       "Rivers on the Move")
@@ -356,6 +364,11 @@ def test_cli_title_options(tmp_path, capsys):
         out = capsys.readouterr().out
         assert out.startswith("Rivers - Site\n") == starts
         assert out.endswith("nobody planned it.\n")
+    # Markdown and HTML are headed by default, and not with --no-title
+    for fmt, head in (("markdown", "# Rivers - Site\n"), ("html", "<h1>Rivers - Site</h1>\n")):
+        for args, starts in (([], True), (["--no-title"], False)):
+            assert main(["extract", str(f), "--format", fmt, *args]) == 0
+            assert capsys.readouterr().out.startswith(head) == starts
 
 
 def test_links_resolve_against_the_page_address():

@@ -40,7 +40,7 @@ EXT = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
 
 
 def _render(res: Result, fmt: str, images: bool = False, title: bool | None = None) -> str:
-    """The page's output; ``title``: start with the headline (default: in Markdown, not in text)."""
+    """The page's output; ``title``: start with the headline (default: in Markdown and HTML, not in text)."""
     from ..render import to_dict, to_html, to_markdown, to_text  # lazy, as the batch engine (`run`)
 
     if fmt == "text":
@@ -49,7 +49,7 @@ def _render(res: Result, fmt: str, images: bool = False, title: bool | None = No
     if fmt == "markdown":
         return to_markdown(res, images, title=title is not False)
     if fmt == "html":
-        return to_html(res, images)
+        return to_html(res, images, title=title is not False)
     return _json_document(to_dict(res, images))
 
 
@@ -473,8 +473,8 @@ def add_parser(sub: Any) -> None:
                          "safe to embed)")
     ex.add_argument("--images", action="store_true", help="keep images as ![alt](src) in markdown, <img> in html")
     ex.add_argument("--title", action=argparse.BooleanOptionalAction, default=None,
-                    help="start the output with the page's headline (default: in markdown, where a kept heading "
-                         "does not already say it; not in text, whose gold usually leaves it out)")
+                    help="start the output with the page's headline, once (default: in markdown and html; not in "
+                         "text, whose gold usually leaves it out)")
     ex.add_argument("--jobs", type=jobs_value, default="auto", metavar="N|auto",
                     help="worker processes: auto (default) uses the available cores, up to 8 and one per 12 pages "
                          "(a shorter batch runs in this process); 1 never starts workers")
