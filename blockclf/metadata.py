@@ -1031,6 +1031,36 @@ def _h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence
     return later or single
 
 
+#: blocks read for a headline set in a lesser heading or in bold, and the longest such text
+_LEAD_BLOCKS = 400
+_LEAD_CHARS = 300
+
+
+def _lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, domain: str | None) -> str | None:
+    """The headline of a page with no ``<h1>`` to say it, when its title has more parts than it:
+    the first title parts (two words or more) that an ``<h2>``–``<h6>`` or a wholly bold line
+    says (``"Chelsea hoping to sign Anelka before weekend - Soccer - Sport - Belfast Telegraph"``
+    beside the ``<h2>`` ``"Chelsea hoping to sign Anelka before weekend"``). Only a run from the
+    title's start counts: a later part that a heading says is as often the page's section
+    ("Soccer")."""
+    spans = _title_parts(title)
+    if len(spans) < 2:
+        return None
+    for b in blocks[:_LEAD_BLOCKS]:
+        if b.hidden or len(b.text) > _LEAD_CHARS:
+            continue
+        rich = b.rich
+        if not (b.heading_level or (rich and rich.startswith("<strong>") and rich.endswith("</strong>"))):
+            continue
+        run = _best_run(b.text, title, spans, sitename, domain)
+        if run is None or run[0] != 0 or run[1] == len(spans):
+            continue
+        found = title[spans[0][1]:spans[run[1] - 1][2]].strip()
+        if len(_words(found)) >= 2:
+            return b.text if _words(b.text) == _words(found) else found
+    return None
+
+
 def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | None = None,
                 domain: str | None = None) -> str | None:
     """The headline in a page title: a part matching an ``<h1>`` wins, else site-name parts go.
@@ -1363,6 +1393,8 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     domain = _domain(page_url or url)
     offered = [t for t in (ld.get("title"), _first_meta(metas, _TITLE_KEYS)) if t]
     title, raw_title = _headline(page_title, h1, offered, sitename, domain)
+    if title and not any(_overlap(h, title) >= 0.5 for h in h1):
+        title = _lead_heading(title, blocks, sitename, domain) or title
 
     near: dict[str, str] = {}
     if author is None or published is None or _handle(author):

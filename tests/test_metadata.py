@@ -146,6 +146,22 @@ def test_implausible_dates_are_dropped():
     assert meta_of(page(head)).date is None
 
 
+def test_headline_set_in_a_lesser_heading_or_in_bold_when_no_h1_says_it():
+    title = "Chelsea hoping to sign Anelka - Soccer - Sport - Belfast Telegraph"
+    body = "<h2>Soccer</h2><h2>Chelsea hoping to sign Anelka</h2>"
+    assert meta_of(page(body=body, title=title)).title == "Chelsea hoping to sign Anelka"
+    bold = "<p><b>Plane's engines 'failed to respond'</b></p><p>Press Association</p>"
+    title = "Plane's engines 'failed to respond' | UK Latest | Guardian Unlimited"
+    assert meta_of(page(body=bold, title=title)).title == "Plane's engines 'failed to respond'"
+    # a later part said by a heading is the section; a bold word within a line is no headline
+    assert meta_of(page(body="<h2>Soccer</h2>", title=title)).title == title
+    assert meta_of(page(body="<p><b>Plane's engines</b> 'failed to respond' today</p>",
+                        title=title)).title == title
+    # an <h1> that agrees with the title decides, as before
+    h1 = "<h1>Plane's engines 'failed to respond' | UK Latest</h1><h2>Plane's engines 'failed to respond'</h2>"
+    assert meta_of(page(body=h1, title=title)).title == "Plane's engines 'failed to respond' | UK Latest"
+
+
 def test_headline_from_h1_cleans_site_suffix():
     m = meta_of(page(body="<h1>Using the Fetch API</h1>", title="Using the Fetch API - Web APIs | MDN"))
     assert m.title == "Using the Fetch API"
