@@ -47,7 +47,7 @@ _SCREEN_READER_ONLY = re.compile(
     r"|screen-reader-text|screen-reader-only|show-for-sr|element-invisible|a11y-hidden)(?:\s|$)")
 _MAX_TOKENS = 48
 #: nodes looked at to tell a screen-reader label that stands alone from one beside visible text
-_MAX_NODES_READ = 256
+_MAX_NODES_READ = 64
 #: inline elements the renderers keep, by the tag they are written as in `Block.rich`
 _INLINE = {"a": "a", "code": "code", "kbd": "code", "samp": "code", "tt": "code", "strong": "strong", "b": "strong",
            "em": "em", "i": "em", "img": "img", "base": "base", "button": "button"}
@@ -92,17 +92,21 @@ def _is_hidden(el: etree._Element, attrib) -> bool:
 def _only_text_of_parent(el: etree._Element) -> bool:
     """True when `el` holds all of its parent's text: a screen-reader label that stands in for an icon
     (a check mark's "Yes", a tooltip's text) is the only words there are for it, so it is read. A parent
-    of more than `_MAX_NODES_READ` other nodes is too big to be an icon's wrapper."""
+    of more than `_MAX_NODES_READ` other nodes is too big to be an icon's wrapper (the nodes are read
+    lazily, so a parent of a million children costs no more than one of a few)."""
     parent = el.getparent()
     if parent is None:
         return True
     text = parent.text
     if text and not text.isspace():
         return False
-    todo = list(parent)
     seen = 0
+    todo = [iter(parent)]
     while todo:
-        node = todo.pop()
+        node = next(todo[-1], None)
+        if node is None:
+            todo.pop()
+            continue
         seen += 1
         if seen > _MAX_NODES_READ:
             return False
@@ -115,7 +119,7 @@ def _only_text_of_parent(el: etree._Element) -> bool:
         text = node.text
         if text and not text.isspace():
             return False
-        todo.extend(node)
+        todo.append(iter(node))
     return True
 
 

@@ -83,7 +83,7 @@ def visible_text(root, noscript: bool = False) -> str:
     out: list[str] = []
 
     def beside_text(el) -> bool:
-        # the parent shows text outside `el`, or has over 256 other nodes: an off-screen label there is furniture
+        # the parent shows text outside `el`, or has over 64 other nodes: an off-screen label there is furniture
         parent = el.getparent()
         if parent is None:
             return False
@@ -93,7 +93,7 @@ def visible_text(root, noscript: bool = False) -> str:
             for a in n.iterancestors() if a is not parent and parent in a.iterancestors())]
         shown = [n for n in outside if n is not el and isinstance(n.tag, str) and n.tag not in SKIP_TAGS]
         words = (parent.text or "") + "".join(n.tail or "" for n in outside) + "".join(n.text or "" for n in shown)
-        return bool(words.strip()) or len(outside) > 256
+        return bool(words.strip()) or len(outside) > 64
 
     def hidden(el) -> bool:
         a = el.attrib

@@ -278,6 +278,9 @@ def test_a_screen_reader_label_among_many_silent_siblings_is_decided_quickly():
     assert [(b.text, b.hidden) for b in blocks] == [("label", True), ("x", False)]
     few = blocks_of("<body><p><i></i><i></i><span class='sr-only'>label</span></p><p>x</p></body>")
     assert [(b.text, b.hidden) for b in few] == [("label", False), ("x", False)]
+    # many labels in one parent: each reads at most 64 of its siblings, so the page costs linear time
+    many = blocks_of("<body><p>" + "<span class='sr-only'></span>" * 20000 + "<i class='sr-only'>end</i></p></body>")
+    assert [(b.text, b.hidden) for b in many] == [("end", True)]
 
 
 def test_noscript_read_by_default_and_left_out_on_request():
