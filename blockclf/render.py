@@ -32,6 +32,7 @@ def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
     seen_items: set[str] = set()
     row_path: str | None = None
     row: list[tuple[str, str]] = []  # (cell path, text)
+    last_cell = 0  # where in the row the last cell with text is
     row_columns = 0  # columns the row's cells so far take
     table_path: str | None = None
     table: list[list[str]] = []  # the rows of the table being written
@@ -58,14 +59,17 @@ def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
                     end_table()
                     table_path = where
             row_path = path
-            if row and chain[cell[1]][0] == row[-1][0]:
-                row[-1] = (row[-1][0], row[-1][1] + " " + text)
+            if row and chain[cell[1]][0] == row[last_cell][0]:
+                row[last_cell] = (row[last_cell][0], row[last_cell][1] + " " + text)
             else:
-                # empty cells before it keep its column (a nested table's cell has its own)
+                # empty cells before it keep its column (a nested table's cell has its own), and a
+                # cell spanning columns is followed by empty ones, as in Markdown
                 column = b.column if not any(t in ("td", "th") for _, t in chain[cell[1] + 1:]) else 0
                 gap, row_columns = cell_gap(column, b.colspan, row_columns)
                 row += [("", "")] * gap
+                last_cell = len(row)
                 row.append((chain[cell[1]][0], text))
+                row += [("", "")] * (b.colspan - 1)
             continue
         if row:
             end_row()
