@@ -1031,8 +1031,10 @@ def _h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence
     return later or single
 
 
-#: blocks read for a headline set in a lesser heading or in bold, and the longest such text
+#: blocks read for a headline set in a lesser heading or in bold, the headings and bold lines
+#: among them tried, and the longest such text
 _LEAD_BLOCKS = 400
+_LEAD_TRIED = 20
 _LEAD_CHARS = 300
 
 
@@ -1042,20 +1044,33 @@ def _lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, dom
     says (``"Chelsea hoping to sign Anelka before weekend - Soccer - Sport - Belfast Telegraph"``
     beside the ``<h2>`` ``"Chelsea hoping to sign Anelka before weekend"``). Only a run from the
     title's start counts: a later part that a heading says is as often the page's section
-    ("Soccer")."""
+    ("Soccer"). The first `_LEAD_TRIED` headings and bold lines are tried, each against the
+    title's leading runs only, so a title of hundreds of parts costs no more than a few."""
     spans = _title_parts(title)
     if len(spans) < 2:
         return None
+    tried = 0
     for b in blocks[:_LEAD_BLOCKS]:
         if b.hidden or len(b.text) > _LEAD_CHARS:
             continue
         rich = b.rich
         if not (b.heading_level or (rich and rich.startswith("<strong>") and rich.endswith("</strong>"))):
             continue
-        run = _best_run(b.text, title, spans, sitename, domain)
-        if run is None or run[0] != 0 or run[1] == len(spans):
+        tried += 1
+        if tried > _LEAD_TRIED:
+            break
+        n_words = len(_words(b.text))
+        best, end = 0.0, 0
+        for j in range(1, len(spans)):  # the runs of the first j parts, never the whole title
+            run = title[spans[0][1]:spans[j - 1][2]]
+            if len(_words(run)) > 2 * n_words:  # longer runs only grow less like the text
+                break
+            score = _overlap(b.text, run)
+            if score >= 0.9 and score > best and not _names_site(run, sitename, domain):
+                best, end = score, j
+        if not end:
             continue
-        found = title[spans[0][1]:spans[run[1] - 1][2]].strip()
+        found = title[spans[0][1]:spans[end - 1][2]].strip()
         if len(_words(found)) >= 2:
             return b.text if _words(b.text) == _words(found) else found
     return None

@@ -162,6 +162,14 @@ def test_headline_set_in_a_lesser_heading_or_in_bold_when_no_h1_says_it():
     assert meta_of(page(body=h1, title=title)).title == "Plane's engines 'failed to respond' | UK Latest"
 
 
+def test_a_title_of_hundreds_of_parts_beside_hundreds_of_headings_is_read_in_bounded_work():
+    # each heading tried is compared with the title's leading runs only, and 20 are tried
+    title = " | ".join(f"word{i}" for i in range(100))  # 889 characters: under the title's cap
+    body = "".join(f"<h2>heading number {i} here</h2>" for i in range(400)) + "<h2>word0 word1</h2>"
+    assert meta_of(page(body=body, title=title)).title == title
+    assert meta_of(page(body="<h2>word0 | word1</h2>", title=title)).title == "word0 | word1"
+
+
 def test_headline_from_h1_cleans_site_suffix():
     m = meta_of(page(body="<h1>Using the Fetch API</h1>", title="Using the Fetch API - Web APIs | MDN"))
     assert m.title == "Using the Fetch API"
