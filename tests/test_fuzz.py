@@ -40,7 +40,8 @@ _TAGS = ("p", "div", "span", "a", "b", "i", "li", "ul", "ol", "table", "tr", "td
          "section", "nav", "footer", "script", "style", "noscript", "template", "iframe", "frameset", "noframes",
          "textarea", "select", "option", "svg", "blockquote", "html", "body", "head", "title", "xyz", "font")
 _ATTRS = ("", ' class="nav menu"', ' id="main"', ' href="/x"', ' style="display:none"', " hidden",
-          ' aria-hidden="true"', ' style="color: red"', ' type="hidden"', " data-x='<p>'")
+          ' aria-hidden="true"', ' style="color: red"', ' type="hidden"', " data-x='<p>'", ' class="sr-only"',
+          ' class="icon visually-hidden"', ' class="SR-ONLY"')
 _TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
 _PIECE = st.one_of(
     _TEXT,
