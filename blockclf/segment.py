@@ -42,9 +42,10 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 #: the class names of the common frameworks for text shown to screen readers only ("Skip to content",
 #: "Search for:", "opens in a new tab"): off-screen for a sighted reader, so not the page's text (class
 #: names match case-sensitively, as CSS matches them)
-_SCREEN_READER_ONLY = re.compile(
-    r"(?:^|\s)(?:sr-only|sr-only-focusable|visually-hidden|visually-hidden-focusable|visuallyhidden|u-visually-hidden"
-    r"|screen-reader-text|screen-reader-only|show-for-sr|element-invisible|a11y-hidden)(?:\s|$)")
+SCREEN_READER_CLASSES = frozenset(
+    """sr-only sr-only-focusable visually-hidden visually-hidden-focusable visuallyhidden u-visually-hidden
+    screen-reader-text screen-reader-only show-for-sr element-invisible a11y-hidden""".split()
+)
 _MAX_TOKENS = 48
 #: nodes looked at to tell a screen-reader label that stands alone from one beside visible text
 _MAX_NODES_READ = 64
@@ -76,15 +77,14 @@ _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notran
 
 def _is_hidden(el: etree._Element, attrib) -> bool:
     """True for elements a sighted reader does not see: not rendered (``hidden``, ``aria-hidden``, inline
-    style) or moved off screen for screen readers (`_SCREEN_READER_ONLY`)."""
+    style) or moved off screen for screen readers (`SCREEN_READER_CLASSES`)."""
     if "hidden" in attrib or attrib.get("aria-hidden", "").lower() == "true":
         return True
     style = attrib.get("style")
     if style and _HIDDEN_STYLE.search(style):
         return True
     classes = attrib.get("class")
-    if classes and ("sr" in classes or "hidden" in classes or "reader" in classes or "invisible" in classes) \
-            and _SCREEN_READER_ONLY.search(classes):
+    if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False):
         return not _only_text_of_parent(el)
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
 
@@ -128,16 +128,25 @@ _FURNITURE_CACHE: dict[str, bool] = {}
 _PROSE_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "article", "section", "blockquote")
 
 
-def _is_furniture(cls: str) -> bool:
-    """True for a class attribute that marks page furniture (`FURNITURE_CLASSES`)."""
-    hit = _FURNITURE_CACHE.get(cls)
+_SCREEN_READER_CACHE: dict[str, bool] = {}
+
+
+def _has_class(cls: str, names: frozenset[str], cache: dict[str, bool], fold: bool) -> bool:
+    """True for a class attribute naming one of ``names`` (``fold``: in any case), remembered in
+    ``cache`` per attribute text: pages repeat a handful of class strings on most elements."""
+    hit = cache.get(cls)
     if hit is None:
-        hit = not FURNITURE_CLASSES.isdisjoint(cls.lower().split())
+        hit = not names.isdisjoint((cls.lower() if fold else cls).split())
         if len(cls) <= _CACHED_CHARS:
-            if len(_FURNITURE_CACHE) >= _TOKEN_CACHE_SIZE:
-                _FURNITURE_CACHE.clear()
-            _FURNITURE_CACHE[cls] = hit
+            if len(cache) >= _TOKEN_CACHE_SIZE:
+                cache.clear()
+            cache[cls] = hit
     return hit
+
+
+def _is_furniture(cls: str) -> bool:
+    """True for a class attribute that marks page furniture (`FURNITURE_CLASSES`, in any case)."""
+    return _has_class(cls, FURNITURE_CLASSES, _FURNITURE_CACHE, True)
 
 
 #: a tag in the pending markup is written between these (private-use characters, taken out of

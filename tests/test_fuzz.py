@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from blockclf.html import PageError, parse
 from blockclf.model import load_model
 from blockclf.predict import extract_batch, prepare
-from blockclf.segment import SKIP_TAGS, segment
+from blockclf.segment import SCREEN_READER_CLASSES, SKIP_TAGS, segment
 
 EXAMPLES = int(os.environ.get("BLOCKCLF_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="BLOCKCLF_FUZZ_EXAMPLES" not in os.environ,
@@ -69,12 +69,6 @@ class _Quiet:
         return f"<shipped model {self.name}>"
 
 
-#: the off-screen class names of the common CSS frameworks
-SCREEN_READER_ONLY = frozenset((
-    "sr-only", "sr-only-focusable", "visually-hidden", "visually-hidden-focusable", "visuallyhidden",
-    "u-visually-hidden", "screen-reader-text", "screen-reader-only", "show-for-sr", "element-invisible", "a11y-hidden"))
-
-
 def visible_text(root, noscript: bool = False) -> str:
     """Every text character a browser shows, by a walk independent of the segmenter.
 
@@ -102,7 +96,7 @@ def visible_text(root, noscript: bool = False) -> str:
         classes = set(a.get("class", "").split())
         return ("hidden" in a or a.get("aria-hidden", "").lower() == "true" or "display:none" in style
                 or "visibility:hidden" in style or (el.tag.lower() == "input" and a.get("type", "").lower() == "hidden")
-                or (bool(classes & SCREEN_READER_ONLY) and beside_text(el)))
+                or (bool(classes & SCREEN_READER_CLASSES) and beside_text(el)))
 
     todo: list = [root]
     while todo:
