@@ -89,9 +89,10 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     text does not start a line, so what would start a list there (``7.``, ``--``) is written as is.
     """
     heading = bool(block.heading_level)
-    start = _as_is if cell or heading else _escape_line_start
+    starts_line = not (cell or heading)
     if block.rich is None:
-        return start(md_escape(block.text))
+        text = md_escape(block.text)
+        return _escape_line_start(text) if starts_line else text
     # a stack of open spans: [tag, attrs, pieces]
     stack: list[list] = [["", {}, []]]
     for kind, value, attrs in _tokens(block.rich):
@@ -115,11 +116,7 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     while len(stack) > 1:
         _close(stack, base)
     out = " ".join("".join(stack[0][2]).split())
-    return start(out)
-
-
-def _as_is(text: str) -> str:
-    return text
+    return _escape_line_start(out) if starts_line else out
 
 
 def _close(stack: list[list], base: str | None) -> None:

@@ -33,7 +33,6 @@ def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
     row_path: str | None = None
     row: list[tuple[str, str]] = []  # (cell path, text)
     last_cell = 0  # where in the row the last cell with text is
-    row_columns = 0  # columns the row's cells so far take
     table_path: str | None = None
     table: list[list[str]] = []  # the rows of the table being written
 
@@ -53,7 +52,7 @@ def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
             path = next((p for p, t in reversed(chain[:cell[1]]) if t == "tr"), chain[0][0])
             if path != row_path:
                 end_row()
-                row, row_columns = [], 0
+                row = []
                 where = next((p for p, t in reversed(chain[:cell[1]]) if t == "table"), chain[0][0])
                 if where != table_path:
                     end_table()
@@ -65,8 +64,7 @@ def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
                 # empty cells before it keep its column (a nested table's cell has its own), and a
                 # cell spanning columns is followed by empty ones, as in Markdown
                 column = b.column if not any(t in ("td", "th") for _, t in chain[cell[1] + 1:]) else 0
-                gap, row_columns = cell_gap(column, b.colspan, row_columns)
-                row += [("", "")] * gap
+                row += [("", "")] * cell_gap(column, b.colspan, len(row))[0]
                 last_cell = len(row)
                 row.append((chain[cell[1]][0], text))
                 row += [("", "")] * (b.colspan - 1)

@@ -132,17 +132,15 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     want = tokens(head)
     if not want:
         return head, items
-    first = items[0].block
-    if first.heading_level and tokens(first.text) == want:
-        if first.heading_level == 1:
-            return None, items
-        return None, [_top_heading(items[0], items[0].chain), *items[1:]]
     for n, item in enumerate(items):
         b = item.block
         if b.heading_level and tokens(b.text) == want:
-            top = _top_heading(item, tuple(c for c in item.chain if c[1] in _HEADING_TAGS))
+            if n == 0 and b.heading_level == 1:
+                return None, items
+            # moved up, it leaves the list, table or quote it sat in
+            top = _top_heading(item, item.chain if n == 0 else tuple(c for c in item.chain if c[1] in _HEADING_TAGS))
             return None, [top, *items[:n], *items[n + 1:]]
-    if items[0].chain or tokens(first.text) != want:
+    if items[0].chain or tokens(items[0].block.text) != want:
         return head, items
     return head, items[1:]
 
