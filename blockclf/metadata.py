@@ -977,11 +977,13 @@ def _names_site(text: str, sitename: str | None, domain: str | None) -> bool:
 
 
 def _best_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], sitename: str | None = None,
-              domain: str | None = None, *, anywhere: bool = False) -> tuple[int, int] | None:
+              domain: str | None = None, *, anywhere: bool = False, leading: bool = False) -> tuple[int, int] | None:
     """The consecutive title parts a text is, as (first, end) part indices: the run most like it
     (token F1 at least 0.9; the earliest of equals) that does not name the site (`_names_site`).
     For an ``<h1>``, only runs that are the title's start or hold most of its words count (an
     h1 that is neither is a site's logo or a section's name); ``anywhere`` lifts that.
+    ``leading``: only runs from the title's start, up to twice the text's words (longer ones
+    are less like it), so that a title of hundreds of parts costs no more than a few.
 
     The run most like the text, not the first one like it: ``"python - Why is X? - Town
     Answers"`` with the h1 ``"Why is X?"`` gives ``"Why is X?"``, not ``"python - Why is X?"``,
@@ -989,10 +991,13 @@ def _best_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], site
     """
     parts = [p for p, _, _ in spans]
     n_title = len(_words(title))
+    most_words = 2 * len(_words(text)) if leading else n_title
     best, where = 0.0, None
-    for i in range(len(parts)):
+    for i in range(1 if leading else len(parts)):
         for j in range(i + 1, len(parts) + 1):
             run = " ".join(parts[i:j])
+            if leading and len(_words(run)) > most_words:
+                break
             score = _overlap(text, run)
             if (score >= 0.9 and score > best and (anywhere or i == 0 or 2 * len(_words(run)) >= n_title)
                     and not _names_site(run, sitename, domain)):
@@ -1045,7 +1050,7 @@ def _lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, dom
     beside the ``<h2>`` ``"Chelsea hoping to sign Anelka before weekend"``). Only a run from the
     title's start counts: a later part that a heading says is as often the page's section
     ("Soccer"). The first `_LEAD_TRIED` headings and bold lines are tried, each against the
-    title's leading runs only, so a title of hundreds of parts costs no more than a few."""
+    title's leading runs only (`_best_run`'s ``leading``)."""
     spans = _title_parts(title)
     if len(spans) < 2:
         return None
@@ -1059,18 +1064,10 @@ def _lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, dom
         tried += 1
         if tried > _LEAD_TRIED:
             break
-        n_words = len(_words(b.text))
-        best, end = 0.0, 0
-        for j in range(1, len(spans)):  # the runs of the first j parts, never the whole title
-            run = title[spans[0][1]:spans[j - 1][2]]
-            if len(_words(run)) > 2 * n_words:  # longer runs only grow less like the text
-                break
-            score = _overlap(b.text, run)
-            if score >= 0.9 and score > best and not _names_site(run, sitename, domain):
-                best, end = score, j
-        if not end:
+        run = _best_run(b.text, title, spans, sitename, domain, leading=True)
+        if run is None or run[1] == len(spans):  # none, or the whole title: nothing to take off
             continue
-        found = title[spans[0][1]:spans[end - 1][2]].strip()
+        found = title[spans[0][1]:spans[run[1] - 1][2]].strip()
         if len(_words(found)) >= 2:
             return b.text if _words(b.text) == _words(found) else found
     return None
