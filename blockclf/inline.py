@@ -45,15 +45,40 @@ def _escape_line_start(line: str) -> str:
     return m.group(1) + "\\" + line[len(m.group(1)):]
 
 
+#: spans that read as one when a page closes one and opens the next at once
+_JOINED = frozenset({"strong", "em", "code"})
+
+
 def _tokens(rich: str):
-    """``(kind, value, attrs)`` items: ``("text", unescaped text, None)`` or tags."""
+    """``(kind, value, attrs)`` items: ``("text", unescaped text, None)`` or tags.
+
+    A bold, italic or code span closed and opened again with nothing between (a page that
+    makes each word or letter its own ``<strong>``) comes out as one span: written apart,
+    Markdown would read ``**a****b**``, not bold "ab".
+    """
     pos = 0
+    pending = None  # a closing tag of `_JOINED`, held until what follows it is known
     for m in _TAG.finditer(rich):
         if m.start() > pos:
+            if pending:
+                yield pending
+                pending = None
             yield "text", unescape(rich[pos:m.start()]), None
         attrs = {k: unescape(v) for k, v in _ATTR.findall(m.group(3))}
-        yield ("close" if m.group(1) else "open"), m.group(2), attrs
+        tag = ("close" if m.group(1) else "open"), m.group(2), attrs
         pos = m.end()
+        if pending:
+            if tag[0] == "open" and tag[1] == pending[1]:
+                pending = None  # joined: neither the close nor this open is written
+                continue
+            yield pending
+            pending = None
+        if tag[0] == "close" and tag[1] in _JOINED:
+            pending = tag
+        else:
+            yield tag
+    if pending:
+        yield pending
     if pos < len(rich):
         yield "text", unescape(rich[pos:]), None
 
@@ -128,7 +153,7 @@ def _close(stack: list[list], base: str | None) -> None:
         stripped = inner.strip()
         lead = " " if inner[:1].isspace() else ""
         trail = " " if inner[-1:].isspace() else ""
-        if not stripped:
+        if not stripped or (tag != "a" and any(t[0] == tag for t in stack)):  # bold in bold adds no stars
             out = inner
         elif tag == "a":
             url = _url(attrs.get("href", ""), base)

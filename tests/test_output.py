@@ -176,6 +176,17 @@ def test_inline_code_links_bold_and_italic():
                     '<a href="https://o.org/x%20y">out</a>.</p>\n')
 
 
+def test_a_span_closed_and_opened_again_at_once_is_one_span():
+    res = page('<p>The <b>slider</b><b>s</b>, <b>Mobile</b> <b>g</b><b>aming</b>, <code>f</code><code>()</code>, '
+               '<em>it</em><em>alic</em> and <a href="/x">one</a><a href="/y">two</a>.</p>')
+    assert to_markdown(res) == ("The **sliders**, **Mobile** **gaming**, `f()`, *italic* and "
+                                "[one](https://site.org/x)[two](https://site.org/y).\n")
+    assert "<strong>sliders</strong>, <strong>Mobile</strong> <strong>gaming</strong>" in to_html(res)
+    assert to_text(res) == "The sliders, Mobile gaming, f(), italic and onetwo."
+    nested = page("<p><b><b>UNITED NATIONS</b></b> and <i><em>© AP</em></i>, <em>a <em>b</em> c</em>.</p>")
+    assert to_markdown(nested) == "**UNITED NATIONS** and *© AP*, *a b c*.\n"  # emphasis in emphasis adds no stars
+
+
 def test_a_heading_is_written_without_bold_its_italic_links_and_code_kept():
     res = page('<h2><strong>Middle ground</strong></h2><p>Text <b>bold</b>.</p>'
                '<h3><b>The <em>Titanic</em> and <a href="/x"><strong>f</strong></a> <code>g()</code></b></h3>')
