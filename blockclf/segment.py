@@ -384,6 +384,14 @@ class _Segmenter:
         if link:
             self.link_chars += len(" ".join(text.split()))  # as the block text folds it
 
+    def new_line(self) -> None:
+        """Start a new line of the open code block, unless its text is at a line start already."""
+        pieces = self.pieces
+        if pieces and not pieces[-1].endswith("\n"):
+            pieces.append("\n")
+            if self.rich is not None:
+                self.rich.append("\n")
+
     def put(self, tag: str) -> None:
         """Put an inline tag (written with `_OPEN` and `_CLOSE`) into the pending block's markup."""
         if self.rich is None:
@@ -625,6 +633,7 @@ class _Segmenter:
                  pre: bool) -> None:
         """Walk one element given its parent's context; ``parent_link`` is None at the root."""
         self.n_nodes += 1
+        in_pre = pre  # inside <pre>, a block element is a line of the code, not a block of its own
         limits = self.limits
         if self.n_nodes > limits.max_nodes:
             raise PageError("too-many-nodes", f"page has over {limits.max_nodes} elements")
@@ -695,7 +704,10 @@ class _Segmenter:
             self.furniture += 1
         self.markup += 2 * len(tag) + 5 + 12 * n_attrib
         block = tag in BLOCK_TAGS
-        if block or tag == "br":
+        if in_pre and block:
+            block = False
+            self.new_line()
+        elif block or tag == "br":
             if self.pieces:
                 self.flush()
             elif self.hidden:
@@ -728,6 +740,8 @@ class _Segmenter:
         if block:
             self.flush()
             self.owner.pop()
+        elif in_pre and tag in BLOCK_TAGS:
+            self.new_line()
         if parent_link is not None:
             tail = el.tail
             if tail:

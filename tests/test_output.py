@@ -286,6 +286,14 @@ def test_code_cut_at_line_breaks_is_one_block():
     assert to_text(res) == "(func\n (i32.add\n  x)\n)\nafter"
 
 
+def test_code_whose_lines_are_block_elements_is_one_block():
+    res = page('<pre class="language-json"><code><div><span>{</span></div><div><span>  </span>"id": 1,</div>'
+               '<div>  "x": [<p>    2</p>  ]</div><div>}</div></code></pre><p>after</p>')
+    assert [b.tag for b in res.blocks] == ["pre", "p"]
+    assert to_markdown(res) == '```json\n{\n  "id": 1,\n  "x": [\n    2\n  ]\n}\n```\n\nafter\n'
+    assert to_text(res) == '{\n  "id": 1,\n  "x": [\n    2\n  ]\n}\nafter'
+
+
 def test_buttons_that_say_something_stay():
     res = page('<div class="faq"><button><h3>How long can I rent?</h3></button><p>A week.</p></div>'
                '<p>According to <button title="x">Ada Lovelace,</button> a pioneer.</p><p>Run <button>Copy</button></p>')
