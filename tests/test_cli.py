@@ -376,3 +376,21 @@ def test_o_naming_a_file_for_one_page_writes_that_file(capsys, tmp_path: Path):
         (pages / f"{n}.html").write_bytes(page.read_bytes())
     assert run(capsys, "extract", str(pages), "-o", str(several))[0] == 0
     assert several.is_dir() and len(list(several.iterdir())) == 2
+
+
+def test_the_output_file_s_name_gives_the_format_unless_format_is_given(capsys, tmp_path: Path):
+    page = ROOT / "data" / "example.html"
+    for name, first in (("a.md", "# Why Rivers Meander"), ("b.json", "{"), ("c.html", "<h1>Why Rivers Meander</h1>"),
+                        ("d.markdown", "# Why Rivers Meander"), ("e.txt", "Why Rivers Meander")):
+        assert run(capsys, "extract", str(page), "-o", str(tmp_path / name))[0] == 0
+        assert (tmp_path / name).read_text(encoding="utf-8").splitlines()[0] == first, name
+    assert run(capsys, "extract", str(page), "-o", str(tmp_path / "f.md"), "--format", "text")[0] == 0
+    assert (tmp_path / "f.md").read_text(encoding="utf-8").startswith("Why Rivers Meander")  # asked for, given
+    folder = tmp_path / "g.md"
+    folder.mkdir()  # a folder's name says nothing of its files' format
+    assert run(capsys, "extract", str(page), "-o", str(folder))[0] == 0
+    assert [p.name for p in folder.iterdir()] == ["example.txt"]
+    code, _, err = run(capsys, "extract", str(page), "-o", str(tmp_path / "h.txt"), "--explain")
+    assert code == 0 and "--explain adds each block's reasons" in err
+    code, _, err = run(capsys, "extract", str(page), "-o", str(tmp_path / "i.json"), "--explain")
+    assert code == 0 and "warning" not in err

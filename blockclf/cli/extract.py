@@ -170,6 +170,13 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--jobs must be at least 1")
     if min(args.max_bytes, args.max_nodes, args.max_depth) < 1:
         raise UsageError("--max-bytes, --max-nodes and --max-depth must be at least 1")
+
+
+def _settle_format(args: argparse.Namespace, out_file: Path | None) -> None:
+    """Without ``--format``, a single page's output file says it by its name (``-o page.md``);
+    anything else is text. ``--explain`` with a format that shows no reasons is warned of."""
+    if args.format is None:
+        args.format = FORMATS.get(out_file.suffix.lower().lstrip("."), "text") if out_file is not None else "text"
     if args.explain and args.format != "json" and not args.removed_log:
         print(f"blockclf: warning: --explain adds each block's reasons to JSON output and to --removed-log; "
               f"{args.format} output shows none of them (try blockclf explain PAGE for a view)", file=sys.stderr)
@@ -391,8 +398,6 @@ def run(args: argparse.Namespace) -> int:
     or ``blockclf site ...`` should not pay for them.
     """
     _check(args)
-    if args.format == "json":
-        _steady_heap()
     model = cached_model(args.model)  # forked workers find it read: sent as a path, not read again
     from ..batch import batch_collector  # lazy, see `run`
 
@@ -409,8 +414,11 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
     # several pages and no output folder: one JSON object per page on standard output
     jsonl = args.output is None and (len(inputs.files) + len(inputs.listing) + inputs.stdin > 1
                                      or bool(inputs.warcs and (inputs.files or inputs.stdin)))
-    opts = _options(args, inputs, jsonl, model, profile)
     out_file = _output_file(args, inputs)
+    _settle_format(args, out_file)
+    if args.format == "json":
+        _steady_heap()
+    opts = _options(args, inputs, jsonl, model, profile)
     out_dir = Path(args.output) if args.output is not None and out_file is None else None
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
@@ -440,7 +448,8 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
 
 
 #: output formats, and the other names they are asked for by
-FORMATS = {"text": "text", "txt": "text", "markdown": "markdown", "md": "markdown", "json": "json", "html": "html"}
+FORMATS = {"text": "text", "txt": "text", "markdown": "markdown", "md": "markdown", "json": "json", "html": "html",
+           "htm": "html"}
 
 
 def _format(value: str) -> str:
@@ -462,13 +471,14 @@ def add_parser(sub: Any) -> None:
                          "or - for one page on standard input")
     ex.add_argument("-o", "--output", metavar="OUTDIR",
                     help="write OUTDIR/<relative path>.{txt,md,json,html}; for a single page, a name ending "
-                         ".txt, .md, .json or .html that is not a folder is the output file itself; without -o "
+                         ".txt, .md, .json or .html that is not a folder is the output file itself (and, "
+                         "without --format, gives the format); without -o "
                          "(or with -o -) one page is written to standard output, several as JSON lines")
     ex.add_argument("--model", metavar="FILE", help="model file, or 'refined' for the shipped model with the refining "
                     "pass (default: the shipped default model)")
     ex.add_argument("--favor", choices=FAVORS, default="balanced", help="precision, balanced (default) or recall")
     ex.add_argument("--threshold", type=float, help="raw P(content) threshold, overrides --favor")
-    ex.add_argument("--format", type=_format, default="text", metavar="{text,markdown,json,html}",
+    ex.add_argument("--format", type=_format, default=None, metavar="{text,markdown,json,html}",
                     help="text (default; also 'txt'), markdown ('md'), json (with the Markdown), or html (clean, "
                          "safe to embed)")
     ex.add_argument("--images", action="store_true", help="keep images as ![alt](src) in markdown, <img> in html")
