@@ -14,6 +14,7 @@ as ordinary blocks.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from html import escape
 from typing import TYPE_CHECKING
 
 from .block import Block
@@ -93,9 +94,30 @@ def _without(chain: tuple[tuple[str, str], ...], layout: set[str]) -> tuple[tupl
     return tuple(out)
 
 
+def _joined_headings(blocks: list[Block]) -> list[Block]:
+    """Blocks with a heading cut by ``<br>`` into lines joined into one heading: a browser
+    shows one heading on two lines, and a Markdown heading cannot hold a line break."""
+    out: list[Block] = []
+    for b in blocks:
+        last = out[-1] if out else None
+        if (last is not None and b.heading_level and b.heading_level == last.heading_level
+                and b.xpath == last.xpath and b.index == last.index + 1):
+            rich = None if last.rich is None and b.rich is None else (
+                f"{_rich(last)} {_rich(b)}")
+            out[-1] = replace(last, text=f"{last.text} {b.text}", rich=rich, index=b.index)
+        else:
+            out.append(b)
+    return out
+
+
+def _rich(block: Block) -> str:
+    return block.rich if block.rich is not None else escape(block.text, False)
+
+
 def kept_items(res: Result) -> list[Item]:
     """The kept blocks that have something to show (not only furniture), with their chains."""
-    pairs = [(b, _chain(b)) for b, k in zip(res.blocks, res.kept) if k and b.rich != ""]
+    kept = [b for b, k in zip(res.blocks, res.kept) if k and b.rich != ""]
+    pairs = [(b, _chain(b)) for b in _joined_headings(kept)]
     layout = _layout_tables(pairs)
     return [Item(b, _without(chain, layout) if layout else chain) for b, chain in pairs]
 

@@ -294,6 +294,16 @@ def test_code_whose_lines_are_block_elements_is_one_block():
     assert to_text(res) == '{\n  "id": 1,\n  "x": [\n    2\n  ]\n}\nafter'
 
 
+def test_a_heading_cut_by_a_line_break_is_one_heading():
+    res = page("<h2>Classical <em>Military</em> Strategy<br>and Missile Defense</h2><p>Body.</p>"
+               "<h3>One</h3><h3>Two</h3>")
+    assert to_markdown(res) == "## Classical *Military* Strategy and Missile Defense\n\nBody.\n\n### One\n\n### Two\n"
+    assert to_html(res).startswith("<h2>Classical <em>Military</em> Strategy and Missile Defense</h2>\n<p>Body.</p>")
+    assert to_text(res).split("\n") == ["Classical Military Strategy and Missile Defense", "Body.", "One", "Two"]
+    assert to_markdown(titled_page("<h2>Classical Strategy<br>and Defense</h2><p>Body.</p>",
+                                   "Classical Strategy and Defense")) == "# Classical Strategy and Defense\n\nBody.\n"
+
+
 def test_buttons_that_say_something_stay():
     res = page('<div class="faq"><button><h3>How long can I rent?</h3></button><p>A week.</p></div>'
                '<p>According to <button title="x">Ada Lovelace,</button> a pioneer.</p><p>Run <button>Copy</button></p>')
