@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .inline import block_html
-from .structure import LIST_ELEMENTS, cell_gap, kept_items, titled
+from .structure import COMMENTS_HEADING, LIST_ELEMENTS, cell_gap, comments_apart, kept_items, titled
 
 if TYPE_CHECKING:
     from .block import Block
@@ -81,4 +81,8 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
     while stack:
         out.append(_close(stack.pop()[1]))
         out.append("\n")
+    comments = comments_apart(res)
+    if comments:
+        out.append(f"<h2>{COMMENTS_HEADING}</h2>\n")
+        out += [f"<p>{block_html(b, base, images)}</p>\n" for b in comments]
     return "".join(out).lstrip("\n")

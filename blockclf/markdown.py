@@ -13,7 +13,16 @@ from html import unescape
 from typing import TYPE_CHECKING
 
 from .inline import block_markdown, md_escape
-from .structure import LIST_ELEMENTS, Item, cell_gap, kept_items, titled, without_empty_columns
+from .structure import (
+    COMMENTS_HEADING,
+    LIST_ELEMENTS,
+    Item,
+    cell_gap,
+    comments_apart,
+    kept_items,
+    titled,
+    without_empty_columns,
+)
 
 if TYPE_CHECKING:
     from .block import Block
@@ -173,13 +182,15 @@ class _Writer:
 
 def to_markdown(res: Result, images: bool = False, title: bool = True) -> str:
     """The kept blocks as Markdown (``images``: write images as ``![alt](src)``), headed by
-    the page's headline as ``# Title`` (``title``), written once (`structure.titled`)."""
+    the page's headline as ``# Title`` (``title``), written once (`structure.titled`), and
+    ended by a ``## Comments`` section when comments were asked for apart."""
     return items_markdown(res, kept_items(res), images, title)
 
 
-def items_markdown(res: Result, items: list[Item], images: bool = False, title: bool = True) -> str:
+def items_markdown(res: Result, items: list[Item], images: bool = False, title: bool = True,
+                   comments: bool = True) -> str:
     """`to_markdown` of the kept items already laid out (`kept_items`), for a caller that
-    writes the page in more than one form."""
+    writes the page in more than one form (``comments``: end with the comments asked for apart)."""
     base = res.url
     writer = _Writer(base, images)
     head, items = titled(res, items, title)
@@ -198,6 +209,10 @@ def items_markdown(res: Result, items: list[Item], images: bool = False, title: 
             continue
         writer.block(items[i], i, tags, quote)
         i += 1
+    apart = comments_apart(res) if comments else []
+    if apart:
+        writer.chunks.append((["## " + COMMENTS_HEADING], "other", 0))
+        writer.chunks += [([block_markdown(b, base, images)], "other", 0) for b in apart]
     return _join(writer.chunks)
 
 

@@ -8,7 +8,7 @@ from .explain import HIDDEN_UNREAD, describe
 from .htmlout import to_html
 from .inline import block_plain
 from .markdown import items_markdown, to_markdown
-from .structure import Item, cell_gap, kept_items, titled, without_empty_columns
+from .structure import COMMENTS_HEADING, Item, cell_gap, comments_apart, kept_items, titled, without_empty_columns
 from .threads import FURNITURE, ROLE_NAMES
 
 if TYPE_CHECKING:
@@ -22,11 +22,12 @@ def to_text(res: Result, title: bool = False) -> str:
     code line for line, list items marked ``-`` and indented two spaces a level; page furniture
     (heading anchors, copy buttons, line numbers) left out. Nothing here adds a word to the
     kept text, which token scores read: ordered items are numbered in Markdown and HTML only.
+    Comments asked for apart follow under a line saying "Comments" (`structure.comments_apart`).
     """
     return _items_text(res, kept_items(res), title)
 
 
-def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
+def _items_text(res: Result, items: list[Item], title: bool = False, comments: bool = True) -> str:
     head, items = titled(res, items, title)
     out: list[str] = []
     seen_items: set[str] = set()
@@ -84,6 +85,9 @@ def _items_text(res: Result, items: list[Item], title: bool = False) -> str:
         out.append(text)
     end_row()
     end_table()
+    apart = comments_apart(res) if comments else []
+    if apart:
+        out += [COMMENTS_HEADING] + [block_plain(b) for b in apart]
     return "\n".join([head] + out if head else out)
 
 
@@ -123,7 +127,7 @@ def _reason_dict(name: str, value: float, contribution: float) -> dict[str, Any]
 
 def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
     """Everything about the page: metadata, verdict, warnings, statistics, the kept text as
-    text and as Markdown, every block."""
+    text and as Markdown, comments asked for apart (``comments``: not in the text), every block."""
     meta = res.metadata
     items = kept_items(res)
     return {
@@ -146,10 +150,9 @@ def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
         "verdict": res.verdict,
         "warnings": res.warnings,
         "stats": res.stats,
-        "text": _items_text(res, items),
-        "markdown": items_markdown(res, items, images),
-        **({"comments": [b.text for b, c in zip(res.blocks, res.comment) if c]}
-           if res.comments == "separate" and res.comment is not None else {}),
+        "text": _items_text(res, items, comments=False),
+        "markdown": items_markdown(res, items, images, comments=False),
+        **({"comments": [b.text for b in comments_apart(res)]} if res.comments == "separate" else {}),
         "blocks": _block_dicts(res),
     }
 

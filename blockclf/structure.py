@@ -18,13 +18,14 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .block import Block
+from .comments import readers_text
 from .metrics import tokens
 
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["LIST_ELEMENTS", "STRUCTURAL", "Item", "cell_gap", "headline", "kept_items", "titled",
-           "without_empty_columns"]
+__all__ = ["COMMENTS_HEADING", "LIST_ELEMENTS", "STRUCTURAL", "Item", "cell_gap", "comments_apart", "headline",
+           "kept_items", "titled", "without_empty_columns"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
@@ -120,6 +121,16 @@ def kept_items(res: Result) -> list[Item]:
     pairs = [(b, _chain(b)) for b in _joined_headings(kept)]
     layout = _layout_tables(pairs)
     return [Item(b, _without(chain, layout) if layout else chain) for b, chain in pairs]
+
+
+#: the heading of the section that ends a document with its readers' comments (``--comments separate``)
+COMMENTS_HEADING = "Comments"
+
+
+def comments_apart(res: Result) -> list[Block]:
+    """The comment blocks to write after the article, in a section of their own, when the
+    page's comments were asked for apart (`comments.readers_text`); else none."""
+    return readers_text(res.blocks, res.comment) if res.comments == "separate" else []
 
 
 def headline(res: Result) -> str | None:

@@ -47,7 +47,7 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["BODY", "FURNITURE", "OUTSIDE", "POST", "ROLE_NAMES", "Thread", "find_thread"]
+__all__ = ["BODY", "FURNITURE", "OUTSIDE", "POST", "ROLE_NAMES", "Thread", "find_thread", "says_when"]
 
 #: per-block codes of `Thread.roles`: not in the thread, a post's body (kept), a post's
 #: furniture (removed), the rest of a post (left to the model)
@@ -146,11 +146,16 @@ def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, 
     return keys
 
 
+def says_when(text: str) -> bool:
+    """Whether ``text`` is a short line with a date, a time or an age: a post's header."""
+    return len(text) <= _HEADER_CHARS and _WHEN.search(text) is not None
+
+
 def _dated_post(blocks: Sequence[Block], seed: int, post: str) -> bool:
     """Whether the post ``post`` (the element path of one, holding block ``seed``) has a short
     line with a date, a time or an age: a post without one is not a forum post."""
     lo, hi = _span(blocks, seed, post)
-    return any(len(b.text) <= _HEADER_CHARS and _WHEN.search(b.text) for b in blocks[lo:hi])
+    return any(says_when(b.text) for b in blocks[lo:hi])
 
 
 def _span(blocks: Sequence[Block], seed: int, path: str) -> tuple[int, int]:
@@ -232,7 +237,7 @@ def _dated(rep: _Repetition, blocks: Sequence[Block], body: str, posts: int) -> 
     dated: dict[str, set[str]] = {}
     for i, post, slot in zip(rep.members, rep.posts, rep.slots):
         text = blocks[i].text
-        if slot != body and len(text) <= _HEADER_CHARS and _WHEN.search(text):
+        if slot != body and says_when(text):
             dated.setdefault(slot, set()).add(post)
     return {s for s, p in dated.items() if len(p) >= MIN_HEADED_SHARE * posts}
 

@@ -8,7 +8,7 @@ import pytest
 from blockclf.comments import comment_mask, comment_roots, discussion_page, may_have_comments
 from blockclf.html import parse
 from blockclf.predict import extract, prepare
-from blockclf.render import removal_log
+from blockclf.render import removal_log, to_html, to_markdown, to_text
 from blockclf.segment import segment
 
 STORY = "The river cut a new channel through the soft plain after the flood, and the town moved uphill. " * 12
@@ -65,16 +65,37 @@ def test_a_discussion_page_keeps_its_comments():
 def test_extract_comment_modes(tiny_model, mode):
     html = _page(THREAD).encode()
     kept_all = extract(html, model=tiny_model, threshold=0.0, comments=mode)  # the model keeps every block
-    in_text = REMARK in kept_all.text
-    assert in_text == (mode == "keep")
-    assert kept_all.comment is not None and kept_all.comment.sum() == 3
     d = kept_all.to_dict()
+    assert (REMARK in d["text"]) == (REMARK in d["markdown"]) == (mode == "keep")  # JSON gives them apart
+    assert (REMARK in kept_all.text) == (mode != "remove")  # the text output: in a section after the article
+    assert kept_all.comment is not None and kept_all.comment.sum() == 3
     assert sum(b["comment"] for b in d["blocks"]) == 3
     assert ("comments" in d) == (mode == "separate")
-    if mode == "separate":
-        assert d["comments"][0] == "2 Comments" and REMARK in d["comments"][1]
+    if mode == "separate":  # the readers' words; the thread's title is the section's heading
+        assert d["comments"] == [REMARK, REMARK + " Thanks!"]
+        assert kept_all.markdown.endswith(f"\n\n## Comments\n\n{REMARK}\n\n{REMARK} Thanks!\n")
+    else:
+        assert "## Comments" not in kept_all.markdown and "comments" not in d
     reasons = [r.get("reason") for r in removal_log(kept_all)]
     assert reasons.count("comment") == (0 if mode == "keep" else 3)
+
+
+def test_comments_given_apart_are_what_readers_wrote_and_who_and_when(tiny_model):
+    posts = "".join(f'<li id="comment-{n}"><div class="meta">{who} says: May {n}, 2024 at 9:1{n} am</div>'
+                    f'<p>{text}</p><p><a href="#r{n}">Reply</a></p><span class="score">Score: 5</span></li>'
+                    for n, (who, text) in enumerate([("Ann", REMARK), ("Bo", "Welcome back."), ("Cy", "+1")], 1))
+    thread = (f'<div id="comments"><h3>3 Comments</h3><ol class="commentlist">{posts}</ol>'
+              '<div id="respond"><h3>Leave a Reply</h3><form><p><label>Name (required)</label><input></p>'
+              '<p><label>Email</label><input></p><p><textarea>Write your comment here and then post it.</textarea>'
+              '</p><button>Post Comment</button></form></div></div>')
+    res = extract(_page(thread).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    want = ["Ann says: May 1, 2024 at 9:11 am", REMARK, "Bo says: May 2, 2024 at 9:12 am", "Welcome back.",
+            "Cy says: May 3, 2024 at 9:13 am"]
+    assert res.to_dict()["comments"] == want
+    assert to_markdown(res).endswith("## Comments\n\n" + "\n\n".join(want) + "\n")
+    assert to_text(res).endswith("\nComments\n" + "\n".join(want))
+    assert to_html(res).endswith("<h2>Comments</h2>\n" + "".join(f"<p>{w}</p>\n" for w in want))
+    assert REMARK not in extract(_page(thread).encode(), model=tiny_model, threshold=0.0).text
 
 
 def test_unknown_comment_mode_is_refused(tiny_model):
