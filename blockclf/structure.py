@@ -99,15 +99,26 @@ def _joined_headings(blocks: list[Block]) -> list[Block]:
     """Blocks with a heading cut by ``<br>`` into lines joined into one heading: a browser
     shows one heading on two lines, and a Markdown heading cannot hold a line break."""
     out: list[Block] = []
+    run: list[Block] = []  # the lines of the heading being read
+
+    def end_run() -> None:
+        if len(run) > 1:
+            rich = None if all(b.rich is None for b in run) else " ".join(map(_rich, run))
+            out.append(replace(run[0], text=" ".join(b.text for b in run), rich=rich, index=run[-1].index))
+        else:
+            out.extend(run)
+        run.clear()
+
     for b in blocks:
-        last = out[-1] if out else None
-        if (last is not None and b.heading_level and b.heading_level == last.heading_level
-                and b.xpath == last.xpath and b.index == last.index + 1):
-            rich = None if last.rich is None and b.rich is None else (
-                f"{_rich(last)} {_rich(b)}")
-            out[-1] = replace(last, text=f"{last.text} {b.text}", rich=rich, index=b.index)
+        last = run[-1] if run else None
+        if not (last is not None and b.heading_level == last.heading_level and b.xpath == last.xpath
+                and b.index == last.index + 1):
+            end_run()
+        if b.heading_level:
+            run.append(b)
         else:
             out.append(b)
+    end_run()
     return out
 
 

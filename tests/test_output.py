@@ -300,6 +300,8 @@ def test_a_heading_cut_by_a_line_break_is_one_heading():
     assert to_markdown(res) == "## Classical *Military* Strategy and Missile Defense\n\nBody.\n\n### One\n\n### Two\n"
     assert to_html(res).startswith("<h2>Classical <em>Military</em> Strategy and Missile Defense</h2>\n<p>Body.</p>")
     assert to_text(res).split("\n") == ["Classical Military Strategy and Missile Defense", "Body.", "One", "Two"]
+    many = to_markdown(page("<h2>" + "a line<br>" * 30_000 + "</h2><p>after</p>"))  # one join, not one a line
+    assert many == "## " + " ".join(["a line"] * 30_000) + "\n\nafter\n"
     assert to_markdown(titled_page("<h2>Classical Strategy<br>and Defense</h2><p>Body.</p>",
                                    "Classical Strategy and Defense")) == "# Classical Strategy and Defense\n\nBody.\n"
 
