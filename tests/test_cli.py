@@ -394,3 +394,19 @@ def test_the_output_file_s_name_gives_the_format_unless_format_is_given(capsys, 
     assert code == 0 and "--explain adds each block's reasons" in err
     code, _, err = run(capsys, "extract", str(page), "-o", str(tmp_path / "i.json"), "--explain")
     assert code == 0 and "warning" not in err
+
+
+def test_url_gives_one_page_its_address_for_links_and_site(capsys, tmp_path: Path):
+    page = tmp_path / "p.html"
+    page.write_text('<html><body><article><h1>River</h1><p>The river cut a new channel through the plain, as '
+                    'rivers do, and <a href="../maps/delta.html">the delta map</a> shows where it went.</p>'
+                    '</article></body></html>', encoding="utf-8")
+    code, out, _ = run(capsys, "extract", str(page), "--format", "json", "--url", "https://www.example.org/a/b.html")
+    d = json.loads(out)
+    assert code == 0 and d["url"] == "https://www.example.org/a/b.html" and d["site"] == "example.org"
+    assert "[the delta map](https://www.example.org/maps/delta.html)" in d["markdown"]
+    code, out, _ = run(capsys, "extract", str(page), "--format", "md")
+    assert code == 0 and "[the delta map](../maps/delta.html)" in out  # no address: as written
+    (tmp_path / "q.html").write_bytes(page.read_bytes())
+    code, _, err = run(capsys, "extract", str(tmp_path), "--url", "https://www.example.org/")
+    assert code == 2 and "--url names one page's address" in err

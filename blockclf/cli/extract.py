@@ -205,6 +205,8 @@ def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Mode
     """The batch options of the run; ``--jobs auto`` is settled here (``args.jobs``)."""
     from ..batch import AUTO_JOBS, BatchOptions, available_cores, plan_workers  # lazy, see `run`
 
+    if args.url is not None and (len(inputs.files) + inputs.stdin + len(inputs.listing) != 1 or inputs.warcs):
+        raise UsageError("--url names one page's address: give one page (a file or -), not several or a WARC")
     if args.dask and (inputs.warcs or inputs.stdin):
         raise UsageError("--dask reads files the workers can open; extract WARC files and standard input without it")
     if args.jobs == 0:  # auto: the free cores, as many as the batch is worth (a WARC's size is not known)
@@ -306,7 +308,8 @@ class _Run:
         from ..distributed import iter_dask
         from ..render import removal_log  # noqa: F401  (the renderers: loaded before workers fork, or each loads them)
 
-        items = [Item(str(path), inputs.sources[str(path)], site=args.site, fallback_site=self._folder_site(path, stem))
+        items = [Item(str(path), inputs.sources[str(path)], url=args.url, site=args.site,
+                      fallback_site=self._folder_site(path, stem))
                  for path, stem in inputs.files]
         self.counts["files"] = len(items)
         batch: Iterable[Outcome]
@@ -499,6 +502,8 @@ def add_parser(sub: Any) -> None:
                          "add --explain for each block's reasons, which costs a model pass per block")
     ex.add_argument("--explain", action="store_true",
                     help="add each block's top reasons to JSON output and to --removed-log (slower)")
+    ex.add_argument("--url", help="the address of the one page given: its links are made absolute against it and "
+                    "its site is taken from it (without it, from the page's canonical link, if any)")
     ex.add_argument("--site", help="treat every page as belonging to this site")
     ex.add_argument("--site-profile", metavar="FILE", help="site profile with repetition counts from earlier pages")
     ex.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
