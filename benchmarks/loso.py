@@ -21,6 +21,7 @@ fold's training data, as it is in the default model's.
     nice -n 19 python benchmarks/loso.py BENCH --cache DIR --check-default # nothing held out: the shipped model?
     python benchmarks/loso.py BENCH --cache DIR --report-only              # tables from what is done
     nice -n 19 python benchmarks/loso.py BENCH --cache DIR --source-weight 0.5   # sources weighed alike
+    nice -n 19 python benchmarks/loso.py BENCH --cache DIR --set min_child_samples=400  # other settings
 
 ``--source-weight P`` weighs each dataset's training pages by (its pages / the mean pages of a
 dataset)^-P, so that large sources outweigh small ones less (P = 1: every source alike); its
@@ -119,9 +120,10 @@ def balanced(stacked: Stacked, pages: list[LabelledPage], power: float) -> Stack
 
 
 def fit_fold(held: str, records: list[PageRecord], cache: dict[str, LabelledPage | None],
-             source_weight: float = 0.0) -> Model:
+             source_weight: float = 0.0, settings: dict[str, float] | None = None) -> Model:
     """`blockclf.train.fit_model` (seed 0, default targets, no refining) on every dataset but
-    ``held``; ``source_weight``: see `balanced`."""
+    ``held``; ``source_weight``: see `balanced`; ``settings``: `BlockClassifier` arguments
+    other than the shipped ones."""
     t0 = time.perf_counter()
     train = [r for r in records if r.split == "train" and r.dataset != held]
     dev = [r for r in records if r.split == "dev" and r.dataset != held]
@@ -130,7 +132,7 @@ def fit_fold(held: str, records: list[PageRecord], cache: dict[str, LabelledPage
     tr_good, dv_good = usable(tr), usable(dv)
     stacked = balanced(stack_pages(tr_good), tr_good, source_weight)
     n_blocks = len(stacked.y)
-    clf = BlockClassifier(random_state=SEED, n_jobs=1)
+    clf = BlockClassifier(random_state=SEED, n_jobs=1, **(settings or {}))
     t1 = time.perf_counter()
     fit_first_pass(clf, stacked, balanced(stack_pages(dv_good), dv_good, source_weight))
     fit_s = time.perf_counter() - t1
@@ -151,6 +153,7 @@ def fit_fold(held: str, records: list[PageRecord], cache: dict[str, LabelledPage
         "data_digest": data_digest(list(train) + list(dev)),
         "seed": SEED,
         "source_weight": source_weight,
+        "settings": settings or {},
         "dev_scores": dev_scores,
         "min_label_quality": MIN_QUALITY,
         "fit_seconds": round(fit_s, 1),
@@ -307,12 +310,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="also fit with nothing held out and compare with the shipped default model")
     ap.add_argument("--source-weight", type=float, default=0.0, metavar="P",
                     help="weigh each dataset's pages by (its pages / mean pages)^-P (default 0: every page alike)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a LightGBM setting of BlockClassifier other than the shipped one, e.g. "
+                         "min_child_samples=400 (repeatable); fold models and outputs go to DIR/set-NAME=VALUE...")
     args = ap.parse_args(argv)
+    settings = {k: (int(v) if v.lstrip("-").isdigit() else float(v))
+                for k, _, v in (item.partition("=") for item in args.set)}
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("blockclf").setLevel(logging.INFO)
     logging.getLogger("trafilatura").setLevel(logging.ERROR)
     cache = args.cache
     work = cache / f"source-weight-{args.source_weight:g}" if args.source_weight else cache
+    if settings:
+        work = work / ("set-" + ",".join(f"{k}={v:g}" for k, v in sorted(settings.items())))
     work.mkdir(parents=True, exist_ok=True)
     state_file = work / "loso.json"
     state = json.loads(state_file.read_text()) if state_file.exists() else {"sources": {}}
@@ -339,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     log.info("labelled pages ready (%d) in %.0fs", len(cache_pages), time.perf_counter() - t0)
 
     if args.check_default:  # the chain reproduces the shipped model when nothing is held out
-        whole = fit_fold("", fitting, cache_pages, args.source_weight)
+        whole = fit_fold("", fitting, cache_pages, args.source_weight, settings)
         state["check_default"] = {
             "trees": int(whole.classifier.best_iteration_), "thresholds": whole.thresholds,
             "train_pages": whole.info["train_pages"], "train_blocks": whole.info["train_blocks"],
@@ -357,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         if model_file.exists() and not args.refit:
             model = load_model(model_file)
         else:
-            model = fit_fold(held, fitting, cache_pages, args.source_weight)
+            model = fit_fold(held, fitting, cache_pages, args.source_weight, settings)
             model_file.parent.mkdir(parents=True, exist_ok=True)
             model.save(model_file)
         recs = sorted(tests[held], key=lambda r: r.id)
