@@ -64,22 +64,32 @@ def _chain(block: Block) -> tuple[tuple[str, str], ...]:
 
 
 def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> set[str]:
-    """Paths of the tables that lay the page out rather than hold data."""
+    """Paths of the tables that lay the page out rather than hold data: a heading, code or
+    another table inside, a cell holding an article, or a single column (each row's text in
+    its first cell: a photo's caption boxed in a table, a teaser list laid out in rows)."""
     layout: set[str] = set()
     cell_chars: dict[str, int] = {}
+    row_cells: dict[str, dict[str, str]] = {}  # per table, the first cell of each row with text
+    wide: set[str] = set()  # tables with a row of two cells or more with text
     for block, chain in items:
         tables = [i for i, (_, tag) in enumerate(chain) if tag == "table"]
         if not tables:
             continue
         layout.update(chain[i][0] for i in tables[:-1])  # a table holding a table
+        table = chain[tables[-1]][0]
         inner = chain[tables[-1]:]
         if block.heading_level or block.tag == "pre" or any(tag == "pre" for _, tag in inner):
-            layout.add(chain[tables[-1]][0])
+            layout.add(table)
         cell = next((path for path, tag in reversed(inner) if tag in ("td", "th")), None)
         if cell is not None:
             cell_chars[cell] = cell_chars.get(cell, 0) + len(block.text)
             if cell_chars[cell] > _LAYOUT_CELL_CHARS:
-                layout.add(chain[tables[-1]][0])
+                layout.add(table)
+            row = next((path for path, tag in reversed(inner) if tag == "tr"), table)
+            first = row_cells.setdefault(table, {}).setdefault(row, cell)
+            if first != cell or block.column > 1:  # a second cell with text, or one after an empty cell
+                wide.add(table)
+    layout.update(t for t in row_cells if t not in wide)
     return layout
 
 

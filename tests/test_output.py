@@ -68,6 +68,20 @@ def test_table_rows_with_spans_and_block_cells():
     assert "<td><p>p1</p>\n<p>p2</p>\n</td>" in html and "<td><ul>\n<li>x</li>" in html
 
 
+def test_a_table_of_one_column_lays_the_page_out_and_is_written_as_its_blocks():
+    res = titled_page("<table><tr><td>River cut a channel</td></tr><tr><td><em>24 November 2007</em></td></tr>"
+                      "</table><table><tr><td><p>Photo: the new channel.</p><p>Credit: Ann</p></td></tr></table>"
+                      "<p>Body.</p><table><tr><th>Year</th></tr><tr><td>2007</td></tr><tr><td></td><td>2008</td></tr>"
+                      "</table>", "River cut a channel")
+    md = to_markdown(res)
+    assert md.startswith("# River cut a channel\n\n*24 November 2007*\n\nPhoto: the new channel.\n\nCredit: Ann\n\n"
+                         "Body.\n\n")  # the headline boxed in a table is not written twice
+    assert md.endswith("| Year |  |\n| --- | --- |\n| 2007 |\n|  | 2008 |\n")  # a second column: a table
+    assert "<table>" not in to_html(res).split("<p>Body.</p>")[0]
+    assert to_text(res).split("\n")[:4] == ["River cut a channel", "24 November 2007", "Photo: the new channel.",
+                                            "Credit: Ann"]
+
+
 def test_empty_cells_keep_the_columns_of_the_cells_after_them():
     res = page("<table><tr><th>Name</th><th>Age</th><th>Town</th></tr>"
                "<tr><td></td><td>5</td><td>Oslo</td></tr>"
