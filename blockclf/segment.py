@@ -719,7 +719,7 @@ class _Segmenter:
                 self.pieces.append("\n")
                 if self.rich is not None:
                     self.rich.append("\n")
-        if tag == "time":
+        if tag == "time" or tag == "button":
             self.word_break = True
         text = el.text
         if text:
@@ -733,7 +733,7 @@ class _Segmenter:
                     self.add(tail, link)
         if close is not None:
             self.put(close)
-        if tag == "time":
+        if tag == "time" or tag == "button":
             self.word_break = True
         if furniture:
             self.furniture -= 1

@@ -153,6 +153,14 @@ def test_adjacent_time_elements_stay_separate_words():
     assert b.text == "On March 3, 2024, together x(y)"  # punctuation and other inline elements untouched
 
 
+def test_buttons_side_by_side_are_separate_words():
+    """Buttons are boxes of their own: a size picker is not "SMLXL", nor two buttons "LLMView"."""
+    [b] = blocks_of("<div><button>S</button><button>M</button><button>XL</button></div>")
+    assert b.text == "S M XL"
+    [b] = blocks_of("<div><button><span>Copy for LLM</span></button><button>View as Markdown</button>!</div>")
+    assert b.text == "Copy for LLM View as Markdown!"
+
+
 # -- structure metadata ----------------------------------------------------------------------
 def blocks_of(html: str, **kw):
     return segment(parse(html), **kw)
