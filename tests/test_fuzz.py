@@ -38,7 +38,8 @@ BENCH = Path(os.environ.get("BLOCKCLF_BENCH", Path(__file__).resolve().parents[2
 
 _TAGS = ("p", "div", "span", "a", "b", "i", "li", "ul", "ol", "table", "tr", "td", "th", "h1", "h2", "pre", "br",
          "section", "nav", "footer", "script", "style", "noscript", "template", "iframe", "frameset", "noframes",
-         "textarea", "select", "option", "svg", "blockquote", "html", "body", "head", "title", "xyz", "font")
+         "textarea", "select", "option", "svg", "blockquote", "html", "body", "head", "title", "xyz", "font", "button",
+         "time")
 _ATTRS = ("", ' class="nav menu"', ' id="main"', ' href="/x"', ' style="display:none"', " hidden",
           ' aria-hidden="true"', ' style="color: red"', ' type="hidden"', " data-x='<p>'", ' class="sr-only"',
           ' class="icon visually-hidden"', ' class="SR-ONLY"')
