@@ -286,8 +286,8 @@ def readers_text(blocks: Sequence[Block], mask: np.ndarray | None) -> list[Block
     the article (``--comments separate``): readers' paragraphs (four words or more, or a
     sentence, mostly not links) and the short lines that say who wrote each and when; not
     the threads' titles, forms, buttons, "Reply" links or score widgets, which the block list
-    still marks as comments. The model is not asked: trained on gold text that leaves
-    comments out, it scores them all low."""
+    still marks as comments. The model is not asked: its gold keeps comments on some pages
+    and leaves them out on others, so its scores inside a thread say little."""
     if mask is None or not len(mask):
         return []
     return [b for b, m in zip(blocks, mask) if m and _readers_words(b)]
