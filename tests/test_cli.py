@@ -410,3 +410,6 @@ def test_url_gives_one_page_its_address_for_links_and_site(capsys, tmp_path: Pat
     (tmp_path / "q.html").write_bytes(page.read_bytes())
     code, _, err = run(capsys, "extract", str(tmp_path), "--url", "https://www.example.org/")
     assert code == 2 and "--url names one page's address" in err
+    for bad in ("javascript:alert(1)", "www.example.org/a", "http://[::1", "ftp://example.org/x", "https:///x"):
+        code, _, err = run(capsys, "extract", str(page), "--url", bad)
+        assert code == 2 and "--url must be an absolute http or https address" in err, bad

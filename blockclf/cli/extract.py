@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from ..checks import verdict_flag
 from ..data import host_site
@@ -200,6 +201,15 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
     return _Inputs(files, warcs, stdin, listing)
 
 
+def _web_address(url: str) -> bool:
+    """Whether ``url`` is an absolute http(s) address with a host (what a page's links resolve against)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a malformed host ("http://[::1")
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+
+
 def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Model,
              profile: SiteProfile | None) -> BatchOptions:
     """The batch options of the run; ``--jobs auto`` is settled here (``args.jobs``)."""
@@ -207,6 +217,8 @@ def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Mode
 
     if args.url is not None and (len(inputs.files) + inputs.stdin + len(inputs.listing) != 1 or inputs.warcs):
         raise UsageError("--url names one page's address: give one page (a file or -), not several or a WARC")
+    if args.url is not None and not _web_address(args.url):
+        raise UsageError(f"--url must be an absolute http or https address, not {args.url[:200]!r}")
     if args.dask and (inputs.warcs or inputs.stdin):
         raise UsageError("--dask reads files the workers can open; extract WARC files and standard input without it")
     if args.jobs == 0:  # auto: the free cores, as many as the batch is worth (a WARC's size is not known)
@@ -502,8 +514,8 @@ def add_parser(sub: Any) -> None:
                          "add --explain for each block's reasons, which costs a model pass per block")
     ex.add_argument("--explain", action="store_true",
                     help="add each block's top reasons to JSON output and to --removed-log (slower)")
-    ex.add_argument("--url", help="the address of the one page given: its links are made absolute against it and "
-                    "its site is taken from it (without it, from the page's canonical link, if any)")
+    ex.add_argument("--url", help="the http(s) address of the one page given: its links are made absolute against "
+                    "it and its site is taken from it (without it, from the page's canonical link, if any)")
     ex.add_argument("--site", help="treat every page as belonging to this site")
     ex.add_argument("--site-profile", metavar="FILE", help="site profile with repetition counts from earlier pages")
     ex.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
