@@ -54,6 +54,8 @@ class PageRecord:
         return self.gold_path.read_text(encoding="utf-8") if self.gold_path else ""
 
 
+#: addresses that name no web site: a script, inline data, a mail address...
+_NOT_WEB = re.compile(r"(?i)^\s*(?:javascript|vbscript|data|mailto|tel|about|blob|file|urn):")
 _WAYBACK = re.compile(r"(?i)^(?:https?:)?//(?:web(?:-beta)?\.)?archive\.org/web/\d+[a-z_]*/+(.+)$")
 
 
@@ -102,7 +104,7 @@ def _domain(host: str) -> str | None:
 @lru_cache(maxsize=65536)
 def registered_domain(url: str | None) -> str | None:
     """Registered domain (eTLD+1) of ``url``, or None when it has none."""
-    if not url:
+    if not url or _NOT_WEB.match(url):
         return None
     archived = _WAYBACK.match(url)
     if archived:  # an archived copy belongs to the site it archives

@@ -82,6 +82,10 @@ def test_missing_index_is_an_error(tmp_path: Path):
     ("", None),
     (None, None),
     ("/story/1", None),  # a relative canonical link names no site
+    ("javascript:alert(1)", None),  # nor does an address of another kind
+    ("mailto:ann@example.org", None),
+    ("data:text/html,x", None),
+    ("example.org:8080/a", "example.org"),  # a host and port is not a scheme
     # internationalised names: punycode hosts keep their spelling, Unicode ones theirs
     ("https://www.xn--mnchen-3ya.de/a", "xn--mnchen-3ya.de"),
     ("https://news.example.xn--fiqs8s/", "example.xn--fiqs8s"),
