@@ -38,10 +38,10 @@ FORMAT_VERSION = 2
 FAVORS = ("precision", "balanced", "recall")
 #: predictions over fewer rows than this run on one thread
 SINGLE_THREAD_ROWS = 20_000
-#: a row's contributions (TreeSHAP walks every path of every tree) cost about this many
-#: predictions: a 425-block page took 5.3 s on one thread and 2.9 s on two, so contributions
-#: go to several threads from about 300 rows
-CONTRIB_ROW_COST = 70
+#: contributions (TreeSHAP walks every path of every tree) cost about 12 ms a row with the
+#: shipped model, so they go to several threads from two rows: 5 rows took 0.059 s on one
+#: thread and 0.035 s on two, 124 rows (a page) 1.52 s and 0.97 s
+CONTRIB_ROW_COST = 10_000
 #: largest model file read (the shipped ones are 2-4 MB)
 MAX_MODEL_BYTES = 1 << 30
 #: deepest nesting accepted in a model file's JSON (``info`` is a few levels deep)

@@ -272,9 +272,9 @@ def test_the_readme_feature_frame_example_runs():
     assert namespace["clf"].predict_proba(namespace["X"]).shape == (len(namespace["X"]), 2)
 
 
-def test_contributions_go_to_several_threads_from_a_few_hundred_rows(tiny_model_file, monkeypatch):
-    """A row's contributions cost about `CONTRIB_ROW_COST` predictions, so a large page's
-    reasons are worth a second thread long before its scores are (`SINGLE_THREAD_ROWS`)."""
+def test_contributions_go_to_several_threads_from_a_few_rows(tiny_model_file, monkeypatch):
+    """A row's contributions cost about `CONTRIB_ROW_COST` predictions, so a page's reasons
+    are worth a second thread long before its scores are (`SINGLE_THREAD_ROWS`)."""
     from blockclf.booster import NativeBooster
     from blockclf.model import CONTRIB_ROW_COST, SINGLE_THREAD_ROWS
 
@@ -287,6 +287,7 @@ def test_contributions_go_to_several_threads_from_a_few_hundred_rows(tiny_model_
 
     monkeypatch.setattr(NativeBooster, "predict", recording)
     edge = -(-SINGLE_THREAD_ROWS // CONTRIB_ROW_COST)  # the fewest rows that get several threads
+    assert edge == 2
     for rows in (edge - 1, edge):
         assert model.contributions(np.zeros((rows, len(FEATURES)))).shape == (rows, len(FEATURES) + 1)
     model.classifier.predict_proba(np.zeros((edge, len(FEATURES))))  # scores of as many rows: one thread
