@@ -24,6 +24,7 @@ from lxml import etree
 
 from .block import Block
 from .threads import says_when
+from .words import SENT_END, title_words
 
 __all__ = ["COMMENT_TOKENS", "MAX_COMMENT_SHARE", "comment_mask", "comment_roots", "discussion_page",
            "may_have_comments", "readers_text"]
@@ -264,10 +265,6 @@ def comment_mask(blocks: Sequence[Block], roots: Sequence[str], kept: np.ndarray
     return mask
 
 
-_WORD = re.compile(r"\w+")
-_SENTENCE_END = tuple(".!?…。！？")
-
-
 def _readers_words(block: Block) -> bool:
     """Whether a block of a comment thread is something a reader wrote, or says who and when:
     not the thread's title ("12 Comments"), a form's fields, a "Reply" link or a score widget."""
@@ -277,8 +274,8 @@ def _readers_words(block: Block) -> bool:
         return True
     if block.link_chars > 0.5 * len(block.text):
         return False
-    words = len(_WORD.findall(block.text))
-    return words >= 4 or (words >= 1 and block.text.rstrip().endswith(_SENTENCE_END))
+    words = title_words(block.text)  # Chinese and Japanese counted by character, as everywhere
+    return words >= 4 or (words >= 1 and SENT_END.search(block.text.rstrip()[-1:]) is not None)
 
 
 def readers_text(blocks: Sequence[Block], mask: np.ndarray | None) -> list[Block]:

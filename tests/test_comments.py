@@ -96,6 +96,9 @@ def test_comments_given_apart_are_what_readers_wrote_and_who_and_when(tiny_model
     assert to_text(res).endswith("\nComments\n" + "\n".join(want))
     assert to_html(res).endswith("<h2>Comments</h2>\n" + "".join(f"<p>{w}</p>\n" for w in want))
     assert REMARK not in extract(_page(thread).encode(), model=tiny_model, threshold=0.0).text
+    zh = '<div id="comments"><ol><li id="comment-1"><p>谢谢分享写得很好</p></li><li id="comment-2"><p>好</p></li></ol></div>'
+    res = extract(_page(zh).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.to_dict()["comments"] == ["谢谢分享写得很好"]  # words of unspaced scripts counted by character
 
 
 def test_unknown_comment_mode_is_refused(tiny_model):
