@@ -20,12 +20,11 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from ..checks import verdict_flag
 from ..data import host_site
 from ..files import OutputError, atomic_open, printable, write_atomic
-from ..html import FLAG_WARNINGS, Limits, PageError
+from ..html import ABSOLUTE_URL, FLAG_WARNINGS, Limits, PageError, join_url
 from ..inputs import is_warc
 from ..model import FAVORS, Model, cached_model
 from ..result import Result
@@ -201,15 +200,6 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
     return _Inputs(files, warcs, stdin, listing)
 
 
-def _web_address(url: str) -> bool:
-    """Whether ``url`` is an absolute http(s) address with a host (what a page's links resolve against)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:  # a malformed host ("http://[::1")
-        return False
-    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
-
-
 def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Model,
              profile: SiteProfile | None) -> BatchOptions:
     """The batch options of the run; ``--jobs auto`` is settled here (``args.jobs``)."""
@@ -217,7 +207,8 @@ def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Mode
 
     if args.url is not None and (len(inputs.files) + inputs.stdin + len(inputs.listing) != 1 or inputs.warcs):
         raise UsageError("--url names one page's address: give one page (a file or -), not several or a WARC")
-    if args.url is not None and not _web_address(args.url):
+    # the address the segmenter takes as a base, and one links can be joined to ("http://[::1" cannot)
+    if args.url is not None and not (ABSOLUTE_URL.match(args.url) and join_url(args.url, "x") is not None):
         raise UsageError(f"--url must be an absolute http or https address, not {args.url[:200]!r}")
     if args.dask and (inputs.warcs or inputs.stdin):
         raise UsageError("--dask reads files the workers can open; extract WARC files and standard input without it")
