@@ -54,8 +54,9 @@ class PageRecord:
         return self.gold_path.read_text(encoding="utf-8") if self.gold_path else ""
 
 
-#: addresses that name no web site: a script, inline data, a mail address...
-_NOT_WEB = re.compile(r"(?i)^\s*(?:javascript|vbscript|data|mailto|tel|about|blob|file|urn):")
+#: an address with a scheme but no authority (``javascript:``, ``mailto:``, ``data:``...): it
+#: names no host, so no site; ``host:8080/path`` is a host and port, not a scheme
+_NO_AUTHORITY = re.compile(r"(?i)^\s*[a-z][a-z0-9+.-]*:(?!//|\d)")
 _WAYBACK = re.compile(r"(?i)^(?:https?:)?//(?:web(?:-beta)?\.)?archive\.org/web/\d+[a-z_]*/+(.+)$")
 
 
@@ -104,7 +105,7 @@ def _domain(host: str) -> str | None:
 @lru_cache(maxsize=65536)
 def registered_domain(url: str | None) -> str | None:
     """Registered domain (eTLD+1) of ``url``, or None when it has none."""
-    if not url or _NOT_WEB.match(url):
+    if not url or _NO_AUTHORITY.match(url):
         return None
     archived = _WAYBACK.match(url)
     if archived:  # an archived copy belongs to the site it archives
