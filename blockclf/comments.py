@@ -42,13 +42,14 @@ _CLASS = re.compile(r"^(?:comments?|comment[-_](?:list|body|content|text|section
 #: by ``-``/``_``, after any prefix: ``commentbody``, ``comments-body``, ``comments_head``,
 #: ``jc_commentsDiv``, ``comment_tpl``, ``written_comments_title``, ``wp-block-comment-template``;
 #: or "comments" after a word for where they hang (``post-comments``, ``blogComments``,
-#: ``wp-block-comments``). A word that says something else about comments (``comments-open``,
+#: ``wp-block-comments``) or for a widget of the site's latest ones (``recentcomments``,
+#: ``widget_recent_comments``). A word that says something else about comments (``comments-open``,
 #: ``comment-count``, ``no-comments``, ``disablecomments``, ``commentary``) does not make a thread
 _PART = (r"(?:body|content|text|list|listing|section|area|thread|wrap(?:per)?|container|holder|block|box|div|"
          r"inner|outer|head(?:er)?|title|item|entry|tpl|template|respond|form|reply|main|panel|widget)")
 _COMPOUND = re.compile(rf"^(?:[a-z0-9]+[-_])*comments?[-_]?{_PART}(?:[-_]?\d+)?$"
-                       r"|^(?:[a-z0-9]+[-_])*(?:post|article|entry|story|blog|user|reader|page|node|block|fb|wp|jc)"
-                       r"[-_]?comments?(?:[-_]?\d+)?$", re.IGNORECASE)
+                       r"|^(?:[a-z0-9]+[-_])*(?:post|article|entry|story|blog|user|reader|page|node|block|fb|wp|jc"
+                       r"|recent|latest)[-_]?comments?(?:[-_]?\d+)?$", re.IGNORECASE)
 #: names longer than this are not read as compounds
 _COMPOUND_CHARS = 60
 #: a heading that counts or invites comments
@@ -232,13 +233,20 @@ def discussion_page(url: str | None) -> bool:
 
 
 def _titled_after_article(blocks: Sequence[Block], mask: np.ndarray, kept: np.ndarray, sizes: np.ndarray) -> bool:
-    """Whether the thread opens with its title and comes after an article (kept text before it)."""
+    """Whether the thread opens with its title after an article (kept text before it): the
+    title is the first block of a part of the thread or the block right before one, not a link
+    (``<div class="header">12 Comments</div>`` above ``<div id="comments_container">``)."""
     if not MIN_TITLED_ARTICLE_CHARS:
         return False
-    first = int(np.argmax(mask))
-    text = blocks[first].text
-    return (len(text) <= _TITLE_CHARS and bool(_HEADING.match(text))
-            and sizes[:first][kept[:first]].sum() >= MIN_TITLED_ARTICLE_CHARS)
+    before = np.cumsum(np.where(kept, sizes, 0)) - np.where(kept, sizes, 0)  # kept text before each block
+    starts = np.flatnonzero(mask & ~np.concatenate(([False], mask[:-1])))  # where each part of the thread opens
+    for i in sorted({int(j) for s in starts for j in (s - 1, s) if j >= 0}):
+        b = blocks[i]
+        if before[i] < MIN_TITLED_ARTICLE_CHARS:
+            continue
+        if len(b.text) <= _TITLE_CHARS and b.link_chars * 2 < len(b.text) and _HEADING.match(b.text):
+            return True
+    return False
 
 
 def comment_mask(blocks: Sequence[Block], roots: Sequence[str], kept: np.ndarray | None = None,
@@ -265,10 +273,23 @@ def comment_mask(blocks: Sequence[Block], roots: Sequence[str], kept: np.ndarray
     return mask
 
 
+#: class/id tokens of a widget that lists the site's latest comments, on any of its pages
+#: (WordPress's ``widget_recent_comments``, ``recentcomments``): a thread, but not this page's
+_ELSEWHERE = frozenset({"recentcomments", "latestcomments"})
+_ELSEWHERE_WORDS = frozenset({"recent", "latest"})
+
+
+def _elsewhere(tokens: tuple[str, ...]) -> bool:
+    """Whether a block sits in a widget of the site's latest comments (comments on other pages)."""
+    return not _ELSEWHERE.isdisjoint(tokens) or (
+        not _ELSEWHERE_WORDS.isdisjoint(tokens) and ("comments" in tokens or "comment" in tokens))
+
+
 def _readers_words(block: Block) -> bool:
-    """Whether a block of a comment thread is something a reader wrote, or says who and when:
-    not the thread's title ("12 Comments"), a form's fields, a "Reply" link or a score widget."""
-    if block.hidden or "form" in block.ancestors or _HEADING.match(block.text):
+    """Whether a block of a comment thread is something a reader wrote about this page, or says
+    who and when: not the thread's title ("12 Comments"), a form's fields, a "Reply" link, a
+    score widget, nor a widget of the site's latest comments on other pages."""
+    if block.hidden or "form" in block.ancestors or _HEADING.match(block.text) or _elsewhere(block.tokens):
         return False
     if says_when(block.text):
         return True

@@ -177,6 +177,24 @@ def test_a_title_with_no_article_before_it_does_not_override_the_discussion_rule
                                         kept=True)
 
 
+def test_a_title_just_above_the_thread_opens_it_after_a_short_post():
+    # the title sits in a plain div above the named thread, not inside it
+    comments = "".join(f'<div class="c"><p>{REMARK} {i}</p></div>' for i in range(12))
+    html = (f"<html><body><h2>A short post</h2><p>{STORY[:400]}</p><div class=header>12 Comments"
+            f'</div><div id="comments_container">{comments}</div></body></html>')
+    assert REMARK + " 0" in _marked(html, kept=True)
+    assert REMARK + " 0" not in _marked(html.replace("12 Comments", "Read on:"), kept=True)
+
+
+def test_a_widget_of_the_sites_latest_comments_is_removed_and_not_given_apart(tiny_model):
+    for name in ('id="recentcomments"', 'class="widget widget_recent_comments"', 'class="latest-comments"'):
+        widget = (f'<div class="sidebar"><h3>Recent Comments</h3><ul {name}><li><a href="/other-story/#c1">Other story'
+                  f"</a> {REMARK}</li></ul></div>")
+        assert any(REMARK in t for t in _marked(_page(widget)))
+        res = extract(_page(widget).encode(), model=tiny_model, threshold=0.0, comments="separate")
+        assert REMARK not in res.text and res.to_dict()["comments"] == []
+
+
 @pytest.mark.parametrize("url, discussion", [
     ("https://forum.example.org/t/some-topic/123", True),
     ("https://example.com/forums/gardening/raised-beds", True),
