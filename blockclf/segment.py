@@ -53,11 +53,11 @@ _MAX_NODES_READ = 64
 _INLINE = {"a": "a", "code": "code", "kbd": "code", "samp": "code", "tt": "code", "strong": "strong", "b": "strong",
            "em": "em", "i": "em", "img": "img", "base": "base", "button": "button"}
 #: classes of page furniture inside content: heading anchors, copy buttons, code line numbers,
-#: code-block language labels
+#: code-block language labels, the "Click to expand..." and "Expand" toggles of forum quotes
 FURNITURE_CLASSES = frozenset(
     """headerlink anchorjs-link anchor-link heading-anchor header-anchor linenos lineno linenodiv
     gutter rouge-gutter line-numbers-rows copybtn copybutton copy-button copy-code-button
-    clipboard-button language-name example-header""".split()
+    clipboard-button language-name example-header bbcodeblock-expandlink ipstruncate_more""".split()
 )
 _BUTTON_LABELS = frozenset(("", "copy", "copied", "copied!", "copy code", "copy to clipboard", "run", "reset",
                             "edit", "try it"))

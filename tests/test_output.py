@@ -158,6 +158,16 @@ def test_heading_anchor_glyphs_are_dropped_everywhere():
     assert res.blocks[0].text == "Install¶"  # what the model reads is unchanged
 
 
+def test_expand_toggles_of_forum_quotes_are_dropped_everywhere():
+    res = page('<blockquote class="bbCodeBlock"><div class="bbCodeBlock-content"><div class="bbCodeBlock-expandContent">'
+               'Gases are transparent.</div><div class="bbCodeBlock-expandLink js-expandLink"><a role="button">'
+               'Click to expand...</a></div></div></blockquote><p>They are, except for lines.</p>'
+               '<blockquote><div class="ipsQuote_contents">A long quote.</div><a class="ipsTruncate_more">'
+               '<span>Expand &nbsp;</span></a></blockquote>')
+    assert to_markdown(res) == "> Gases are transparent.\n\nThey are, except for lines.\n\n> A long quote.\n"
+    assert "xpand" not in to_text(res) and "xpand" not in to_html(res)
+
+
 def test_markdown_escapes_what_the_page_says():
     res = page("<p># not a heading</p><p>1. not a list</p><p>- nor this</p><p>use *args and **kwargs</p>"
                "<p>snake_case and _under_ [x](y) `tick` &lt;b&gt;</p><p>&gt; not quoted</p>")
