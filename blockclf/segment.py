@@ -367,12 +367,22 @@ class _Segmenter:
         self.cells: dict[etree._Element, dict[etree._Element, tuple[int, int]]] = {}
         # a <time> starts or ended just before the next text: the two are separate words
         self.word_break = False
+        # an inline element starts or ended just before the next text: where it joins a small
+        # letter to a capital ("color</span><span>Dorothy"), the output shows a space
+        self.tag_edge = False
 
     def add(self, text: str, link: bool) -> None:
         if self.word_break:
             self.word_break = False
             if text[:1].isalnum() and self.pieces and self.pieces[-1][-1:].isalnum():
                 text = " " + text  # "<time>2024</time><time>September 12</time>" is not "2024September 12"
+        if self.tag_edge:
+            self.tag_edge = False
+            if text[:1].isupper() and self.pieces and self.pieces[-1][-1:].islower() and not self.furniture:
+                # shown apart, read as the page's text: the model was trained on the joined words
+                if self.rich is None:
+                    self.rich = list(self.pieces)
+                self.rich.append(" ")
         rich = self.rich
         if rich is not None:
             if not self.furniture:
@@ -721,6 +731,8 @@ class _Segmenter:
                     self.rich.append("\n")
         if tag == "time" or tag == "button":
             self.word_break = True
+        if not block and not pre:
+            self.tag_edge = True
         text = el.text
         if text:
             self.add(text, link)
@@ -735,6 +747,8 @@ class _Segmenter:
             self.put(close)
         if tag == "time" or tag == "button":
             self.word_break = True
+        if not block and not pre:
+            self.tag_edge = True
         if furniture:
             self.furniture -= 1
         if block:

@@ -168,6 +168,15 @@ def test_expand_toggles_of_forum_quotes_are_dropped_everywhere():
     assert "xpand" not in to_text(res) and "xpand" not in to_html(res)
 
 
+def test_a_small_letter_and_a_capital_from_two_elements_are_shown_as_two_words():
+    res = page('<p><span>Color</span><span>Dorothy</span> liked the <b>shelf</b>. <a href="/r">Rubio</a>'
+               '<span>GOP</span></p><pre><span>fooBar</span><span>Baz</span></pre>')
+    assert to_text(res) == "Color Dorothy liked the shelf. Rubio GOP\nfooBarBaz"
+    assert to_markdown(res).startswith("Color Dorothy liked the **shelf**. [Rubio](https://site.org/r) GOP\n")
+    assert to_html(res).startswith("<p>Color Dorothy liked")
+    assert res.blocks[0].text == "ColorDorothy liked the shelf. RubioGOP"  # what the model reads is unchanged
+
+
 def test_markdown_escapes_what_the_page_says():
     res = page("<p># not a heading</p><p>1. not a list</p><p>- nor this</p><p>use *args and **kwargs</p>"
                "<p>snake_case and _under_ [x](y) `tick` &lt;b&gt;</p><p>&gt; not quoted</p>")
