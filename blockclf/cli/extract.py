@@ -512,7 +512,8 @@ def add_parser(sub: Any) -> None:
     ex.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
     ex.add_argument("--comments", choices=("remove", "keep", "separate"), default="remove",
                     help="readers' comment threads: removed from the main text (default), kept in it, or "
-                         "removed and given apart (the JSON's 'comments')")
+                         "removed and given apart (the JSON's 'comments'; a closing Comments section in "
+                         "Markdown, HTML and text)")
     ex.add_argument("--encoding", help="encoding to try before the page's own declaration")
     ex.add_argument("--max-bytes", type=int, default=Limits().max_bytes,
                     help="skip pages larger than this, compressed or not (default %(default)s)")
