@@ -27,7 +27,7 @@ from .threads import says_when
 from .words import SENT_END, title_words
 
 __all__ = ["COMMENT_TOKENS", "MAX_COMMENT_SHARE", "comment_mask", "comment_roots", "discussion_page",
-           "may_have_comments", "readers_text"]
+           "may_have_comments", "readers_comments", "readers_text"]
 
 #: an id naming a comment thread or one comment
 _ID = re.compile(r"^(?:comments?|comment[-_]?(?:list|section|area|thread|s?wrap(?:per)?|container|form)?"
@@ -309,3 +309,75 @@ def readers_text(blocks: Sequence[Block], mask: np.ndarray | None) -> list[Block
     if mask is None or not len(mask):
         return []
     return [b for b, m in zip(blocks, mask) if m and _readers_words(b)]
+
+
+#: elements that part one comment's paragraphs, not comments ("": the element's own text)
+_PARAGRAPHS = frozenset({"", "p", "pre", "blockquote", "table", "h1", "h2", "h3", "h4", "h5", "h6", "br"})
+
+
+def _paragraph(path: list[str], depth: int, dated: bool) -> bool:
+    """Whether the element at ``depth`` on ``path`` is a paragraph of a comment: a paragraph
+    element, or a list that says nothing of who wrote and when (a list of replies does)."""
+    tag = path[depth].partition("[")[0] if len(path) > depth else ""
+    return tag in _PARAGRAPHS or (tag in ("ul", "ol") and not dated)
+
+
+def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[list[Block]]:
+    """The readers' text (`readers_text`) one comment at a time.
+
+    A thread's comments are the elements where the readers' blocks part ways (the ``li`` of a
+    comment list, each comment's ``div``); one that holds two lines or more that say who wrote
+    and when holds several comments (a thread's list under a disclaimer, a comment and its
+    replies) and is parted again the same way. A lone line that says who and when
+    (``<dt>Ann, May 2</dt><dd>…</dd>``) heads the comment after it. Where the blocks part ways
+    at paragraphs (``p``, ``pre``, a list), they are one comment's.
+    """
+    text = readers_text(blocks, mask)
+    if not text:
+        return []
+    steps = [b.xpath.split("/") for b in text]
+    dated = [says_when(b.text) for b in text]
+    return [[text[i] for i in c] for c in _parted(list(range(len(text))), steps, dated, 0)]
+
+
+def _parted(members: list[int], steps: Sequence[list[str]], dated: Sequence[bool], start: int) -> list[list[int]]:
+    """``members`` (positions of blocks in page order, whose paths share their first ``start``
+    steps) as comments: see `readers_comments`."""
+    if len(members) < 2:
+        return [members]
+    depth = _common_steps([steps[i] for i in members], start)
+    groups: list[list[int]] = []
+    last = None
+    for i in members:
+        key = steps[i][depth] if len(steps[i]) > depth else ""
+        if key != last or not groups:
+            groups.append([])
+            last = key
+        groups[-1].append(i)
+    if all(_paragraph(steps[g[0]], depth, any(dated[i] for i in g)) for g in groups):
+        return [members]  # one comment's paragraphs (or its own text)
+    comments: list[list[int]] = []
+    heading: list[int] = []
+    for group in groups:
+        if all(dated[i] for i in group):
+            heading += group  # who and when, above what was said
+            continue
+        parted = _parted(group, steps, dated, depth + 1) if sum(dated[i] for i in group) > 1 else [group]
+        comments += [heading + parted[0]] + parted[1:]
+        heading = []
+    if heading:
+        comments.append(heading)
+    return comments
+
+
+def _common_steps(paths: Sequence[list[str]], start: int = 0) -> int:
+    """How many leading steps all the paths share (the first ``start`` are known to be shared)."""
+    first = paths[0]
+    n = len(first)
+    for path in paths[1:]:
+        n = min(n, len(path))
+        for i in range(start, n):
+            if path[i] != first[i]:
+                n = i
+                break
+    return n

@@ -84,5 +84,6 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
     comments = comments_apart(res)
     if comments:
         out.append(f"<h2>{COMMENTS_HEADING}</h2>\n")
-        out += [f"<p>{block_html(b, base, images)}</p>\n" for b in comments]
+        for n, comment in enumerate(comments):
+            out += (["<hr>\n"] if n else []) + [f"<p>{block_html(b, base, images)}</p>\n" for b in comment]
     return "".join(out).lstrip("\n")

@@ -212,7 +212,10 @@ def items_markdown(res: Result, items: list[Item], images: bool = False, title: 
     apart = comments_apart(res) if comments else []
     if apart:
         writer.chunks.append((["## " + COMMENTS_HEADING], "other", 0))
-        writer.chunks += [([block_markdown(b, base, images)], "other", 0) for b in apart]
+        for n, comment in enumerate(apart):
+            if n:
+                writer.chunks.append((["---"], "other", 0))  # a rule between comments
+            writer.chunks += [([block_markdown(b, base, images)], "other", 0) for b in comment]
     return _join(writer.chunks)
 
 

@@ -87,7 +87,9 @@ def _items_text(res: Result, items: list[Item], title: bool = False, comments: b
     end_table()
     apart = comments_apart(res) if comments else []
     if apart:
-        out += [COMMENTS_HEADING] + [block_plain(b) for b in apart]
+        out.append(COMMENTS_HEADING)
+        for n, comment in enumerate(apart):
+            out += ([""] if n else []) + [block_plain(b) for b in comment]  # a blank line between comments
     return "\n".join([head] + out if head else out)
 
 
@@ -152,7 +154,8 @@ def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
         "stats": res.stats,
         "text": _items_text(res, items, comments=False),
         "markdown": items_markdown(res, items, images, comments=False),
-        **({"comments": [b.text for b in comments_apart(res)]} if res.comments == "separate" else {}),
+        **({"comments": ["\n".join(b.text for b in c) for c in comments_apart(res)]}
+           if res.comments == "separate" else {}),
         "blocks": _block_dicts(res),
     }
 

@@ -18,7 +18,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .block import Block
-from .comments import readers_text
+from .comments import readers_comments
 from .metrics import tokens
 
 if TYPE_CHECKING:
@@ -148,10 +148,10 @@ def kept_items(res: Result) -> list[Item]:
 COMMENTS_HEADING = "Comments"
 
 
-def comments_apart(res: Result) -> list[Block]:
-    """The comment blocks to write after the article, in a section of their own, when the
-    page's comments were asked for apart (`comments.readers_text`); else none."""
-    return readers_text(res.blocks, res.comment) if res.comments == "separate" else []
+def comments_apart(res: Result) -> list[list[Block]]:
+    """The comments to write after the article, in a section of their own, each as its blocks,
+    when the page's comments were asked for apart (`comments.readers_comments`); else none."""
+    return readers_comments(res.blocks, res.comment) if res.comments == "separate" else []
 
 
 def headline(res: Result) -> str | None:

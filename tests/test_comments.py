@@ -73,7 +73,7 @@ def test_extract_comment_modes(tiny_model, mode):
     assert ("comments" in d) == (mode == "separate")
     if mode == "separate":  # the readers' words; the thread's title is the section's heading
         assert d["comments"] == [REMARK, REMARK + " Thanks!"]
-        assert kept_all.markdown.endswith(f"\n\n## Comments\n\n{REMARK}\n\n{REMARK} Thanks!\n")
+        assert kept_all.markdown.endswith(f"\n\n## Comments\n\n{REMARK}\n\n---\n\n{REMARK} Thanks!\n")
     else:
         assert "## Comments" not in kept_all.markdown and "comments" not in d
     reasons = [r.get("reason") for r in removal_log(kept_all)]
@@ -89,16 +89,41 @@ def test_comments_given_apart_are_what_readers_wrote_and_who_and_when(tiny_model
               '<p><label>Email</label><input></p><p><textarea>Write your comment here and then post it.</textarea>'
               '</p><button>Post Comment</button></form></div></div>')
     res = extract(_page(thread).encode(), model=tiny_model, threshold=0.0, comments="separate")
-    want = ["Ann says: May 1, 2024 at 9:11 am", REMARK, "Bo says: May 2, 2024 at 9:12 am", "Welcome back.",
-            "Cy says: May 3, 2024 at 9:13 am"]
-    assert res.to_dict()["comments"] == want
-    assert to_markdown(res).endswith("## Comments\n\n" + "\n\n".join(want) + "\n")
-    assert to_text(res).endswith("\nComments\n" + "\n".join(want))
-    assert to_html(res).endswith("<h2>Comments</h2>\n" + "".join(f"<p>{w}</p>\n" for w in want))
+    want = [["Ann says: May 1, 2024 at 9:11 am", REMARK], ["Bo says: May 2, 2024 at 9:12 am", "Welcome back."],
+            ["Cy says: May 3, 2024 at 9:13 am"]]  # one comment each, who and when first
+    assert res.to_dict()["comments"] == ["\n".join(c) for c in want]
+    assert to_markdown(res).endswith("## Comments\n\n" + "\n\n---\n\n".join("\n\n".join(c) for c in want) + "\n")
+    assert to_text(res).endswith("\nComments\n" + "\n\n".join("\n".join(c) for c in want))
+    assert to_html(res).endswith("<h2>Comments</h2>\n" + "<hr>\n".join("".join(f"<p>{w}</p>\n" for w in c)
+                                                                         for c in want))
     assert REMARK not in extract(_page(thread).encode(), model=tiny_model, threshold=0.0).text
     zh = '<div id="comments"><ol><li id="comment-1"><p>谢谢分享写得很好</p></li><li id="comment-2"><p>好</p></li></ol></div>'
     res = extract(_page(zh).encode(), model=tiny_model, threshold=0.0, comments="separate")
     assert res.to_dict()["comments"] == ["谢谢分享写得很好"]  # words of unspaced scripts counted by character
+
+
+def test_comments_apart_are_told_apart_where_the_thread_parts_ways(tiny_model):
+    # who and when in a <dt>, what was said in the <dd> after it: one comment
+    dl = ('<div id="comments"><dl><dt>Nathan 07.16.12 at 21:35</dt><dd><p>' + REMARK + '</p><p>Second thought.</p>'
+          '</dd><dt>John 07.17.12 at 08:02</dt><dd><p>Thanks, Nathan.</p></dd></dl></div>')
+    res = extract(_page(dl).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.to_dict()["comments"] == [f"Nathan 07.16.12 at 21:35\n{REMARK}\nSecond thought.",
+                                         "John 07.17.12 at 08:02\nThanks, Nathan."]
+    # paragraphs that part ways under one element are one comment's
+    one = f'<div class="comment"><p>{REMARK}</p><p>And another thing I should say.</p></div>'
+    res = extract(_page(one).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.to_dict()["comments"] == [f"{REMARK}\nAnd another thing I should say."]
+    assert "---" not in to_markdown(res)
+    # replies nested in the comment they answer come one by one, in page order
+    nested = ('<div id="comments"><p>The fine print: comments belong to those who wrote them.</p><ul>'
+              '<li><p>Ann on May 2, 2024 at 9:01 am</p><p>First comment here.</p><ul>'
+              '<li><p>Bo on May 2, 2024 at 9:05 am</p><p>A reply to Ann.</p></li></ul></li>'
+              '<li><p>Cy on May 3, 2024 at 7:00 am</p><p>Another comment.</p></li></ul></div>')
+    res = extract(_page(nested).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.to_dict()["comments"] == [
+        "The fine print: comments belong to those who wrote them.",
+        "Ann on May 2, 2024 at 9:01 am\nFirst comment here.", "Bo on May 2, 2024 at 9:05 am\nA reply to Ann.",
+        "Cy on May 3, 2024 at 7:00 am\nAnother comment."]
 
 
 def test_unknown_comment_mode_is_refused(tiny_model):
