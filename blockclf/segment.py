@@ -368,8 +368,9 @@ class _Segmenter:
         # a <time> starts or ended just before the next text: the two are separate words
         self.word_break = False
         # an inline element starts or ended just before the next text: where it joins a small
-        # letter to a capital ("color</span><span>Dorothy"), the output shows a space
+        # letter to a capital ("color</span><span>Dorothy"), the output shows a space (not in code)
         self.tag_edge = False
+        self.in_code = 0  # depth of inline code elements around the walk
 
     def add(self, text: str, link: bool) -> None:
         if self.word_break:
@@ -731,7 +732,10 @@ class _Segmenter:
                     self.rich.append("\n")
         if tag == "time" or tag == "button":
             self.word_break = True
-        if not block and not pre:
+        code = inline == "code"
+        if code:
+            self.in_code += 1
+        if not block and not pre and not self.in_code:
             self.tag_edge = True
         text = el.text
         if text:
@@ -747,7 +751,9 @@ class _Segmenter:
             self.put(close)
         if tag == "time" or tag == "button":
             self.word_break = True
-        if not block and not pre:
+        if code:
+            self.in_code -= 1
+        if not block and not pre and not self.in_code:
             self.tag_edge = True
         if furniture:
             self.furniture -= 1

@@ -170,11 +170,12 @@ def test_expand_toggles_of_forum_quotes_are_dropped_everywhere():
 
 def test_a_small_letter_and_a_capital_from_two_elements_are_shown_as_two_words():
     res = page('<p><span>Color</span><span>Dorothy</span> liked the <b>shelf</b>. <a href="/r">Rubio</a>'
-               '<span>GOP</span></p><pre><span>fooBar</span><span>Baz</span></pre>')
-    assert to_text(res) == "Color Dorothy liked the shelf. Rubio GOP\nfooBarBaz"
-    assert to_markdown(res).startswith("Color Dorothy liked the **shelf**. [Rubio](https://site.org/r) GOP\n")
+               '<span>GOP</span> <code><span>get</span><span>Value</span></code></p>'
+               '<pre><span>fooBar</span><span>Baz</span></pre>')
+    assert to_text(res) == "Color Dorothy liked the shelf. Rubio GOP getValue\nfooBarBaz"  # code as it is
+    assert to_markdown(res).startswith("Color Dorothy liked the **shelf**. [Rubio](https://site.org/r) GOP `getValue`\n")
     assert to_html(res).startswith("<p>Color Dorothy liked")
-    assert res.blocks[0].text == "ColorDorothy liked the shelf. RubioGOP"  # what the model reads is unchanged
+    assert res.blocks[0].text == "ColorDorothy liked the shelf. RubioGOP getValue"  # what the model reads
 
 
 def test_markdown_escapes_what_the_page_says():
