@@ -22,7 +22,7 @@ from collections.abc import Collection, Sequence
 import numpy as np
 from lxml import etree
 
-from .block import Block
+from .block import Block, common_steps
 from .threads import says_when
 from .words import SENT_END, title_words
 
@@ -345,7 +345,7 @@ def _parted(members: list[int], steps: Sequence[list[str]], dated: Sequence[bool
     steps) as comments: see `readers_comments`."""
     if len(members) < 2:
         return [members]
-    depth = _common_steps([steps[i] for i in members], start)
+    depth = common_steps([steps[i] for i in members], start)
     groups: list[list[int]] = []
     last = None
     for i in members:
@@ -368,16 +368,3 @@ def _parted(members: list[int], steps: Sequence[list[str]], dated: Sequence[bool
     if heading:
         comments.append(heading)
     return comments
-
-
-def _common_steps(paths: Sequence[list[str]], start: int = 0) -> int:
-    """How many leading steps all the paths share (the first ``start`` are known to be shared)."""
-    first = paths[0]
-    n = len(first)
-    for path in paths[1:]:
-        n = min(n, len(path))
-        for i in range(start, n):
-            if path[i] != first[i]:
-                n = i
-                break
-    return n

@@ -56,11 +56,13 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
     for it in items:
         b, chain = it.block, it.chain
         k = 0
-        while k < len(stack) and k < len(chain) and stack[k] == chain[k]:
+        while k < len(stack) and k < len(chain) and stack[k] == chain[k] and not it.post_break:
             k += 1
         while len(stack) > k:
             out.append(_close(stack.pop()[1]))
             out.append("\n")
+        if it.post_break:
+            out.append("<hr>\n")  # a rule between a thread's posts
         for path, tag in chain[k:]:
             inner = next((p for p, t in reversed(chain) if t == tag), None)
             if tag in ("td", "th") and path == inner and stack and stack[-1][1] == "tr":

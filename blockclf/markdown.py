@@ -201,6 +201,8 @@ def items_markdown(res: Result, items: list[Item], images: bool = False, title: 
         chain = items[i].chain
         tags = [t for _, t in chain]
         quote = tags.count("blockquote")
+        if items[i].post_break:
+            writer.chunks.append((["---"], "other", 0))  # a rule between a thread's posts
         if "td" in tags or "th" in tags:
             table = next(p for p, t in reversed(chain) if t == "table") if "table" in tags else chain[0][0]
             j = _table_end(items, i, table)

@@ -74,6 +74,8 @@ def _items_text(res: Result, items: list[Item], title: bool = False, comments: b
             end_row()
             end_table()
             row, row_path, table_path = [], None, None
+        if it.post_break and out:
+            out.append("")  # a blank line between a thread's posts
         lis = [(p, chain[n - 1][1] if n else "ul") for n, (p, t) in enumerate(chain) if t == "li"]
         if lis and not b.heading_level and b.tag != "pre":
             indent = "  " * (len(lis) - 1)

@@ -13,19 +13,21 @@ as ordinary blocks.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
 
-from .block import Block
+from .block import Block, common_steps
 from .comments import readers_comments
 from .metrics import tokens
+from .threads import BODY, OUTSIDE
 
 if TYPE_CHECKING:
     from .result import Result
 
 __all__ = ["COMMENTS_HEADING", "LIST_ELEMENTS", "STRUCTURAL", "Item", "cell_gap", "comments_apart", "headline",
-           "kept_items", "titled", "without_empty_columns"]
+           "kept_items", "post_breaks", "titled", "without_empty_columns"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
@@ -42,6 +44,8 @@ class Item:
 
     block: Block
     chain: tuple[tuple[str, str], ...]
+    #: the block opens the next post of a thread page (`post_breaks`): a rule goes before it
+    post_break: bool = False
 
     @property
     def own(self) -> bool:
@@ -141,7 +145,35 @@ def kept_items(res: Result) -> list[Item]:
     kept = [b for b, k in zip(res.blocks, res.kept) if k and b.rich != ""]
     pairs = [(b, _chain(b)) for b in _joined_headings(kept)]
     layout = _layout_tables(pairs)
-    return [Item(b, _without(chain, layout) if layout else chain) for b, chain in pairs]
+    breaks = post_breaks(res, [b for b, _ in pairs])
+    return [Item(b, _without(chain, layout) if layout else chain, id(b) in breaks) for b, chain in pairs]
+
+
+def post_breaks(res: Result, kept: Sequence[Block]) -> set[int]:
+    """The ``id`` of each kept block that opens the next post of a thread page (`Result.post`):
+    the posts are the elements where the thread's blocks part ways (``parent/div[k]``) that
+    hold a post's body (a site's header rows laid out like posts do not), and a post's first
+    kept block after another post's kept text opens it, unless it is a heading (a changelog's
+    dated releases are set apart by their headings). Empty on other pages."""
+    if res.post is None or len(res.post) != len(res.blocks):
+        return set()
+    thread = [(b, r) for b, r in zip(res.blocks, res.post) if r != OUTSIDE]
+    if len(thread) < 2:
+        return set()
+    steps = [b.xpath.split("/") for b, _ in thread]
+    depth = common_steps(steps)
+    keys = {id(b): path[depth] for (b, _), path in zip(thread, steps) if len(path) > depth}
+    bodies = {keys.get(id(b)) for b, r in thread if r == BODY}
+    out: set[int] = set()
+    last = None
+    for b in kept:
+        key = keys.get(id(b))
+        if key is None or key not in bodies:
+            continue
+        if last is not None and key != last and not b.heading_level:
+            out.add(id(b))  # a post opening with a heading is set apart by it already
+        last = key
+    return out
 
 
 #: the heading of the section that ends a document with its readers' comments (``--comments separate``)

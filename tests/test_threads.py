@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from blockclf.comments import comment_mask, comment_roots
 from blockclf.html import parse
+from blockclf.htmlout import to_html
+from blockclf.markdown import to_markdown
 from blockclf.predict import extract
-from blockclf.render import removal_log
+from blockclf.render import removal_log, to_text
+from blockclf.result import Result
 from blockclf.segment import segment
 from blockclf.threads import BODY, FURNITURE, OUTSIDE, POST, find_thread
 
@@ -69,6 +74,29 @@ def test_extract_records_the_thread_pass(tiny_model, monkeypatch):
     log = removal_log(res)
     assert {rec["text"] for rec in log if rec.get("reason") == "post-furniture"} >= {"Reply Quote"}
     assert {b["post"] for b in res.to_dict()["blocks"]} >= {"body", "furniture", None}
+
+
+def test_a_threads_posts_are_written_apart():
+    """Markdown puts a rule between two posts, HTML an <hr>, text a blank line; a post opening
+    with a heading (a changelog's dated release) is set apart by its heading alone."""
+    blocks = _blocks(THREAD_PAGE)
+    scores = _scores(blocks, QUESTION)
+    thread = find_thread(blocks, scores, scores >= 0.5)
+    assert thread is not None
+    kept = (thread.roles == BODY) | np.array([b.text.startswith("Posted") for b in blocks])
+    res = Result(blocks=blocks, scores=scores, kept=kept, threshold=0.5, favor=None, title="Boiler pressure drops",
+                 post=thread.roles)
+    posts = [f"Posted May {n + 1}, 2024 10:{n + 1:02d}" for n in range(4)]
+    bodies = (QUESTION, *REPLIES)
+    md = to_markdown(res)
+    assert md == "# Boiler pressure drops\n\n" + "\n\n---\n\n".join(f"{p}\n\n{b}" for p, b in zip(posts, bodies)) + "\n"
+    assert to_text(res) == "\n\n".join(f"{p}\n{b}" for p, b in zip(posts, bodies))
+    assert to_html(res).count("<hr>") == 3
+    # no rules where there is no thread, nor before a post that opens with a heading
+    assert "---" not in to_markdown(Result(blocks=blocks, scores=scores, kept=kept, threshold=0.5, favor=None))
+    headed = [replace(b, heading_level=3) if b.text.startswith("Posted") else b for b in blocks]
+    assert "---" not in to_markdown(Result(blocks=headed, scores=scores, kept=kept, threshold=0.5, favor=None,
+                                           post=thread.roles))
 
 
 def _article(thread: str) -> str:
