@@ -153,8 +153,9 @@ def post_breaks(res: Result, kept: Sequence[Block]) -> set[int]:
     """The ``id`` of each kept block that opens the next post of a thread page (`Result.post`):
     the posts are the elements where the thread's blocks part ways (``parent/div[k]``) that
     hold a post's body (a site's header rows laid out like posts do not), and a post's first
-    kept block after another post's kept text opens it, unless it is a heading (a changelog's
-    dated releases are set apart by their headings). Empty on other pages."""
+    kept block after another post's kept text, or after text above the thread (a question
+    above its answers), opens it, unless it is a heading (a changelog's dated releases are set
+    apart by their headings). Empty on other pages."""
     if res.post is None or len(res.post) != len(res.blocks):
         return set()
     thread = [(b, r) for b, r in zip(res.blocks, res.post) if r != OUTSIDE]
@@ -166,11 +167,13 @@ def post_breaks(res: Result, kept: Sequence[Block]) -> set[int]:
     bodies = {keys.get(id(b)) for b, r in thread if r == BODY}
     out: set[int] = set()
     last = None
+    before = False  # kept text before the first post (a question above its answers)
     for b in kept:
         key = keys.get(id(b))
         if key is None or key not in bodies:
+            before = before or (last is None and not b.heading_level)
             continue
-        if last is not None and key != last and not b.heading_level:
+        if key != last and (last is not None or before) and not b.heading_level:
             out.add(id(b))  # a post opening with a heading is set apart by it already
         last = key
     return out

@@ -92,6 +92,10 @@ def test_a_threads_posts_are_written_apart():
     assert md == "# Boiler pressure drops\n\n" + "\n\n---\n\n".join(f"{p}\n\n{b}" for p, b in zip(posts, bodies)) + "\n"
     assert to_text(res) == "\n\n".join(f"{p}\n{b}" for p, b in zip(posts, bodies))
     assert to_html(res).count("<hr>") == 3
+    # text kept above the thread (a question above its answers) is set apart from the first post
+    above = kept | np.array([b.text == "Home Forum" for b in blocks])
+    md = to_markdown(Result(blocks=blocks, scores=scores, kept=above, threshold=0.5, favor=None, post=thread.roles))
+    assert md.startswith("[Home](/) [Forum](/forum)\n\n---\n\nPosted May 1") and md.count("---") == 4
     # no rules where there is no thread, nor before a post that opens with a heading
     assert "---" not in to_markdown(Result(blocks=blocks, scores=scores, kept=kept, threshold=0.5, favor=None))
     headed = [replace(b, heading_level=3) if b.text.startswith("Posted") else b for b in blocks]
