@@ -156,8 +156,7 @@ def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
         "stats": res.stats,
         "text": _items_text(res, items, comments=False),
         "markdown": items_markdown(res, items, images, comments=False),
-        **({"comments": ["\n".join(b.text for b in c) for c in comments_apart(res)]}
-           if res.comments == "separate" else {}),
+        **({"comments": res.comment_texts} if res.comments == "separate" else {}),
         "blocks": _block_dicts(res),
     }
 

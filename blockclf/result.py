@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .block import Block
+from .comments import readers_comments
 from .html import Document, Source
 from .metadata import Metadata
 
@@ -106,6 +107,15 @@ class Result:
         from .render import to_markdown  # deliberately lazy: see the module docstring
 
         return to_markdown(self)
+
+    @property
+    def comment_texts(self) -> list[str]:
+        """The readers' comments given apart (``comments="separate"``), one string per comment
+        with its blocks one per line (`comments.readers_comments`), as the JSON's ``comments``;
+        empty in the other modes, where the comments are removed or left in the text."""
+        if self.comments != "separate":
+            return []
+        return ["\n".join(b.text for b in c) for c in readers_comments(self.blocks, self.comment)]
 
     @property
     def raw_text(self) -> str:

@@ -75,7 +75,7 @@ def test_extract_comment_modes(tiny_model, mode):
         assert d["comments"] == [REMARK, REMARK + " Thanks!"]
         assert kept_all.markdown.endswith(f"\n\n## Comments\n\n{REMARK}\n\n---\n\n{REMARK} Thanks!\n")
     else:
-        assert "## Comments" not in kept_all.markdown and "comments" not in d
+        assert "## Comments" not in kept_all.markdown and "comments" not in d and kept_all.comment_texts == []
     reasons = [r.get("reason") for r in removal_log(kept_all)]
     assert reasons.count("comment") == (0 if mode == "keep" else 3)
 
@@ -91,7 +91,7 @@ def test_comments_given_apart_are_what_readers_wrote_and_who_and_when(tiny_model
     res = extract(_page(thread).encode(), model=tiny_model, threshold=0.0, comments="separate")
     want = [["Ann says: May 1, 2024 at 9:11 am", REMARK], ["Bo says: May 2, 2024 at 9:12 am", "Welcome back."],
             ["Cy says: May 3, 2024 at 9:13 am"]]  # one comment each, who and when first
-    assert res.to_dict()["comments"] == ["\n".join(c) for c in want]
+    assert res.to_dict()["comments"] == res.comment_texts == ["\n".join(c) for c in want]
     assert to_markdown(res).endswith("## Comments\n\n" + "\n\n---\n\n".join("\n\n".join(c) for c in want) + "\n")
     assert to_text(res).endswith("\nComments\n" + "\n\n".join("\n".join(c) for c in want))
     assert to_html(res).endswith("<h2>Comments</h2>\n" + "<hr>\n".join("".join(f"<p>{w}</p>\n" for w in c)
