@@ -311,6 +311,10 @@ def readers_text(blocks: Sequence[Block], mask: np.ndarray | None) -> list[Block
     return [b for b, m in zip(blocks, mask) if m and _readers_words(b)]
 
 
+#: a line that says who wrote a comment and when is this short ("Posted by: Ann at May 2, 2012
+#: 6:31 AM"); a longer one with a date word is a paragraph ("comments are owned by whoever
+#: posted them")
+_HEAD_WORDS = 15
 #: elements that part one comment's paragraphs, not comments ("": the element's own text)
 _PARAGRAPHS = frozenset({"", "p", "pre", "blockquote", "table", "h1", "h2", "h3", "h4", "h5", "h6", "br"})
 
@@ -322,13 +326,31 @@ def _paragraph(path: list[str], depth: int, dated: bool) -> bool:
     return tag in _PARAGRAPHS or (tag in ("ul", "ol") and not dated)
 
 
+def _items(members: list[int], steps: Sequence[list[str]], start: int) -> bool:
+    """Whether the blocks hold a list of comments, though none says who wrote it or when: they
+    part ways at two items of a list or more (``ul > li``), here or in a list beside a thread's
+    disclaimer, and some item holds more than a line of text (``li > div > div > p``, where a
+    comment's bullet list holds ``li`` or ``li > p``)."""
+    if len(members) < 2:
+        return False
+    depth = common_steps([steps[i] for i in members], start)
+    groups: dict[str, list[int]] = {}
+    for i in members:
+        groups.setdefault(steps[i][depth] if len(steps[i]) > depth else "", []).append(i)
+    tags = {k.partition("[")[0] for k in groups}
+    if tags == {"li"}:
+        return len(groups) > 1 and any(len(steps[i]) > depth + 2 for i in members)
+    return any(k.partition("[")[0] in ("ul", "ol") and _items(g, steps, depth + 1) for k, g in groups.items())
+
+
 def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[list[Block]]:
     """The readers' text (`readers_text`) one comment at a time.
 
     A thread's comments are the elements where the readers' blocks part ways (the ``li`` of a
     comment list, each comment's ``div``); one that holds two lines or more that say who wrote
-    and when holds several comments (a thread's list under a disclaimer, a comment and its
-    replies) and is parted again the same way. A lone line that says who and when
+    and when, or whose blocks part ways at the items of a list, holds several comments (a
+    thread's list under a disclaimer, a comment and its replies) and is parted again the same
+    way. A lone line that says who and when
     (``<dt>Ann, May 2</dt><dd>…</dd>``) heads the comment after it. Where the blocks part ways
     at paragraphs (``p``, ``pre``, a list), they are one comment's.
     """
@@ -336,7 +358,7 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     if not text:
         return []
     steps = [b.xpath.split("/") for b in text]
-    dated = [says_when(b.text) for b in text]
+    dated = [says_when(b.text) and len(b.text.split()) <= _HEAD_WORDS for b in text]
     return [[text[i] for i in c] for c in _parted(list(range(len(text))), steps, dated, 0)]
 
 
@@ -362,7 +384,8 @@ def _parted(members: list[int], steps: Sequence[list[str]], dated: Sequence[bool
         if all(dated[i] for i in group):
             heading += group  # who and when, above what was said
             continue
-        parted = _parted(group, steps, dated, depth + 1) if sum(dated[i] for i in group) > 1 else [group]
+        several = sum(dated[i] for i in group) > 1 or _items(group, steps, depth + 1)
+        parted = _parted(group, steps, dated, depth + 1) if several else [group]
         comments += [heading + parted[0]] + parted[1:]
         heading = []
     if heading:

@@ -124,6 +124,19 @@ def test_comments_apart_are_told_apart_where_the_thread_parts_ways(tiny_model):
         "The fine print: comments belong to those who wrote them.",
         "Ann on May 2, 2024 at 9:01 am\nFirst comment here.", "Bo on May 2, 2024 at 9:05 am\nA reply to Ann.",
         "Cy on May 3, 2024 at 7:00 am\nAnother comment."]
+    # undated comments in a list beside the thread's disclaimer are a list of comments; a
+    # comment's own bullet list is not (its items are lines of text)
+    undated = ('<div id="comments"><aside><p>The fine print: comments are owned by whoever posted them. We are '
+               'not responsible for them.</p></aside><ul>'
+               + "".join(f'<li><div class="c"><div class="body"><p>Comment number {n} says this much.</p></div></div>'
+                         '</li>' for n in (1, 2))
+               + '<li><div class="c"><div class="body"><p>A third, with points:</p><ul><li>one point is made here</li>'
+               '<li>another point is made here</li></ul></div></div></li></ul></div>')
+    res = extract(_page(undated).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.comment_texts == [
+        "The fine print: comments are owned by whoever posted them. We are not responsible for them.",
+        "Comment number 1 says this much.", "Comment number 2 says this much.",
+        "A third, with points:\none point is made here\nanother point is made here"]
 
 
 def test_unknown_comment_mode_is_refused(tiny_model):
