@@ -56,7 +56,7 @@ OUTSIDE, BODY, FURNITURE, POST = 0, 1, 2, 3
 ROLE_NAMES = {BODY: "body", FURNITURE: "furniture", POST: "post"}
 
 #: a block scored at least this is kept confidently: the posts are read above such blocks only
-MIN_CONFIDENT = 0.6
+MIN_CONFIDENT = 0.5
 #: posts are looked for up to this many levels above a confidently kept block
 MAX_LEVELS = 8
 #: a thread has at least this many posts holding text
