@@ -352,14 +352,21 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     thread's list under a disclaimer, a comment and its replies) and is parted again the same
     way. A lone line that says who and when
     (``<dt>Ann, May 2</dt><dd>…</dd>``) heads the comment after it. Where the blocks part ways
-    at paragraphs (``p``, ``pre``, a list), they are one comment's.
+    at paragraphs (``p``, ``pre``, a list), they are one comment's. When every comment says who
+    and when, what follows the last of them is not one (a footer that a thread's title took in).
     """
     text = readers_text(blocks, mask)
     if not text:
         return []
     steps = [b.xpath.split("/") for b in text]
     dated = [says_when(b.text) and len(b.text.split()) <= _HEAD_WORDS for b in text]
-    return [[text[i] for i in c] for c in _parted(list(range(len(text))), steps, dated, 0)]
+    comments = _parted(list(range(len(text))), steps, dated, 0)
+    signed = [k for k, c in enumerate(comments) if any(dated[i] for i in c)]
+    if len(signed) >= 3 and signed[-1] + 1 == len(signed):
+        # every comment says who and when: what follows the last of them is the page's footer
+        # under the thread ("Powered by…"), not a comment
+        comments = comments[:len(signed)]
+    return [[text[i] for i in c] for c in comments]
 
 
 def _parted(members: list[int], steps: Sequence[list[str]], dated: Sequence[bool], start: int) -> list[list[int]]:

@@ -124,6 +124,13 @@ def test_comments_apart_are_told_apart_where_the_thread_parts_ways(tiny_model):
         "The fine print: comments belong to those who wrote them.",
         "Ann on May 2, 2024 at 9:01 am\nFirst comment here.", "Bo on May 2, 2024 at 9:05 am\nA reply to Ann.",
         "Cy on May 3, 2024 at 7:00 am\nAnother comment."]
+    # when every comment says who and when, a footer that the thread's title took in is none
+    signed = "<h2>Comments</h2>" + "".join(
+        f'<div class="c{n}"><p>{REMARK} {n}</p><p>Posted by: Reader{n} at May {n}, 2012 6:3{n} AM</p></div>'
+        for n in (1, 2, 3)) + "<div><p>Powered by a blog engine that serves these pages.</p></div>"
+    res = extract(_page(signed).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.comment_texts == [f"{REMARK} {n}\nPosted by: Reader{n} at May {n}, 2012 6:3{n} AM" for n in (1, 2, 3)]
+    assert "Powered by" not in res.text  # still part of the thread, so removed
     # undated comments in a list beside the thread's disclaimer are a list of comments; a
     # comment's own bullet list is not (its items are lines of text)
     undated = ('<div id="comments"><aside><p>The fine print: comments are owned by whoever posted them. We are '
