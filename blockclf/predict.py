@@ -119,6 +119,8 @@ class _Decisions:
     read_as_index: bool = False
     #: per block, its part in the page's thread (`threads.Thread.roles`), None on other pages
     post: np.ndarray | None = None
+    #: per block, the thread's post it is in (`threads.Thread.numbers`), None on other pages
+    post_number: np.ndarray | None = None
 
 
 def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, explain: bool, top: int) -> _Decisions:
@@ -225,7 +227,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         thread = threads.find_thread(dec.blocks, dec.scores, dec.kept, comment)
         if thread is not None:
             dec.kept = (dec.kept | (thread.roles == threads.BODY)) & (thread.roles != threads.FURNITURE)
-            dec.post = thread.roles
+            dec.post, dec.post_number = thread.roles, thread.numbers
         dated = bool(p.metadata.date or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, _title(p), p.url, dated)
         page_thr = thr
@@ -280,7 +282,8 @@ def _result(page: Page, dec: _Decisions, comment: np.ndarray, checks: PageChecks
     return Result(blocks=dec.blocks, scores=dec.scores, kept=dec.kept, threshold=threshold, favor=favor,
                   title=_title(page), url=page.url, site=page.site, name=page.name, encoding=page.doc.encoding,
                   warnings=warnings, verdict=checks.verdict, stats=checks.stats, reasons=dec.reasons,
-                  metadata=page.metadata, comment=comment, comments=comments, post=dec.post)
+                  metadata=page.metadata, comment=comment, comments=comments, post=dec.post,
+                  post_number=dec.post_number)
 
 
 def extract(source: Source, *, model: Model | str | Path | None = None, favor: str = "balanced",

@@ -93,6 +93,9 @@ class Result:
     #: 1 a post's body (kept), 2 a post's furniture (removed), 3 the rest of a post (the
     #: model's decision); None on other pages
     post: np.ndarray | None = None
+    #: on a thread page, per block the post it is in (posts counted from 0 in page order, -1
+    #: outside the thread); None on other pages
+    post_number: np.ndarray | None = None
 
     @property
     def text(self) -> str:

@@ -18,10 +18,10 @@ from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
 
-from .block import Block, common_steps
+from .block import Block
 from .comments import readers_comments
 from .metrics import tokens
-from .threads import BODY, OUTSIDE
+from .threads import BODY
 
 if TYPE_CHECKING:
     from .result import Result
@@ -150,32 +150,26 @@ def kept_items(res: Result) -> list[Item]:
 
 
 def post_breaks(res: Result, kept: Sequence[Block]) -> set[int]:
-    """The ``id`` of each kept block that opens the next post of a thread page (`Result.post`):
-    the posts are the elements where the thread's blocks part ways (``parent/div[k]``) that
-    hold a post's body (a site's header rows laid out like posts do not), and a post's first
-    kept block after another post's kept text, or after text above the thread (a question
-    above its answers), opens it, unless it is a heading (a changelog's dated releases are set
-    apart by their headings). Empty on other pages."""
-    if res.post is None or len(res.post) != len(res.blocks):
+    """The ``id`` of each kept block that opens the next post of a thread page: of the posts
+    the thread pass found (`Result.post_number`) that hold a body (a site's header rows laid out
+    like posts do not), a post's first kept block after another post's kept text, or after text
+    above the thread (a question above its answers), opens it, unless it is a heading (a
+    changelog's dated releases are set apart by their headings). Empty on other pages."""
+    if res.post is None or res.post_number is None or len(res.post_number) != len(res.blocks):
         return set()
-    thread = [(b, r) for b, r in zip(res.blocks, res.post) if r != OUTSIDE]
-    if len(thread) < 2:
-        return set()
-    steps = [b.xpath.split("/") for b, _ in thread]
-    depth = common_steps(steps)
-    keys = {id(b): path[depth] for (b, _), path in zip(thread, steps) if len(path) > depth}
-    bodies = {keys.get(id(b)) for b, r in thread if r == BODY}
+    number = {id(b): int(n) for b, n in zip(res.blocks, res.post_number) if n >= 0}
+    bodies = {number[id(b)] for b, r in zip(res.blocks, res.post) if r == BODY}
     out: set[int] = set()
     last = None
     before = False  # kept text before the first post (a question above its answers)
     for b in kept:
-        key = keys.get(id(b))
-        if key is None or key not in bodies:
+        post = number.get(id(b))
+        if post is None or post not in bodies:
             before = before or (last is None and not b.heading_level)
             continue
-        if key != last and (last is not None or before) and not b.heading_level:
+        if post != last and (last is not None or before) and not b.heading_level:
             out.add(id(b))  # a post opening with a heading is set apart by it already
-        last = key
+        last = post
     return out
 
 

@@ -102,12 +102,14 @@ def _slot(tail: str) -> str:
 @dataclass(frozen=True)
 class Thread:
     """The page's thread: its posts' parent element and tag, how many posts, and per block its
-    role (`OUTSIDE`, `BODY` or `FURNITURE`)."""
+    role (`OUTSIDE`, `BODY`, `FURNITURE` or `POST`) and the post it is in (``numbers``: the
+    posts counted from 0 in page order, -1 outside the thread)."""
 
     parent: str
     tag: str
     posts: int
     roles: np.ndarray
+    numbers: np.ndarray
 
 
 def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, str], int]:
@@ -300,5 +302,9 @@ def find_thread(blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
         if roles is not None:
             if comment is not None and (comment & (roles != OUTSIDE)).any():
                 return None
-            return Thread(rep.parent, rep.tag, len(set(rep.posts)), roles)
+            numbers = np.full(len(blocks), -1, dtype=np.int32)
+            order: dict[str, int] = {}
+            for i, post in zip(rep.members, rep.posts):
+                numbers[i] = order.setdefault(post, len(order))
+            return Thread(rep.parent, rep.tag, len(order), roles, numbers)
     return None

@@ -85,7 +85,7 @@ def test_a_threads_posts_are_written_apart():
     assert thread is not None
     kept = (thread.roles == BODY) | np.array([b.text.startswith("Posted") for b in blocks])
     res = Result(blocks=blocks, scores=scores, kept=kept, threshold=0.5, favor=None, title="Boiler pressure drops",
-                 post=thread.roles)
+                 post=thread.roles, post_number=thread.numbers)
     posts = [f"Posted May {n + 1}, 2024 10:{n + 1:02d}" for n in range(4)]
     bodies = (QUESTION, *REPLIES)
     md = to_markdown(res)
@@ -94,13 +94,13 @@ def test_a_threads_posts_are_written_apart():
     assert to_html(res).count("<hr>") == 3
     # text kept above the thread (a question above its answers) is set apart from the first post
     above = kept | np.array([b.text == "Home Forum" for b in blocks])
-    md = to_markdown(Result(blocks=blocks, scores=scores, kept=above, threshold=0.5, favor=None, post=thread.roles))
+    md = to_markdown(Result(blocks=blocks, scores=scores, kept=above, threshold=0.5, favor=None, post=thread.roles, post_number=thread.numbers))
     assert md.startswith("[Home](/) [Forum](/forum)\n\n---\n\nPosted May 1") and md.count("---") == 4
     # no rules where there is no thread, nor before a post that opens with a heading
     assert "---" not in to_markdown(Result(blocks=blocks, scores=scores, kept=kept, threshold=0.5, favor=None))
     headed = [replace(b, heading_level=3) if b.text.startswith("Posted") else b for b in blocks]
     assert "---" not in to_markdown(Result(blocks=headed, scores=scores, kept=kept, threshold=0.5, favor=None,
-                                           post=thread.roles))
+                                           post=thread.roles, post_number=thread.numbers))
 
 
 def _article(thread: str) -> str:
