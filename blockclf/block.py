@@ -6,7 +6,6 @@ table indexed like the block list, predictions become fields of the result.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -74,17 +73,3 @@ class Block:
     def parent_xpath(self) -> str:
         """Element path of the block element's parent (the block's container)."""
         return self.xpath.rsplit("/", 1)[0]
-
-
-def common_steps(paths: Sequence[Sequence[str]], start: int = 0) -> int:
-    """How many leading steps the element paths (split at ``/``) all share; the first ``start``
-    are known to be shared. Where blocks part ways: the posts of a thread, a thread's comments."""
-    first = paths[0]
-    n = len(first)
-    for path in paths[1:]:
-        n = min(n, len(path))
-        for i in range(start, n):
-            if path[i] != first[i]:
-                n = i
-                break
-    return n

@@ -22,7 +22,7 @@ from collections.abc import Collection, Sequence
 import numpy as np
 from lxml import etree
 
-from .block import Block, common_steps
+from .block import Block
 from .threads import says_when
 from .words import SENT_END, title_words
 
@@ -319,28 +319,44 @@ _HEAD_WORDS = 15
 _PARAGRAPHS = frozenset({"", "p", "pre", "blockquote", "table", "h1", "h2", "h3", "h4", "h5", "h6", "br"})
 
 
-def _paragraph(path: list[str], depth: int, dated: bool) -> bool:
-    """Whether the element at ``depth`` on ``path`` is a paragraph of a comment: a paragraph
+def _paragraph(tag: str, dated: bool) -> bool:
+    """Whether an element that blocks part ways at is a paragraph of one comment: a paragraph
     element, or a list that says nothing of who wrote and when (a list of replies does)."""
-    tag = path[depth].partition("[")[0] if len(path) > depth else ""
     return tag in _PARAGRAPHS or (tag in ("ul", "ol") and not dated)
 
 
-def _items(members: list[int], steps: Sequence[list[str]], start: int) -> bool:
-    """Whether the blocks hold a list of comments, though none says who wrote it or when: they
-    part ways at two items of a list or more (``ul > li``), here or in a list beside a thread's
-    disclaimer, and some item holds more than a line of text (``li > div > div > p``, where a
-    comment's bullet list holds ``li`` or ``li > p``)."""
-    if len(members) < 2:
-        return False
-    depth = common_steps([steps[i] for i in members], start)
-    groups: dict[str, list[int]] = {}
+def _tag(step: str) -> str:
+    return step.partition("[")[0]
+
+
+#: where blocks part ways: the depth of the first step of their paths they do not all share,
+#: and the runs of blocks (in page order) under each element there, with its step ("" for the
+#: text of the element the paths end at)
+_Split = tuple[int, list[tuple[str, list[int]]]]
+
+
+def _split(members: list[int], steps: Sequence[list[str]], start: int) -> _Split:
+    """Where the blocks ``members`` (whose paths share their first ``start`` steps) part ways."""
+    depth = _common_steps([steps[i] for i in members], start)
+    runs: list[tuple[str, list[int]]] = []
     for i in members:
-        groups.setdefault(steps[i][depth] if len(steps[i]) > depth else "", []).append(i)
-    tags = {k.partition("[")[0] for k in groups}
-    if tags == {"li"}:
-        return len(groups) > 1 and any(len(steps[i]) > depth + 2 for i in members)
-    return any(k.partition("[")[0] in ("ul", "ol") and _items(g, steps, depth + 1) for k, g in groups.items())
+        key = steps[i][depth] if len(steps[i]) > depth else ""
+        if not runs or runs[-1][0] != key:
+            runs.append((key, []))
+        runs[-1][1].append(i)
+    return depth, runs
+
+
+def _items(split: _Split, steps: Sequence[list[str]]) -> bool:
+    """Whether blocks that part ways as ``split`` says hold a list of comments, though none says
+    who wrote it or when: they part at two items of a list or more (``ul > li``), here or in a
+    list beside a thread's disclaimer, and some item holds more than a line of text
+    (``li > div > div > p``, where a comment's bullet list holds ``li`` or ``li > p``)."""
+    depth, runs = split
+    if all(_tag(key) == "li" for key, _ in runs):
+        return len(runs) > 1 and any(len(steps[i]) > depth + 2 for _, run in runs for i in run)
+    return any(_tag(key) in ("ul", "ol") and len(run) > 1 and _items(_split(run, steps, depth + 1), steps)
+               for key, run in runs)
 
 
 def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[list[Block]]:
@@ -369,32 +385,40 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     return [[text[i] for i in c] for c in comments]
 
 
-def _parted(members: list[int], steps: Sequence[list[str]], dated: Sequence[bool], start: int) -> list[list[int]]:
+def _parted(members: list[int], steps: Sequence[list[str]], dated: Sequence[bool], start: int,
+            split: _Split | None = None) -> list[list[int]]:
     """``members`` (positions of blocks in page order, whose paths share their first ``start``
-    steps) as comments: see `readers_comments`."""
+    steps; ``split``: where they part ways, when known) as comments: see `readers_comments`."""
     if len(members) < 2:
         return [members]
-    depth = common_steps([steps[i] for i in members], start)
-    groups: list[list[int]] = []
-    last = None
-    for i in members:
-        key = steps[i][depth] if len(steps[i]) > depth else ""
-        if key != last or not groups:
-            groups.append([])
-            last = key
-        groups[-1].append(i)
-    if all(_paragraph(steps[g[0]], depth, any(dated[i] for i in g)) for g in groups):
+    depth, runs = split or _split(members, steps, start)
+    if all(_paragraph(_tag(key), any(dated[i] for i in run)) for key, run in runs):
         return [members]  # one comment's paragraphs (or its own text)
     comments: list[list[int]] = []
     heading: list[int] = []
-    for group in groups:
-        if all(dated[i] for i in group):
-            heading += group  # who and when, above what was said
+    for _, run in runs:
+        if all(dated[i] for i in run):
+            heading += run  # who and when, above what was said
             continue
-        several = sum(dated[i] for i in group) > 1 or _items(group, steps, depth + 1)
-        parted = _parted(group, steps, dated, depth + 1) if several else [group]
+        inner = _split(run, steps, depth + 1) if len(run) > 1 else None
+        several = inner is not None and (sum(dated[i] for i in run) > 1 or _items(inner, steps))
+        parted = _parted(run, steps, dated, depth + 1, inner) if several else [run]
         comments += [heading + parted[0]] + parted[1:]
         heading = []
     if heading:
         comments.append(heading)
     return comments
+
+
+def _common_steps(paths: Sequence[Sequence[str]], start: int = 0) -> int:
+    """How many leading steps the element paths (split at ``/``) all share; the first ``start``
+    are known to be shared."""
+    first = paths[0]
+    n = len(first)
+    for path in paths[1:]:
+        n = min(n, len(path))
+        for k in range(start, n):
+            if path[k] != first[k]:
+                n = k
+                break
+    return n
