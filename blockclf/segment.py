@@ -149,6 +149,11 @@ def _is_furniture(cls: str) -> bool:
     return _has_class(cls, FURNITURE_CLASSES, _FURNITURE_CACHE, True)
 
 
+#: an element's edge just before the next text: a word break in the text itself (``<time>``,
+#: ``<button>``: "2024September 12" is two words), or a space in the written output only where
+#: a small letter meets a capital ("color</span><span>Dorothy"); the model reads the text as
+#: it was trained on
+_SHOWN_EDGE, _WORD_EDGE = 1, 2
 #: a tag in the pending markup is written between these (private-use characters, taken out of
 #: page text), so that page text is escaped once per block rather than piece by piece
 _OPEN, _CLOSE, _QUOTE = "\ue000", "\ue001", "\ue002"
@@ -365,21 +370,18 @@ class _Segmenter:
         self.numbers: dict[etree._Element, dict[etree._Element, int]] = {}
         #: per table row, each cell's first column and span
         self.cells: dict[etree._Element, dict[etree._Element, tuple[int, int]]] = {}
-        # a <time> starts or ended just before the next text: the two are separate words
-        self.word_break = False
-        # an inline element starts or ended just before the next text: where it joins a small
-        # letter to a capital ("color</span><span>Dorothy"), the output shows a space (not in code)
-        self.tag_edge = False
+        # what the edge of an element just before the next text means (`_WORD_EDGE`, `_SHOWN_EDGE`)
+        self.edge = 0
         self.in_code = 0  # depth of inline code elements around the walk
 
     def add(self, text: str, link: bool) -> None:
-        if self.word_break:
-            self.word_break = False
-            if text[:1].isalnum() and self.pieces and self.pieces[-1][-1:].isalnum():
-                text = " " + text  # "<time>2024</time><time>September 12</time>" is not "2024September 12"
-        if self.tag_edge:
-            self.tag_edge = False
-            if text[:1].isupper() and self.pieces and self.pieces[-1][-1:].islower() and not self.furniture:
+        edge = self.edge
+        if edge:
+            self.edge = 0
+            if edge == _WORD_EDGE:
+                if text[:1].isalnum() and self.pieces and self.pieces[-1][-1:].isalnum():
+                    text = " " + text  # "<time>2024</time><time>September 12</time>" is not "2024September 12"
+            elif text[:1].isupper() and self.pieces and self.pieces[-1][-1:].islower() and not self.furniture:
                 # shown apart, read as the page's text: the model was trained on the joined words
                 if self.rich is None:
                     self.rich = list(self.pieces)
@@ -394,6 +396,13 @@ class _Segmenter:
         self.markup += len(text)
         if link:
             self.link_chars += len(" ".join(text.split()))  # as the block text folds it
+
+    def mark_edge(self, tag: str, layout: bool) -> None:
+        """An element ``tag`` starts or ends before the next text (``layout``: a block element
+        or code block, whose edges are not words apart within a line)."""
+        edge = _WORD_EDGE if tag == "time" or tag == "button" else 0 if layout or self.in_code else _SHOWN_EDGE
+        if edge > self.edge:
+            self.edge = edge
 
     def new_line(self) -> None:
         """Start a new line of the open code block, unless its text is at a line start already."""
@@ -730,13 +739,10 @@ class _Segmenter:
                 self.pieces.append("\n")
                 if self.rich is not None:
                     self.rich.append("\n")
-        if tag == "time" or tag == "button":
-            self.word_break = True
         code = inline == "code"
         if code:
             self.in_code += 1
-        if not block and not pre and not self.in_code:
-            self.tag_edge = True
+        self.mark_edge(tag, block or pre)
         text = el.text
         if text:
             self.add(text, link)
@@ -749,12 +755,9 @@ class _Segmenter:
                     self.add(tail, link)
         if close is not None:
             self.put(close)
-        if tag == "time" or tag == "button":
-            self.word_break = True
         if code:
             self.in_code -= 1
-        if not block and not pre and not self.in_code:
-            self.tag_edge = True
+        self.mark_edge(tag, block or pre)
         if furniture:
             self.furniture -= 1
         if block:
