@@ -52,13 +52,19 @@ _MAX_NODES_READ = 64
 #: inline elements the renderers keep, by the tag they are written as in `Block.rich`
 _INLINE = {"a": "a", "code": "code", "kbd": "code", "samp": "code", "tt": "code", "strong": "strong", "b": "strong",
            "em": "em", "i": "em", "img": "img", "base": "base", "button": "button"}
+#: the member badges forum software sets beside each post ("Joined", "Messages", "Reaction score",
+#: "Posts", rank titles: XenForo, Invision, phpBB), furniture even where they are headings or lists
+BADGE_CLASSES = frozenset(
+    """message-userextras message-usertitle userbanner cauthorpane_info
+    profile-rank profile-posts profile-joined profile-custom-field""".split()
+)
 #: classes of page furniture inside content: heading anchors, copy buttons, code line numbers,
-#: code-block language labels, the "Click to expand..." and "Expand" toggles of forum quotes
+#: code-block language labels, the "Click to expand..." and "Expand" toggles of forum quotes, badges
 FURNITURE_CLASSES = frozenset(
     """headerlink anchorjs-link anchor-link heading-anchor header-anchor linenos lineno linenodiv
     gutter rouge-gutter line-numbers-rows copybtn copybutton copy-button copy-code-button
     clipboard-button language-name example-header bbcodeblock-expandlink ipstruncate_more""".split()
-)
+) | BADGE_CLASSES
 _BUTTON_LABELS = frozenset(("", "copy", "copied", "copied!", "copy code", "copy to clipboard", "run", "reset",
                             "edit", "try it"))
 #: texts of in-page links that are furniture: heading anchors, footnote back-links
@@ -142,6 +148,9 @@ def _has_class(cls: str, names: frozenset[str], cache: dict[str, bool], fold: bo
                 cache.clear()
             cache[cls] = hit
     return hit
+
+
+_BADGE_CACHE: dict[str, bool] = {}
 
 
 def _is_furniture(cls: str) -> bool:
@@ -697,13 +706,15 @@ class _Segmenter:
             pre = True
         close = None  # what closes this element in `Block.rich`
         furniture = False
+        cls = ""
         if n_attrib:
-            cls = attrib.get("class")
+            cls = attrib.get("class") or ""
             if cls:
                 known = _FURNITURE_CACHE.get(cls)
                 furniture = _is_furniture(cls) if known is None else known
         inline = _INLINE.get(tag)
-        if furniture and inline is None and next(el.iter(*_PROSE_TAGS), None) is not None:
+        if (furniture and inline is None and next(el.iter(*_PROSE_TAGS), None) is not None
+                and not _has_class(cls, BADGE_CLASSES, _BADGE_CACHE, True)):
             furniture = False  # a layout element named like furniture ("gutter" of a grid) holding prose
         if inline is not None and not furniture:
             if inline == "button":

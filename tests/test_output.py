@@ -168,6 +168,24 @@ def test_expand_toggles_of_forum_quotes_are_dropped_everywhere():
     assert "xpand" not in to_text(res) and "xpand" not in to_html(res)
 
 
+def test_member_badges_beside_forum_posts_are_dropped_but_not_the_poster():
+    res = page('<div class="post"><dl class="postprofile"><dt><a href="/u/7">jahboater</a></dt>'
+               '<dd class="profile-rank">Forum Guru</dd><dd class="profile-posts"><strong>Posts:</strong> 9179</dd>'
+               '<dd class="profile-joined"><strong>Joined:</strong> Wed Feb 04, 2015</dd>'
+               '<dd class="profile-custom-field profile-phpbb_location"><strong>Location:</strong> WA</dd></dl>'
+               '<div class="postbody"><p>This works on the Pi5.</p></div></div>'
+               '<article class="message"><div class="message-userDetails"><h4>Sleyca</h4>'
+               '<h5 class="userTitle message-userTitle">Well-known member</h5>'
+               '<div class="userBanner">Staff member</div></div><div class="message-userExtras"><dl><dt>Joined</dt>'
+               '<dd>Nov 4, 2011</dd></dl><dl><dt>Messages</dt><dd>65,334</dd></dl></div>'
+               '<div class="message-body"><p>Try the other port.</p></div></article>'
+               '<aside class="cAuthorPane"><h3 class="cAuthorPane_author">Quark</h3><ul class="cAuthorPane_info">'
+               '<li>Members</li><li>28 posts</li></ul></aside><div><p>It was the cable.</p></div>')
+    text = to_text(res)
+    assert text.split("\n") == ["jahboater", "This works on the Pi5.", "Sleyca", "Try the other port.", "Quark",
+                                "It was the cable."]
+
+
 def test_a_small_letter_and_a_capital_from_two_elements_are_shown_as_two_words():
     res = page('<p><span>Color</span><span>Dorothy</span> liked the <b>shelf</b>. <a href="/r">Rubio</a>'
                '<span>GOP</span> <code><span>get</span><span>Value</span></code></p>'
