@@ -21,7 +21,8 @@ from lxml import etree
 from .block import Block
 from .html import ABSOLUTE_URL, Document, Limits, PageError, check_deadline, join_url
 
-__all__ = ["ANCHOR_GLYPHS", "BLOCK_TAGS", "FURNITURE_CLASSES", "LIST_TAGS", "SKIP_TAGS", "segment"]
+__all__ = ["ANCHOR_GLYPHS", "BLOCK_TAGS", "CONSENT_CLASSES", "CONSENT_IDS", "FURNITURE_CLASSES", "LIST_TAGS",
+           "SKIP_TAGS", "segment"]
 
 log = logging.getLogger("blockclf")
 
@@ -46,6 +47,26 @@ SCREEN_READER_CLASSES = frozenset(
     """sr-only sr-only-focusable visually-hidden visually-hidden-focusable visuallyhidden u-visually-hidden
     screen-reader-text screen-reader-only show-for-sr element-invisible a11y-hidden""".split()
 )
+#: the roots of the dialogs common consent managers put over a page (cookie banners, their settings):
+#: OneTrust, Cookiebot, Usercentrics, Didomi, Quantcast, TrustArc, CookieYes/CookieLawInfo, Complianz,
+#: Fides, Ensighten, iubenda, Borlabs, Cookie Script, Moove GDPR, Cookie Notice, CookieFirst, Termly,
+#: Civic (ids, lower-cased)
+CONSENT_IDS = frozenset(
+    """onetrust-consent-sdk onetrust-banner-sdk onetrust-pc-sdk cybotcookiebotdialog usercentrics-root didomi-host
+    qc-cmp2-container truste-consent-track cookie-law-info-bar clisettingspopup cmplz-cookiebanner-container
+    fides-overlay ensnotifybanner ensmodalwrapper iubenda-cs-banner borlabscookiebox cookiescript_injected
+    moove_gdpr_cookie_info_bar moove_gdpr_cookie_modal cookie-notice cookie-consent cookie_notice cookieconsent
+    cookie-banner cookies-banner gdpr-banner cookiefirst-root termly-code-snippet-support ccc""".split()
+)
+#: the same by class: OneTrust's older banner, Osano's cookieconsent, Drupal's EU Cookie Compliance,
+#: Complianz, CookieLawInfo, CookieYes, Fides, Klaro, and the names sites give their own banners
+CONSENT_CLASSES = frozenset(
+    """optanon-alert-box-wrapper cc-window eu-cookie-compliance-banner cmplz-cookiebanner cli-modal
+    cky-consent-container cky-modal fides-overlay klaro cookiefirst-root cookie-notice cookie-banner cookie-bar
+    cookie-consent""".split()
+)
+_DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
+_CONSENT_LABEL = re.compile(r"cookie|consent|privacy", re.IGNORECASE)
 _MAX_TOKENS = 48
 #: nodes looked at to tell a screen-reader label that stands alone from one beside visible text
 _MAX_NODES_READ = 64
@@ -81,9 +102,10 @@ _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notran
                         "source", "auto", "undefined"))
 
 
-def _is_hidden(el: etree._Element, attrib) -> bool:
+def _is_hidden(el: etree._Element, attrib, consent: bool = True) -> bool:
     """True for elements a sighted reader does not see: not rendered (``hidden``, ``aria-hidden``, inline
-    style) or moved off screen for screen readers (`SCREEN_READER_CLASSES`)."""
+    style) or moved off screen for screen readers (`SCREEN_READER_CLASSES`); and, with ``consent``, for a
+    consent manager's dialog (`_is_consent_dialog`), shown over the page until dismissed and never part of it."""
     if "hidden" in attrib or attrib.get("aria-hidden", "").lower() == "true":
         return True
     style = attrib.get("style")
@@ -92,7 +114,22 @@ def _is_hidden(el: etree._Element, attrib) -> bool:
     classes = attrib.get("class")
     if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False):
         return not _only_text_of_parent(el)
+    if consent and _is_consent_dialog(attrib):
+        return True
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
+
+
+def _is_consent_dialog(attrib) -> bool:
+    """True for the root of a cookie banner or consent settings dialog: an id or class of a common
+    consent manager (`CONSENT_IDS`, `CONSENT_CLASSES`), or a dialog whose label names cookies or consent."""
+    ident = attrib.get("id")
+    if ident and ident.lower() in CONSENT_IDS:
+        return True
+    classes = attrib.get("class")
+    if classes and _has_class(classes, CONSENT_CLASSES, _CONSENT_CACHE, True):
+        return True
+    role = attrib.get("role")
+    return role in _DIALOG_ROLES and _CONSENT_LABEL.search(attrib.get("aria-label", "")) is not None
 
 
 def _only_text_of_parent(el: etree._Element) -> bool:
@@ -151,6 +188,7 @@ def _has_class(cls: str, names: frozenset[str], cache: dict[str, bool], fold: bo
 
 
 _BADGE_CACHE: dict[str, bool] = {}
+_CONSENT_CACHE: dict[str, bool] = {}
 
 
 def _is_furniture(cls: str) -> bool:
@@ -254,7 +292,8 @@ def _tokens(attrib) -> tuple[str, ...]:
 
 def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] | None = None) -> str:
     """Text of a subtree read without its structure, iteratively (past `Limits.max_depth`, and for
-    a hidden element, whose own hiding is ignored; hidden elements inside it are left out).
+    a hidden element, whose own hiding is ignored; hidden elements inside it are left out, but not
+    the parts of a consent dialog, which are seen whenever the dialog is).
 
     ``counts``, if given, receives ``[elements read, links, characters of link text]``.
     """
@@ -270,7 +309,7 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
         if item is not el and item.tail:
             todo.append((item.tail, in_link))
         tag = item.tag.lower() if isinstance(item.tag, str) else None
-        if tag is None or tag in skip_tags or (item is not el and item.attrib and _is_hidden(item, item.attrib)):
+        if tag is None or tag in skip_tags or (item is not el and item.attrib and _is_hidden(item, item.attrib, False)):
             continue
         link = in_link
         if tag == "a" and item.get("href") is not None:

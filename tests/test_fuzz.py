@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from blockclf.html import PageError, parse
 from blockclf.model import load_model
 from blockclf.predict import extract_batch, prepare
-from blockclf.segment import SCREEN_READER_CLASSES, SKIP_TAGS, segment
+from blockclf.segment import CONSENT_CLASSES, CONSENT_IDS, SCREEN_READER_CLASSES, SKIP_TAGS, segment
 
 EXAMPLES = int(os.environ.get("BLOCKCLF_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="BLOCKCLF_FUZZ_EXAMPLES" not in os.environ,
@@ -91,13 +91,19 @@ def visible_text(root, noscript: bool = False) -> str:
         words = (parent.text or "") + "".join(n.tail or "" for n in outside) + "".join(n.text or "" for n in shown)
         return bool(words.strip()) or len(outside) > 64
 
+    def consent_dialog(a) -> bool:
+        label = a.get("aria-label", "").lower()
+        return (a.get("id", "").lower() in CONSENT_IDS or bool(set(a.get("class", "").lower().split()) & CONSENT_CLASSES)
+                or (a.get("role") in ("dialog", "alertdialog")
+                    and any(w in label for w in ("cookie", "consent", "privacy"))))
+
     def hidden(el) -> bool:
         a = el.attrib
         style = a.get("style", "").replace(" ", "").lower()
         classes = set(a.get("class", "").split())
         return ("hidden" in a or a.get("aria-hidden", "").lower() == "true" or "display:none" in style
                 or "visibility:hidden" in style or (el.tag.lower() == "input" and a.get("type", "").lower() == "hidden")
-                or (bool(classes & SCREEN_READER_CLASSES) and beside_text(el)))
+                or (bool(classes & SCREEN_READER_CLASSES) and beside_text(el)) or consent_dialog(a))
 
     todo: list = [root]
     while todo:

@@ -279,6 +279,22 @@ def test_screen_reader_text_beside_visible_text_is_hidden_an_icons_label_is_read
         False, False]
 
 
+def test_consent_managers_dialogs_are_hidden_but_the_page_is_not():
+    html = ("<body><div id='onetrust-consent-sdk'><div id='onetrust-banner-sdk' class='otFlat'><p>We use cookies to "
+            "improve your experience.</p><button>Accept All Cookies</button></div></div>"
+            "<div id='CybotCookiebotDialog'><h2>This website uses cookies</h2></div>"
+            "<div class='ensNotifyBanner' role='dialog' aria-label='Consent Banner'><p>Your privacy choices</p></div>"
+            "<div class='cc-window cc-banner'><span>Cookies keep this site running.</span></div>"
+            "<main><h1>Baking</h1><p>Cookies are best eaten warm.</p><div class='cookie-recipe'>Butter, sugar.</div>"
+            "<div role='dialog' aria-label='Enlarged photo'><p>A tray of cookies</p></div></main></body>")
+    blocks = blocks_of(html)
+    assert [b.text for b in blocks if not b.hidden] == ["Baking", "Cookies are best eaten warm.", "Butter, sugar.",
+                                                        "A tray of cookies"]
+    assert [b.text for b in blocks if b.hidden] == [  # kept as hidden blocks, in reading order, not lost
+        "We use cookies to improve your experience. Accept All Cookies", "This website uses cookies",
+        "Your privacy choices", "Cookies keep this site running."]
+
+
 def test_a_screen_reader_label_among_many_silent_siblings_is_decided_quickly():
     # the parent's other children are read up to a bound: past it, the label counts as beside text
     icons = "<i></i>" * 5000
