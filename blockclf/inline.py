@@ -47,40 +47,76 @@ def _escape_line_start(line: str) -> str:
 
 #: spans that read as one when a page closes one and opens the next at once
 _JOINED = frozenset({"strong", "em", "code"})
+#: spans of emphasis, which Markdown writes with runs of the same character
+_EMPHASIS = frozenset({"strong", "em"})
 
 
-def _tokens(rich: str):
-    """``(kind, value, attrs)`` items: ``("text", unescaped text, None)`` or tags.
+def _tokens(rich: str) -> list[tuple[str, str, dict[str, str]]]:
+    """``(kind, value, attrs)`` items: ``("text", unescaped text, {})`` or tags.
 
     A bold, italic or code span closed and opened again with nothing between (a page that
     makes each word or letter its own ``<strong>``) comes out as one span: written apart,
-    Markdown would read ``**a****b**``, not bold "ab".
+    Markdown would read ``**a****b**``, not bold "ab". So does a bold span beside a bold
+    italic one (`_hoisted`).
     """
+    joined: list[tuple[str, str, dict[str, str]]] = []
+    for tag in _hoisted(list(_raw_tokens(rich))):
+        last = joined[-1] if joined else None
+        if (tag[0] == "open" and last is not None and last[0] == "close" and last[1] == tag[1]
+                and tag[1] in _JOINED):
+            joined.pop()  # joined: neither the close nor this open is written
+        else:
+            joined.append(tag)
+    return joined
+
+
+def _raw_tokens(rich: str):
+    """`_tokens` as the markup has them, nothing joined."""
     pos = 0
-    pending = None  # a closing tag of `_JOINED`, held until what follows it is known
     for m in _TAG.finditer(rich):
         if m.start() > pos:
-            if pending:
-                yield pending
-                pending = None
-            yield "text", unescape(rich[pos:m.start()]), None
-        attrs = {k: unescape(v) for k, v in _ATTR.findall(m.group(3))}
-        tag = ("close" if m.group(1) else "open"), m.group(2), attrs
+            yield "text", unescape(rich[pos:m.start()]), {}
+        yield ("close" if m.group(1) else "open"), m.group(2), {k: unescape(v) for k, v in _ATTR.findall(m.group(3))}
         pos = m.end()
-        if pending:
-            if tag[0] == "open" and tag[1] == pending[1]:
-                pending = None  # joined: neither the close nor this open is written
-                continue
-            yield pending
-            pending = None
-        if tag[0] == "close" and tag[1] in _JOINED:
-            pending = tag
-        else:
-            yield tag
-    if pending:
-        yield pending
     if pos < len(rich):
-        yield "text", unescape(rich[pos:]), None
+        yield "text", unescape(rich[pos:]), {}
+
+
+def _hoisted(tokens: list) -> list:
+    """``tokens`` with a span that is all of another's text moved outside it where a span of its
+    own kind opens right after the pair or closes right before it.
+
+    ``<em><strong>x</strong></em><strong>:</strong>`` reads as ``<strong><em>x</em></strong>
+    <strong>:</strong>``, whose two bold spans then join (``***x*:**``). Written as the page
+    nests them, ``***x*****:**`` leaves a CommonMark reader two stray stars.
+    """
+    n = len(tokens)
+    for i in range(n - 1):
+        outer, inner = tokens[i], tokens[i + 1]
+        if not (outer[0] == inner[0] == "open" and outer[1] in _EMPHASIS and inner[1] in _EMPHASIS
+                and outer[1] != inner[1]):
+            continue
+        end = _closing(tokens, i + 1)
+        if end is None or end + 1 >= n or tokens[end + 1][:2] != ("close", outer[1]):
+            continue  # the inner span is not all of the outer one's text
+        after = tokens[end + 2][:2] if end + 2 < n else None
+        before = tokens[i - 1][:2] if i else None
+        if after == ("open", inner[1]) or before == ("close", inner[1]):
+            tokens[i], tokens[i + 1] = inner, outer
+            tokens[end], tokens[end + 1] = tokens[end + 1], tokens[end]
+    return tokens
+
+
+def _closing(tokens: list, start: int) -> int | None:
+    """Index of the tag that closes the span opened at ``start``."""
+    kind, depth = tokens[start][1], 0
+    for j in range(start, len(tokens)):
+        tag = tokens[j]
+        if tag[1] == kind and tag[0] != "text":
+            depth += 1 if tag[0] == "open" else -1
+            if depth == 0:
+                return j
+    return None
 
 
 def _url(url: str, base: str | None) -> str:

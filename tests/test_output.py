@@ -239,6 +239,16 @@ def test_a_span_closed_and_opened_again_at_once_is_one_span():
     assert to_markdown(nested) == "**UNITED NATIONS** and *© AP*, *a b c*.\n"  # emphasis in emphasis adds no stars
 
 
+
+def test_bold_beside_bold_italic_is_one_bold_span():
+    res = page("<p><i><b>Online NewsHour Specials</b></i><b>:</b> more, <b>a</b><i><b>b</b></i> and "
+               "<b><i>c</i></b><i>d</i>, <i><b>e</b></i> <b>f</b>.</p>")
+    # not "***Online NewsHour Specials*****:**": runs of five stars are hard to read
+    assert to_markdown(res) == "***Online NewsHour Specials*:** more, **a*b*** and ***c**d*, ***e*** **f**.\n"
+    assert to_html(res) == ("<p><strong><em>Online NewsHour Specials</em>:</strong> more, <strong>a<em>b</em></strong>"
+                            " and <em><strong>c</strong>d</em>, <em><strong>e</strong></em> <strong>f</strong>.</p>\n")
+    assert to_text(res) == "Online NewsHour Specials: more, ab and cd, e f."
+
 def test_a_heading_is_written_without_bold_its_italic_links_and_code_kept():
     res = page('<h2><strong>Middle ground</strong></h2><p>Text <b>bold</b>.</p>'
                '<h3><b>The <em>Titanic</em> and <a href="/x"><strong>f</strong></a> <code>g()</code></b></h3>')
