@@ -234,5 +234,5 @@ def block_plain(block: Block) -> str:
     """The block's text without page furniture; code line for line as the page shows it."""
     if block.rich is None:
         return block.text
-    text = "".join(value for kind, value, _ in _tokens(block.rich) if kind == "text")
+    text = "".join(value for kind, value, _ in _raw_tokens(block.rich) if kind == "text")  # spans do not matter
     return text if block.tag == "pre" else " ".join(text.split())
