@@ -65,6 +65,8 @@ CONSENT_CLASSES = frozenset(
     cky-consent-container cky-modal fides-overlay klaro cookiefirst-root cookie-notice cookie-banner cookie-bar
     cookie-consent""".split()
 )
+#: elements that hold a page, whatever their names say (a ``cookie-banner`` class on ``<body>`` while one shows)
+_NEVER_CONSENT = frozenset(("html", "body", "main", "article"))
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 _CONSENT_LABEL = re.compile(r"cookie|consent|privacy", re.IGNORECASE)
 _MAX_TOKENS = 48
@@ -114,9 +116,10 @@ def _is_hidden(el: etree._Element, attrib, consent: bool = True) -> bool:
     classes = attrib.get("class")
     if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False):
         return not _only_text_of_parent(el)
-    if consent and _is_consent_dialog(attrib):
+    tag = el.tag
+    if consent and tag not in _NEVER_CONSENT and _is_consent_dialog(attrib):
         return True
-    return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
+    return tag == "input" and attrib.get("type", "").lower() == "hidden"
 
 
 def _is_consent_dialog(attrib) -> bool:
