@@ -124,7 +124,8 @@ def _is_hidden(el: etree._Element, attrib, consent: bool = True) -> bool:
 
 def _is_consent_dialog(attrib) -> bool:
     """True for the root of a cookie banner or consent settings dialog: an id or class of a common
-    consent manager (`CONSENT_IDS`, `CONSENT_CLASSES`), or a dialog whose label names cookies or consent."""
+    consent manager (`CONSENT_IDS`, `CONSENT_CLASSES`), or a dialog whose label names cookies, consent
+    or privacy."""
     ident = attrib.get("id")
     if ident and ident.lower() in CONSENT_IDS:
         return True
