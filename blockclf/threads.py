@@ -30,7 +30,8 @@ model's decision: whether a thread's text includes who wrote each post and when 
 of convention, and a reader of the thread may want it. Any other slot that recurs in at least
 `MIN_FURNITURE_SHARE` of the posts (and in two), and of whose characters the model keeps
 under `DROP_SHARE`, is the posts' furniture: its blocks are removed, except those the model
-scored `MIN_CONFIDENT` or more. The other blocks of the posts keep the model's decision.
+scored `MIN_CONFIDENT` or more. A post's signature (`SIGNATURE_TOKENS`) is furniture whatever its
+score. The other blocks of the posts keep the model's decision.
 
 A thread holding blocks of a readers' comment thread that `blockclf.comments` marks (comments
 under an article, which extraction removes) is left alone: that pass has decided that the page
@@ -72,6 +73,9 @@ DROP_SHARE = 0.5
 #: ... when it recurs in at least this share of the posts (and in two): what one post alone
 #: holds (the first post's own layout, a poll) is left to the model
 MIN_FURNITURE_SHARE = 0.3
+#: class or id words of a post's signature (phpBB, vBulletin, XenForo, Vanilla, UBB): what its
+#: writer appends to every post, never the post
+SIGNATURE_TOKENS = frozenset(("signature", "usersignature"))
 
 #: a post's header line is this short
 _HEADER_CHARS = 120
@@ -279,7 +283,9 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
                  and len(slot_posts[s]) >= recurring and kept_chars.get(s, 0) < DROP_SHARE * c}
     roles = np.zeros(n, dtype=np.int8)
     for i, slot in zip(rep.members, rep.slots):
-        if slot in bodies:
+        if not SIGNATURE_TOKENS.isdisjoint(blocks[i].tokens):
+            roles[i] = FURNITURE
+        elif slot in bodies:
             roles[i] = BODY
         else:
             roles[i] = FURNITURE if slot in furniture and scores[i] < MIN_CONFIDENT else POST

@@ -59,6 +59,22 @@ def test_a_threads_short_replies_are_kept_and_its_furniture_removed():
     assert roles["Home Forum"] == OUTSIDE and roles["Boiler pressure drops"] == OUTSIDE
 
 
+def test_a_posts_signature_is_its_furniture_even_when_the_model_keeps_it():
+    signed = THREAD_PAGE.replace('<div class="foot">', '<div class="signature">Sent from my boiler room, '
+                                 'where the pressure is always low and the coffee is always hot.</div><div class="foot">', 2)
+    blocks = _blocks(signed)
+    scores = np.array([0.9 if QUESTION in b.text or "boiler room" in b.text else 0.1 for b in blocks])
+    thread = find_thread(blocks, scores, scores >= 0.5)
+    assert thread is not None
+    roles = [int(r) for b, r in zip(blocks, thread.roles) if "boiler room" in b.text]
+    assert roles == [FURNITURE, FURNITURE]  # confident, in two posts of four: still not the post
+    assert [int(r) for b, r in zip(blocks, thread.roles) if b.text == QUESTION] == [BODY]
+    # outside a thread a signature is the model's to judge: a letter's signature is its text
+    letter = _blocks('<html><body><p>Dear members, the year went well.</p><p class="signature">James M. McPherson</p>'
+                     "</body></html>")
+    assert find_thread(letter, np.full(len(letter), 0.9), np.ones(len(letter), bool)) is None
+
+
 def test_extract_records_the_thread_pass(tiny_model, monkeypatch):
     """The pass's decisions reach the result, the JSON blocks and the removal log (the tiny
     model's scores stand in for nothing here: the pass reads scores like a real model's)."""
