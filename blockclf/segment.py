@@ -676,8 +676,11 @@ class _Segmenter:
     def _open(self, el: etree._Element, inline: str) -> str | None:
         """Open ``el``'s inline tag in `Block.rich`; the closing tag, or None when none is due."""
         if inline == "a":
-            url = self._href(el.get("href"))
-            if url is None:  # a named anchor, or a script address: the text stays, unlinked
+            href = el.get("href")
+            # a named anchor, a script address, or "#" (a script's handle: "Select all", "Show more"):
+            # the text stays, unlinked
+            url = self._href(href) if href is None or href.strip() != "#" else None
+            if url is None:
                 return None
             self.put(f'{_OPEN}a href="{_attr(url)}"{_CLOSE}')
             return f"{_OPEN}/a{_CLOSE}"

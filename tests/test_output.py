@@ -464,6 +464,15 @@ def test_cli_title_options(tmp_path, capsys):
             assert capsys.readouterr().out.startswith(head) == starts
 
 
+def test_a_link_to_nowhere_is_written_as_its_text():
+    res = page('<p>Code: <a href="#" onclick="selectCode(this)">Select all</a>, <a href=" # ">Add to my wishlist</a>, '
+               '<a href="#notes">the notes</a> and <a href="/next">next</a>.</p>')
+    assert to_markdown(res) == ("Code: Select all, Add to my wishlist, [the notes](https://site.org/a/b.html#notes) "
+                                "and [next](https://site.org/next).\n")
+    assert to_html(res).count("<a ") == 2
+    assert res.blocks[0].link_chars == len("Select allAdd to my wishlistthe notesnext")  # the model reads them as links
+
+
 def test_links_resolve_against_the_page_address():
     """A page read with its address (or one that gives an absolute address of its own) gets
     absolute links; a relative <base> is read against that address."""
