@@ -33,6 +33,8 @@ class Block:
             ``display:none``, ``visibility:hidden``); scripts often reveal such content (tabs,
             accordions, product details), so it is read as one block per hidden element
             and left to the model, which sees the flag.
+        consent: True for the text of a consent manager's dialog (a cookie banner, its
+            settings), which is read as hidden text too: shown over the page, never part of it.
         rich: the block's content as minimal HTML for the renderers, or None when that is just
             ``text`` escaped: escaped text with ``a``, ``code``, ``strong``, ``em`` and ``img``
             tags (links resolved against ``<base>``), without page furniture (heading anchors
@@ -68,6 +70,7 @@ class Block:
     number: int = 0
     colspan: int = 1
     column: int = 0
+    consent: bool = False
 
     @property
     def parent_xpath(self) -> str:

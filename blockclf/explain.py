@@ -100,6 +100,8 @@ _FLAG_PREFIXES = ("tag_", "in_", "cls_")
 
 #: why a hidden block was removed without a score
 HIDDEN_UNREAD = "hidden on the page; not read, as the visible text was enough"
+#: why a consent manager's dialog was removed without a score
+CONSENT_UNREAD = "a consent dialog over the page; not read, as the visible text was enough"
 
 def feature_words(name: str) -> str:
     """A short plain-English description of feature ``name``."""
@@ -236,7 +238,9 @@ def explain_html(res: Result, title: str | None = None) -> str:
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
         tip = _block_title(float(res.scores[i]), kept, res.threshold, reasons)
-        if b.hidden:
+        if b.consent:
+            tip += "\n" + ("a consent dialog over the page" if kept or reasons else CONSENT_UNREAD)
+        elif b.hidden:
             tip += "\n" + ("hidden on the page" if kept or reasons else HIDDEN_UNREAD)
         in_thread = comment is not None and bool(comment[i])
         if in_thread:

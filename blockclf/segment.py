@@ -508,10 +508,11 @@ class _Segmenter:
         self.hidden.clear()
 
     def _hide(self, el: etree._Element, tag: str, tokens: tuple[str, ...], ancestors: tuple[str, ...],
-              lists: int, tables: int, link: bool) -> None:
+              lists: int, tables: int, link: bool, consent: bool) -> None:
         """One flagged block for a hidden element's text, placed after the visible block around it.
 
         The visible text around the element reads exactly as if the element were absent.
+        ``consent``: the element is a consent manager's dialog (`Block.consent`).
         """
         counts = [0, 0, 0]
         text = " ".join(_flat_text(el, self.skip_tags, counts).split())
@@ -521,7 +522,7 @@ class _Segmenter:
         self.hidden.append(Block(
             index=-1, text=text, tag=tag, xpath=self._path(el), depth=len(ancestors), list_depth=lists,
             table_depth=tables, link_chars=link_chars, n_links=counts[1], markup_bytes=len(text) + 20 * counts[0],
-            tokens=tokens, ancestors=ancestors + (tag,), starts_element=True, hidden=True))
+            tokens=tokens, ancestors=ancestors + (tag,), starts_element=True, hidden=True, consent=consent))
 
     def _number(self, owner: _Owner) -> int:
         """An ``li``'s number in its ordered list (0 in others), a cell's column span (and its
@@ -727,7 +728,8 @@ class _Segmenter:
         if hidden and not too_deep:
             own = _tokens(attrib)
             self._hide(el, tag, (tokens + own)[-_MAX_TOKENS:] if parent_link is not None else own, ancestors,
-                       lists + (tag in LIST_TAGS), tables + (tag == "table"), link)
+                       lists + (tag in LIST_TAGS), tables + (tag == "table"), link,
+                       tag not in _NEVER_CONSENT and _is_consent_dialog(attrib))
         if skipped or hidden or too_deep:
             if parent_link is not None:
                 tail = el.tail

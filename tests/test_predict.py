@@ -184,6 +184,22 @@ def test_hidden_menu_is_removed_unscored_and_logged():
     assert res.to_dict()["blocks"][i]["hidden"] is True
 
 
+def test_a_cookie_banner_is_removed_unscored_with_its_reason():
+    html = (f"<html><head><title>River survey</title></head><body><div id='onetrust-consent-sdk'><p>We use cookies "
+            f"to give you the best experience on our website.</p></div><h1>River survey</h1><p>{STORY}</p>"
+            "<div style='display:none'><p>Sign up for our newsletter today</p></div></body></html>")
+    res = extract(html)
+    [banner] = [i for i, b in enumerate(res.blocks) if b.consent]
+    assert res.blocks[banner].hidden and not res.kept[banner] and res.scores[banner] == 0.0
+    assert "cookies" not in res.text and "cookies" in res.raw_text
+    from blockclf.render import removal_log
+
+    log = {r["text"]: r for r in removal_log(res)}
+    assert log[res.blocks[banner].text]["reason"] == "consent"
+    assert "reason" not in log["Sign up for our newsletter today"]  # hidden, for no reason of its own
+    assert [b["consent"] for b in res.to_dict()["blocks"]].count(True) == 1
+
+
 def test_page_that_hides_its_content_is_read_with_its_hidden_blocks():
     html = (f"<html><head><title>River survey</title></head><body><div id='app' style='display: none'>"
             f"<h1>River survey</h1><p>{STORY}</p><p>{STORY}</p></div><p>Loading</p></body></html>")

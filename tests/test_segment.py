@@ -293,6 +293,8 @@ def test_consent_managers_dialogs_are_hidden_but_the_page_is_not():
     assert [b.text for b in blocks if b.hidden] == [  # kept as hidden blocks, in reading order, not lost
         "We use cookies to improve your experience. Accept All Cookies", "This website uses cookies",
         "Your privacy choices", "Cookies keep this site running."]
+    assert all(b.consent == b.hidden for b in blocks)
+    assert [b.consent for b in blocks_of("<body><p>x</p><div hidden>Menu</div></body>")] == [False, False]
     # a page that names its state after the banner is still the page
     page = "<html class='cookie-consent'><body class='cookie-banner'><article class='cookie-bar'><p>Text</p></article></body></html>"
     assert [(b.text, b.hidden) for b in blocks_of(page)] == [("Text", False)]
