@@ -104,10 +104,9 @@ _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notran
                         "source", "auto", "undefined"))
 
 
-def _is_hidden(el: etree._Element, attrib, consent: bool = True) -> bool:
+def _is_hidden(el: etree._Element, attrib) -> bool:
     """True for elements a sighted reader does not see: not rendered (``hidden``, ``aria-hidden``, inline
-    style) or moved off screen for screen readers (`SCREEN_READER_CLASSES`); and, with ``consent``, for a
-    consent manager's dialog (`_is_consent_dialog`), shown over the page until dismissed and never part of it."""
+    style) or moved off screen for screen readers (`SCREEN_READER_CLASSES`)."""
     if "hidden" in attrib or attrib.get("aria-hidden", "").lower() == "true":
         return True
     style = attrib.get("style")
@@ -116,16 +115,16 @@ def _is_hidden(el: etree._Element, attrib, consent: bool = True) -> bool:
     classes = attrib.get("class")
     if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False):
         return not _only_text_of_parent(el)
-    tag = el.tag
-    if consent and tag not in _NEVER_CONSENT and _is_consent_dialog(attrib):
-        return True
-    return tag == "input" and attrib.get("type", "").lower() == "hidden"
+    return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
 
 
-def _is_consent_dialog(attrib) -> bool:
-    """True for the root of a cookie banner or consent settings dialog: an id or class of a common
-    consent manager (`CONSENT_IDS`, `CONSENT_CLASSES`), or a dialog whose label names cookies, consent
-    or privacy."""
+def _is_consent_dialog(tag: str, attrib) -> bool:
+    """True for the root of a cookie banner or consent settings dialog, read as hidden text: shown over
+    the page until dismissed, never part of it. An id or class of a common consent manager
+    (`CONSENT_IDS`, `CONSENT_CLASSES`), or a dialog whose label names cookies, consent or privacy;
+    never an element that holds the page (`_NEVER_CONSENT`)."""
+    if tag in _NEVER_CONSENT:
+        return False
     ident = attrib.get("id")
     if ident and ident.lower() in CONSENT_IDS:
         return True
@@ -313,7 +312,7 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
         if item is not el and item.tail:
             todo.append((item.tail, in_link))
         tag = item.tag.lower() if isinstance(item.tag, str) else None
-        if tag is None or tag in skip_tags or (item is not el and item.attrib and _is_hidden(item, item.attrib, False)):
+        if tag is None or tag in skip_tags or (item is not el and item.attrib and _is_hidden(item, item.attrib)):
             continue
         link = in_link
         if tag == "a" and item.get("href") is not None:
@@ -722,14 +721,14 @@ class _Segmenter:
         attrib = el.attrib
         n_attrib = len(attrib)
         skipped = tag in self.skip_tags
-        hidden = not skipped and n_attrib and _is_hidden(el, attrib)
+        consent = not skipped and n_attrib > 0 and _is_consent_dialog(tag, attrib)
+        hidden = consent or (not skipped and n_attrib and _is_hidden(el, attrib))
         if too_deep and not (skipped or hidden):  # nested past the limit: its text joins this block, unstructured
             self.add(_flat_text(el, self.skip_tags), link)
         if hidden and not too_deep:
             own = _tokens(attrib)
             self._hide(el, tag, (tokens + own)[-_MAX_TOKENS:] if parent_link is not None else own, ancestors,
-                       lists + (tag in LIST_TAGS), tables + (tag == "table"), link,
-                       tag not in _NEVER_CONSENT and _is_consent_dialog(attrib))
+                       lists + (tag in LIST_TAGS), tables + (tag == "table"), link, consent)
         if skipped or hidden or too_deep:
             if parent_link is not None:
                 tail = el.tail
