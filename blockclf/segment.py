@@ -20,6 +20,7 @@ from lxml import etree
 
 from .block import Block
 from .html import ABSOLUTE_URL, Document, Limits, PageError, check_deadline, join_url
+from .words import is_spaced
 
 __all__ = ["ANCHOR_GLYPHS", "BLOCK_TAGS", "CONSENT_CLASSES", "CONSENT_IDS", "FURNITURE_CLASSES", "LIST_TAGS",
            "SKIP_TAGS", "segment"]
@@ -201,13 +202,32 @@ def _is_furniture(cls: str) -> bool:
 
 #: an element's edge just before the next text: a word break in the text itself (``<time>``,
 #: ``<button>``: "2024September 12" is two words), or a space in the written output only where
-#: a small letter meets a capital ("color</span><span>Dorothy"); the model reads the text as
-#: it was trained on
+#: a small letter meets a capital ("color</span><span>Dorothy") or a letter meets a digit
+#: ("Item Weight</span><span>12 Oz"); the model reads the text as it was trained on. Where
+#: ``<sup>``, ``<sub>`` or a formula's variable (``<i>``, ``<var>``) starts or ends, where a
+#: link's text is a number, or where an ordinal's letters follow a number, only a small letter
+#: and a capital are parted: "29<sup>th</sup>", "x<sup>2</sup>", "2<i>n</i>", a footnote's mark
+#: ("preference<a href=#fn1>1</a>") and "3<span>rd</span>" stay joined
 _SHOWN_EDGE, _WORD_EDGE = 1, 2
+_JOINING_TAGS = frozenset(("sup", "sub", "i", "var"))
+_ORDINAL = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
 #: a tag in the pending markup is written between these (private-use characters, taken out of
 #: page text), so that page text is escaped once per block rather than piece by piece
 _OPEN, _CLOSE, _QUOTE = "\ue000", "\ue001", "\ue002"
 _MARKERS = str.maketrans("", "", _OPEN + _CLOSE + _QUOTE)
+
+
+def _shown_apart(before: str, text: str, joining: bool) -> bool:
+    """True where the text before an element edge (its last character ``before``) and ``text``
+    after it are written apart (`_SHOWN_EDGE`; ``joining``: an edge of `_JOINING_TAGS` is there
+    too, or ``text`` is a footnote's number). A letter and a digit are never parted in a script written without spaces
+    ("玉峰村6鄰")."""
+    after = text[:1]
+    if after.isupper():
+        return before.islower()
+    if joining or not (before.isalnum() and after.isalnum()) or before.isdigit() == after.isdigit():
+        return False
+    return is_spaced(before + after) and not (before.isdigit() and _ORDINAL.match(text))
 
 
 def _attr(value: str) -> str:
@@ -423,16 +443,20 @@ class _Segmenter:
         self.cells: dict[etree._Element, dict[etree._Element, tuple[int, int]]] = {}
         # what the edge of an element just before the next text means (`_WORD_EDGE`, `_SHOWN_EDGE`)
         self.edge = 0
+        self.joining = False  # a <sup>, <sub>, <i> or <var> edge is among them
         self.in_code = 0  # depth of inline code elements around the walk
 
     def add(self, text: str, link: bool) -> None:
         edge = self.edge
         if edge:
             self.edge = 0
+            joining = self.joining
+            self.joining = False
             if edge == _WORD_EDGE:
                 if text[:1].isalnum() and self.pieces and self.pieces[-1][-1:].isalnum():
                     text = " " + text  # "<time>2024</time><time>September 12</time>" is not "2024September 12"
-            elif text[:1].isupper() and self.pieces and self.pieces[-1][-1:].islower() and not self.furniture:
+            elif self.pieces and not self.furniture and _shown_apart(
+                    self.pieces[-1][-1:], text, joining or (link and text.isdigit())):
                 # shown apart, read as the page's text: the model was trained on the joined words
                 if self.rich is None:
                     self.rich = list(self.pieces)
@@ -452,6 +476,8 @@ class _Segmenter:
         """An element ``tag`` starts or ends before the next text (``layout``: a block element
         or code block, whose edges are not words apart within a line)."""
         edge = _WORD_EDGE if tag == "time" or tag == "button" else 0 if layout or self.in_code else _SHOWN_EDGE
+        if edge and tag in _JOINING_TAGS:
+            self.joining = True
         if edge > self.edge:
             self.edge = edge
 

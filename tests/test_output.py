@@ -196,6 +196,16 @@ def test_a_small_letter_and_a_capital_from_two_elements_are_shown_as_two_words()
     assert res.blocks[0].text == "ColorDorothy liked the shelf. RubioGOP getValue"  # what the model reads
 
 
+def test_a_letter_and_a_digit_from_two_elements_are_shown_apart_but_not_around_sup_sub_or_in_chinese():
+    res = page('<p><span>Windproof</span><span>6/6</span>, <span>$195.00</span><span>or 4 payments</span>,'
+               ' the 29<sup>th</sup>, x<sup>2</sup>, H<sub>2</sub>O, Kenya<sup>1</sup>,'
+               ' <span>玉峰村</span><span>6鄰</span>, <b>12</b>34, <code><span>x</span><span>1</span></code>,'
+               ' August 17<sup><font>th</font></sup>, 2<i>n</i><sup>2</sup>, a preference<a href="#fn1">1</a>, begins<a href="#f1"><sup>1</sup></a>, N. 3<span>rd</span> St.</p>')
+    assert to_text(res) == ("Windproof 6/6, $195.00 or 4 payments, the 29th, x2, H2O, Kenya1, 玉峰村6鄰, 1234, x1,"
+                            " August 17th, 2n2, a preference1, begins1, N. 3rd St.")
+    assert res.blocks[0].text.startswith("Windproof6/6, $195.00or 4 payments")  # what the model reads
+
+
 def test_markdown_escapes_what_the_page_says():
     res = page("<p># not a heading</p><p>1. not a list</p><p>- nor this</p><p>use *args and **kwargs</p>"
                "<p>snake_case and _under_ [x](y) `tick` &lt;b&gt;</p><p>&gt; not quoted</p>")
