@@ -204,10 +204,11 @@ def _is_furniture(cls: str) -> bool:
 #: ``<button>``: "2024September 12" is two words), or a space in the written output only where
 #: a small letter meets a capital ("color</span><span>Dorothy") or a letter meets a digit
 #: ("Item Weight</span><span>12 Oz"); the model reads the text as it was trained on. Where
-#: ``<sup>``, ``<sub>`` or a formula's variable (``<i>``, ``<var>``) starts or ends, where a
-#: link's text is a number, or where an ordinal's letters follow a number, only a small letter
-#: and a capital are parted: "29<sup>th</sup>", "x<sup>2</sup>", "2<i>n</i>", a footnote's mark
-#: ("preference<a href=#fn1>1</a>") and "3<span>rd</span>" stay joined
+#: ``<sup>`` or ``<sub>`` (or an element a style raises or lowers like them) or a formula's
+#: variable (``<i>``, ``<var>``) starts or ends, where a link's text is a number, or where an
+#: ordinal's letters follow a number, only a small letter and a capital are parted:
+#: "29<sup>th</sup>", "CO<span style="vertical-align: sub">2</span>", "2<i>n</i>", a
+#: footnote's mark ("preference<a href=#fn1>1</a>") and "3<span>rd</span>" stay joined
 _SHOWN_EDGE, _WORD_EDGE = 1, 2
 _JOINING_TAGS = frozenset(("sup", "sub", "i", "var"))
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
@@ -215,6 +216,16 @@ _ORDINAL = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
 #: page text), so that page text is escaped once per block rather than piece by piece
 _OPEN, _CLOSE, _QUOTE = "\ue000", "\ue001", "\ue002"
 _MARKERS = str.maketrans("", "", _OPEN + _CLOSE + _QUOTE)
+
+
+_SHIFTED = re.compile(r"vertical-align\s*:\s*(?:sub|super)", re.IGNORECASE)
+
+
+def _is_shifted(attrib) -> bool:
+    """True for an element whose inline style sets it as a subscript or superscript ("CO<span
+    style="vertical-align: sub">2</span>")."""
+    style = attrib.get("style")
+    return style is not None and "vertical-align" in style and _SHIFTED.search(style) is not None
 
 
 def _shown_apart(before: str, text: str, joining: bool) -> bool:
@@ -472,11 +483,12 @@ class _Segmenter:
         if link:
             self.link_chars += len(" ".join(text.split()))  # as the block text folds it
 
-    def mark_edge(self, tag: str, layout: bool) -> None:
+    def mark_edge(self, tag: str, layout: bool, joining: bool) -> None:
         """An element ``tag`` starts or ends before the next text (``layout``: a block element
-        or code block, whose edges are not words apart within a line)."""
+        or code block, whose edges are not words apart within a line; ``joining``: one whose
+        edges part no letter from a digit, `_JOINING_TAGS` or `_is_shifted`)."""
         edge = _WORD_EDGE if tag == "time" or tag == "button" else 0 if layout or self.in_code else _SHOWN_EDGE
-        if edge and tag in _JOINING_TAGS:
+        if edge and joining:
             self.joining = True
         if edge > self.edge:
             self.edge = edge
@@ -826,7 +838,9 @@ class _Segmenter:
         code = inline == "code"
         if code:
             self.in_code += 1
-        self.mark_edge(tag, block or pre)
+        layout = block or pre
+        joining = tag in _JOINING_TAGS or (not layout and n_attrib > 0 and _is_shifted(attrib))
+        self.mark_edge(tag, layout, joining)
         text = el.text
         if text:
             self.add(text, link)
@@ -841,7 +855,7 @@ class _Segmenter:
             self.put(close)
         if code:
             self.in_code -= 1
-        self.mark_edge(tag, block or pre)
+        self.mark_edge(tag, layout, joining)
         if furniture:
             self.furniture -= 1
         if block:

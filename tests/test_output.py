@@ -200,9 +200,9 @@ def test_a_letter_and_a_digit_from_two_elements_are_shown_apart_but_not_around_s
     res = page('<p><span>Windproof</span><span>6/6</span>, <span>$195.00</span><span>or 4 payments</span>,'
                ' the 29<sup>th</sup>, x<sup>2</sup>, H<sub>2</sub>O, Kenya<sup>1</sup>,'
                ' <span>玉峰村</span><span>6鄰</span>, <b>12</b>34, <code><span>x</span><span>1</span></code>,'
-               ' August 17<sup><font>th</font></sup>, 2<i>n</i><sup>2</sup>, a preference<a href="#fn1">1</a>, begins<a href="#f1"><sup>1</sup></a>, N. 3<span>rd</span> St.</p>')
+               ' August 17<sup><font>th</font></sup>, 2<i>n</i><sup>2</sup>, a preference<a href="#fn1">1</a>, begins<a href="#f1"><sup>1</sup></a>, N. 3<span>rd</span> St., CO<span style="vertical-align: sub">2</span></p>')
     assert to_text(res) == ("Windproof 6/6, $195.00 or 4 payments, the 29th, x2, H2O, Kenya1, 玉峰村6鄰, 1234, x1,"
-                            " August 17th, 2n2, a preference1, begins1, N. 3rd St.")
+                            " August 17th, 2n2, a preference1, begins1, N. 3rd St., CO2")
     assert res.blocks[0].text.startswith("Windproof6/6, $195.00or 4 payments")  # what the model reads
 
 
