@@ -35,6 +35,8 @@ class Block:
             and left to the model, which sees the flag.
         consent: True for the text of a consent manager's dialog (a cookie banner, its
             settings), which is read as hidden text too: shown over the page, never part of it.
+        notice: True for the text of a notice a site lays over every page until a reader
+            dismisses it (a forum's staff banner), read as hidden text in the same way.
         rich: the block's content as minimal HTML for the renderers, or None when that is just
             ``text`` escaped: escaped text with ``a``, ``code``, ``strong``, ``em`` and ``img``
             tags (links resolved against ``<base>``), without page furniture (heading anchors
@@ -71,6 +73,7 @@ class Block:
     colspan: int = 1
     column: int = 0
     consent: bool = False
+    notice: bool = False
 
     @property
     def parent_xpath(self) -> str:

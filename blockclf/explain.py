@@ -102,6 +102,8 @@ _FLAG_PREFIXES = ("tag_", "in_", "cls_")
 HIDDEN_UNREAD = "hidden on the page; not read, as the visible text was enough"
 #: why a consent manager's dialog was removed without a score
 CONSENT_UNREAD = "a consent dialog over the page; not read, as the visible text was enough"
+#: why a site's notice over the page (a forum's staff banner) was removed without a score
+NOTICE_UNREAD = "a site's notice over the page; not read, as the visible text was enough"
 
 def feature_words(name: str) -> str:
     """A short plain-English description of feature ``name``."""
@@ -240,6 +242,8 @@ def explain_html(res: Result, title: str | None = None) -> str:
         tip = _block_title(float(res.scores[i]), kept, res.threshold, reasons)
         if b.consent:
             tip += "\n" + ("a consent dialog over the page" if kept or reasons else CONSENT_UNREAD)
+        elif b.notice:
+            tip += "\n" + ("a site's notice over the page" if kept or reasons else NOTICE_UNREAD)
         elif b.hidden:
             tip += "\n" + ("hidden on the page" if kept or reasons else HIDDEN_UNREAD)
         in_thread = comment is not None and bool(comment[i])

@@ -23,7 +23,7 @@ from .html import ABSOLUTE_URL, Document, Limits, PageError, check_deadline, joi
 from .words import is_spaced
 
 __all__ = ["ANCHOR_GLYPHS", "BLOCK_TAGS", "CONSENT_CLASSES", "CONSENT_IDS", "FURNITURE_CLASSES", "LIST_TAGS",
-           "SKIP_TAGS", "segment"]
+           "NOTICE_IDS", "SKIP_TAGS", "segment"]
 
 log = logging.getLogger("blockclf")
 
@@ -69,6 +69,9 @@ CONSENT_CLASSES = frozenset(
 #: elements that hold a page, whatever their names say (a ``cookie-banner`` class on ``<body>`` while one shows)
 _NEVER_CONSENT = frozenset(("html", "body", "main", "article"))
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
+#: ids of the notices a site lays over every page until a reader dismisses it: Discourse's staff
+#: banner (an announcement, a survey), which no benchmark gold keeps; read as hidden text
+NOTICE_IDS = frozenset(("banner-content",))
 _CONSENT_LABEL = re.compile(r"cookie|consent|privacy", re.IGNORECASE)
 _MAX_TOKENS = 48
 #: nodes looked at to tell a screen-reader label that stands alone from one beside visible text
@@ -545,11 +548,12 @@ class _Segmenter:
         self.hidden.clear()
 
     def _hide(self, el: etree._Element, tag: str, tokens: tuple[str, ...], ancestors: tuple[str, ...],
-              lists: int, tables: int, link: bool, consent: bool) -> None:
+              lists: int, tables: int, link: bool, consent: bool, notice: bool) -> None:
         """One flagged block for a hidden element's text, placed after the visible block around it.
 
         The visible text around the element reads exactly as if the element were absent.
-        ``consent``: the element is a consent manager's dialog (`Block.consent`).
+        ``consent``: the element is a consent manager's dialog (`Block.consent`); ``notice``: a
+        site's notice over the page (`Block.notice`).
         """
         counts = [0, 0, 0]
         text = " ".join(_flat_text(el, self.skip_tags, counts).split())
@@ -559,7 +563,8 @@ class _Segmenter:
         self.hidden.append(Block(
             index=-1, text=text, tag=tag, xpath=self._path(el), depth=len(ancestors), list_depth=lists,
             table_depth=tables, link_chars=link_chars, n_links=counts[1], markup_bytes=len(text) + 20 * counts[0],
-            tokens=tokens, ancestors=ancestors + (tag,), starts_element=True, hidden=True, consent=consent))
+            tokens=tokens, ancestors=ancestors + (tag,), starts_element=True, hidden=True, consent=consent,
+            notice=notice))
 
     def _number(self, owner: _Owner) -> int:
         """An ``li``'s number in its ordered list (0 in others), a cell's column span (and its
@@ -760,13 +765,14 @@ class _Segmenter:
         n_attrib = len(attrib)
         skipped = tag in self.skip_tags
         consent = not skipped and n_attrib > 0 and _is_consent_dialog(tag, attrib)
-        hidden = consent or (not skipped and n_attrib and _is_hidden(el, attrib))
+        notice = tag == "div" and n_attrib > 0 and attrib.get("id") in NOTICE_IDS
+        hidden = consent or notice or (not skipped and n_attrib and _is_hidden(el, attrib))
         if too_deep and not (skipped or hidden):  # nested past the limit: its text joins this block, unstructured
             self.add(_flat_text(el, self.skip_tags), link)
         if hidden and not too_deep:
             own = _tokens(attrib)
             self._hide(el, tag, (tokens + own)[-_MAX_TOKENS:] if parent_link is not None else own, ancestors,
-                       lists + (tag in LIST_TAGS), tables + (tag == "table"), link, consent)
+                       lists + (tag in LIST_TAGS), tables + (tag == "table"), link, consent, notice)
         if skipped or hidden or too_deep:
             if parent_link is not None:
                 tail = el.tail

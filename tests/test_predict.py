@@ -200,6 +200,20 @@ def test_a_cookie_banner_is_removed_unscored_with_its_reason():
     assert [b["consent"] for b in res.to_dict()["blocks"]].count(True) == 1
 
 
+def test_a_forums_staff_banner_is_removed_unscored_as_a_notice():
+    html = (f"<html><head><title>River survey</title></head><body><div id='banner'><div id='banner-content'>"
+            f"<p>Dear community, the survey data collection will be open until June 9.</p></div></div>"
+            f"<h1>River survey</h1><p>{STORY}</p></body></html>")
+    res = extract(html)
+    [notice] = [i for i, b in enumerate(res.blocks) if b.notice]
+    assert res.blocks[notice].hidden and not res.kept[notice] and res.scores[notice] == 0.0
+    assert "survey data" not in res.text and "survey data" in res.raw_text
+    from blockclf.render import removal_log
+
+    assert {r["text"]: r for r in removal_log(res)}[res.blocks[notice].text]["reason"] == "notice"
+    assert [b["notice"] for b in res.to_dict()["blocks"]] == [b.notice for b in res.blocks]
+
+
 def test_page_that_hides_its_content_is_read_with_its_hidden_blocks():
     html = (f"<html><head><title>River survey</title></head><body><div id='app' style='display: none'>"
             f"<h1>River survey</h1><p>{STORY}</p><p>{STORY}</p></div><p>Loading</p></body></html>")

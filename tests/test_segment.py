@@ -300,6 +300,18 @@ def test_consent_managers_dialogs_are_hidden_but_the_page_is_not():
     assert [(b.text, b.hidden) for b in blocks_of(page)] == [("Text", False)]
 
 
+def test_a_forums_staff_banner_is_a_notice_read_as_hidden_text():
+    html = ("<body><div id='banner'><div id='banner-content'><h1>Community survey 2024</h1><p>Dear community, "
+            "tell us about your work.</p></div><button>Dismiss</button></div>"
+            "<article id='post_1'><p>How do I run both editions on one computer?</p></article>"
+            "<section id='banner-content'><p>A section named like it is read</p></section></body>")
+    blocks = blocks_of(html)
+    assert [(b.text, b.hidden, b.notice, b.consent) for b in blocks if b.hidden] == [
+        ("Community survey 2024 Dear community, tell us about your work.", True, True, False)]
+    assert [b.text for b in blocks if not b.hidden] == [
+        "Dismiss", "How do I run both editions on one computer?", "A section named like it is read"]
+
+
 def test_a_screen_reader_label_among_many_silent_siblings_is_decided_quickly():
     # the parent's other children are read up to a bound: past it, the label counts as beside text
     icons = "<i></i>" * 5000
