@@ -110,8 +110,15 @@ _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notran
 
 def _is_hidden(el: etree._Element, attrib) -> bool:
     """True for elements a sighted reader does not see: not rendered (``hidden``, ``aria-hidden``, inline
-    style) or moved off screen for screen readers (`SCREEN_READER_CLASSES`)."""
-    if "hidden" in attrib or attrib.get("aria-hidden", "").lower() == "true":
+    style) or moved off screen for screen readers (`SCREEN_READER_CLASSES`).
+
+    React's streamed server rendering is the exception to ``hidden``: a part of the page that was
+    ready late arrives at the end of the body as ``<div hidden id="S:…">``, and React's script
+    moves it into the place of its "Loading…" placeholder at once. Such a part (often the
+    article itself) is read where it arrives, in the order it arrives."""
+    if "hidden" in attrib and not (el.tag == "div" and attrib.get("id", "").startswith("S:")):
+        return True
+    if attrib.get("aria-hidden", "").lower() == "true":
         return True
     style = attrib.get("style")
     if style and _HIDDEN_STYLE.search(style):

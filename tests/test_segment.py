@@ -261,6 +261,17 @@ def test_hidden_element_is_one_block_after_the_text_around_it():
     assert modal.tokens == ("modal",) and modal.ancestors[-1] == "div"
 
 
+def test_a_part_react_streams_late_is_read_where_it_arrives():
+    html = ("<body><article><h1>Index funds</h1><template id='B:0'></template><div>Loading paragraph...</div></article>"
+            "<footer>Contact us</footer><div hidden id='S:0'><p>An index fund tracks a market index.</p></div>"
+            "<div hidden id='S:1' style='display: none'><p>Still hidden by its style</p></div>"
+            "<div hidden id='menu'><p>Menu</p></div><section hidden id='S:2'><p>Not a streamed part</p></section></body>")
+    assert [(b.text, b.hidden) for b in blocks_of(html)] == [
+        ("Index funds", False), ("Loading paragraph...", False), ("Contact us", False),
+        ("An index fund tracks a market index.", False), ("Still hidden by its style", True), ("Menu", True),
+        ("Not a streamed part", True)]
+
+
 def test_screen_reader_text_beside_visible_text_is_hidden_an_icons_label_is_read():
     html = ("<body><a class='screen-reader-text' href='#main'>Skip to content</a>"
             "<section><h2 class='visually-hidden'>Article content</h2><p>Body text "
