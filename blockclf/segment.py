@@ -129,21 +129,29 @@ def _is_hidden(el: etree._Element, attrib) -> bool:
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
 
 
-def _is_consent_dialog(tag: str, attrib) -> bool:
-    """True for the root of a cookie banner or consent settings dialog, read as hidden text: shown over
-    the page until dismissed, never part of it. An id or class of a common consent manager
-    (`CONSENT_IDS`, `CONSENT_CLASSES`), or a dialog whose label names cookies, consent or privacy;
-    never an element that holds the page (`_NEVER_CONSENT`)."""
+#: what `_overlay` finds: a consent dialog, a site's notice
+_CONSENT, _NOTICE = 1, 2
+
+
+def _overlay(tag: str, attrib) -> int:
+    """`_CONSENT` for the root of a cookie banner or consent settings dialog, `_NOTICE` for a notice a
+    site lays over its pages (`NOTICE_IDS`), else 0; both are read as hidden text: shown over the
+    page until dismissed, never part of it. A consent dialog has an id or class of a common consent
+    manager (`CONSENT_IDS`, `CONSENT_CLASSES`), or is a dialog whose label names cookies, consent
+    or privacy; neither is ever an element that holds the page (`_NEVER_CONSENT`)."""
     if tag in _NEVER_CONSENT:
-        return False
+        return 0
     ident = attrib.get("id")
-    if ident and ident.lower() in CONSENT_IDS:
-        return True
+    if ident:
+        if ident.lower() in CONSENT_IDS:
+            return _CONSENT
+        if ident in NOTICE_IDS and tag == "div":
+            return _NOTICE
     classes = attrib.get("class")
     if classes and _has_class(classes, CONSENT_CLASSES, _CONSENT_CACHE, True):
-        return True
+        return _CONSENT
     role = attrib.get("role")
-    return role in _DIALOG_ROLES and _CONSENT_LABEL.search(attrib.get("aria-label", "")) is not None
+    return _CONSENT if role in _DIALOG_ROLES and _CONSENT_LABEL.search(attrib.get("aria-label", "")) else 0
 
 
 def _only_text_of_parent(el: etree._Element) -> bool:
@@ -771,9 +779,9 @@ class _Segmenter:
         attrib = el.attrib
         n_attrib = len(attrib)
         skipped = tag in self.skip_tags
-        consent = not skipped and n_attrib > 0 and _is_consent_dialog(tag, attrib)
-        notice = tag == "div" and n_attrib > 0 and attrib.get("id") in NOTICE_IDS
-        hidden = consent or notice or (not skipped and n_attrib and _is_hidden(el, attrib))
+        overlay = _overlay(tag, attrib) if n_attrib and not skipped else 0
+        consent, notice = overlay == _CONSENT, overlay == _NOTICE
+        hidden = overlay > 0 or (not skipped and n_attrib and _is_hidden(el, attrib))
         if too_deep and not (skipped or hidden):  # nested past the limit: its text joins this block, unstructured
             self.add(_flat_text(el, self.skip_tags), link)
         if hidden and not too_deep:
