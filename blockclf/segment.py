@@ -236,6 +236,7 @@ _OPEN, _CLOSE, _QUOTE = "\ue000", "\ue001", "\ue002"
 _MARKERS = str.maketrans("", "", _OPEN + _CLOSE + _QUOTE)
 
 
+#: an inline style that sets an element as a subscript or superscript
 _SHIFTED = re.compile(r"vertical-align\s*:\s*(?:sub|super)", re.IGNORECASE)
 
 
@@ -248,9 +249,9 @@ def _is_shifted(attrib) -> bool:
 
 def _shown_apart(before: str, text: str, joining: bool) -> bool:
     """True where the text before an element edge (its last character ``before``) and ``text``
-    after it are written apart (`_SHOWN_EDGE`; ``joining``: an edge of `_JOINING_TAGS` is there
-    too, or ``text`` is a footnote's number). A letter and a digit are never parted in a script written without spaces
-    ("玉峰村6鄰")."""
+    after it are written apart (`_SHOWN_EDGE`; ``joining``: an edge of `_JOINING_TAGS` or of a
+    shifted element is there too, or ``text`` is a footnote's number). A letter and a digit are
+    never parted in a script written without spaces ("玉峰村6鄰")."""
     after = text[:1]
     if after.isupper():
         return before.islower()
@@ -472,7 +473,7 @@ class _Segmenter:
         self.cells: dict[etree._Element, dict[etree._Element, tuple[int, int]]] = {}
         # what the edge of an element just before the next text means (`_WORD_EDGE`, `_SHOWN_EDGE`)
         self.edge = 0
-        self.joining = False  # a <sup>, <sub>, <i> or <var> edge is among them
+        self.joining = False  # an edge among them joins a letter and a digit (`mark_edge`)
         self.in_code = 0  # depth of inline code elements around the walk
 
     def add(self, text: str, link: bool) -> None:
