@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .block import Block
     from .result import Result
 
-__all__ = ["describe", "explain_html", "feature_words"]
+__all__ = ["describe", "explain_html", "feature_words", "hidden_kind", "hidden_note"]
 
 _BASE = {
     "n_chars": "length in characters",
@@ -98,12 +99,29 @@ _UP_STATS = {"others": "mean first-pass score of the other blocks in its",
 _FLAG_PREFIXES = ("tag_", "in_", "cls_")
 
 
+#: what a block read as hidden text is, by what hid it (`hidden_kind`)
+_HIDDEN_WHAT = {"consent": "a consent dialog over the page", "notice": "a site's notice over the page",
+                "hidden": "hidden on the page"}
+#: added where such a block was removed without a score
+_UNREAD = "; not read, as the visible text was enough"
 #: why a hidden block was removed without a score
-HIDDEN_UNREAD = "hidden on the page; not read, as the visible text was enough"
-#: why a consent manager's dialog was removed without a score
-CONSENT_UNREAD = "a consent dialog over the page; not read, as the visible text was enough"
-#: why a site's notice over the page (a forum's staff banner) was removed without a score
-NOTICE_UNREAD = "a site's notice over the page; not read, as the visible text was enough"
+HIDDEN_UNREAD = _HIDDEN_WHAT["hidden"] + _UNREAD
+
+
+def hidden_kind(block: Block) -> str | None:
+    """What hid a block read as hidden text: ``"consent"`` (a consent manager's dialog),
+    ``"notice"`` (a site's notice over the page) or ``"hidden"``; None for a visible block."""
+    if not block.hidden:
+        return None
+    return "consent" if block.consent else "notice" if block.notice else "hidden"
+
+
+def hidden_note(block: Block, read: bool) -> str | None:
+    """What the explain view and the removal log say of a hidden block, ``read`` or removed
+    without a score; None for a visible block."""
+    kind = hidden_kind(block)
+    return None if kind is None else _HIDDEN_WHAT[kind] if read else _HIDDEN_WHAT[kind] + _UNREAD
+
 
 def feature_words(name: str) -> str:
     """A short plain-English description of feature ``name``."""
@@ -240,12 +258,9 @@ def explain_html(res: Result, title: str | None = None) -> str:
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
         tip = _block_title(float(res.scores[i]), kept, res.threshold, reasons)
-        if b.consent:
-            tip += "\n" + ("a consent dialog over the page" if kept or reasons else CONSENT_UNREAD)
-        elif b.notice:
-            tip += "\n" + ("a site's notice over the page" if kept or reasons else NOTICE_UNREAD)
-        elif b.hidden:
-            tip += "\n" + ("hidden on the page" if kept or reasons else HIDDEN_UNREAD)
+        note = hidden_note(b, kept or bool(reasons))
+        if note is not None:
+            tip += "\n" + note
         in_thread = comment is not None and bool(comment[i])
         if in_thread:
             tip += "\n" + _COMMENT_FATE.get(res.comments, _COMMENT_FATE["remove"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .explain import CONSENT_UNREAD, HIDDEN_UNREAD, NOTICE_UNREAD, describe
+from .explain import HIDDEN_UNREAD, describe, hidden_kind, hidden_note
 from .htmlout import to_html
 from .inline import block_plain
 from .markdown import items_markdown, to_markdown
@@ -178,10 +178,9 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
         }
         if b.hidden:
             rec["hidden"] = True
-        if b.consent:
-            rec["reason"] = "consent"  # a cookie banner or consent dialog, read as hidden text
-        elif b.notice:
-            rec["reason"] = "notice"  # a site's notice over the page, read as hidden text
+        kind = hidden_kind(b)
+        if kind == "consent" or kind == "notice":  # a consent dialog or a site's notice, read as hidden text
+            rec["reason"] = kind
         elif res.comment is not None and len(res.comment) and res.comment[i] and res.comments != "keep":
             rec["reason"] = "comment"  # part of a readers' comment thread
         elif res.post is not None and len(res.post) and res.post[i] == FURNITURE:
@@ -189,6 +188,6 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]
-            ] or ([CONSENT_UNREAD if b.consent else NOTICE_UNREAD if b.notice else HIDDEN_UNREAD] if b.hidden else [])
+            ] or ([hidden_note(b, False)] if kind is not None else [])
         out.append(rec)
     return out
