@@ -108,9 +108,9 @@ _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notran
                         "source", "auto", "undefined"))
 
 
-def _is_hidden(el: etree._Element, attrib) -> bool:
+def _is_hidden(el: etree._Element, attrib, style: str | None) -> bool:
     """True for elements a sighted reader does not see: not rendered (``hidden``, ``aria-hidden``, inline
-    style) or moved off screen for screen readers (`SCREEN_READER_CLASSES`).
+    ``style``, read once by the caller) or moved off screen for screen readers (`SCREEN_READER_CLASSES`).
 
     React's streamed server rendering is the exception to ``hidden``: a part of the page that was
     ready late arrives at the end of the body as ``<div hidden id="S:…">``, and React's script
@@ -120,7 +120,6 @@ def _is_hidden(el: etree._Element, attrib) -> bool:
         return True
     if attrib.get("aria-hidden", "").lower() == "true":
         return True
-    style = attrib.get("style")
     if style and _HIDDEN_STYLE.search(style):
         return True
     classes = attrib.get("class")
@@ -240,10 +239,9 @@ _MARKERS = str.maketrans("", "", _OPEN + _CLOSE + _QUOTE)
 _SHIFTED = re.compile(r"vertical-align\s*:\s*(?:sub|super)", re.IGNORECASE)
 
 
-def _is_shifted(attrib) -> bool:
-    """True for an element whose inline style sets it as a subscript or superscript ("CO<span
+def _is_shifted(style: str | None) -> bool:
+    """True for an inline style that sets an element as a subscript or superscript ("CO<span
     style="vertical-align: sub">2</span>")."""
-    style = attrib.get("style")
     return style is not None and "vertical-align" in style and _SHIFTED.search(style) is not None
 
 
@@ -362,7 +360,10 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
         if item is not el and item.tail:
             todo.append((item.tail, in_link))
         tag = item.tag.lower() if isinstance(item.tag, str) else None
-        if tag is None or tag in skip_tags or (item is not el and item.attrib and _is_hidden(item, item.attrib)):
+        if tag is None or tag in skip_tags:
+            continue
+        attrib = item.attrib
+        if item is not el and attrib and _is_hidden(item, attrib, attrib.get("style")):
             continue
         link = in_link
         if tag == "a" and item.get("href") is not None:
@@ -505,7 +506,7 @@ class _Segmenter:
     def mark_edge(self, tag: str, layout: bool, joining: bool) -> None:
         """An element ``tag`` starts or ends before the next text (``layout``: a block element
         or code block, whose edges are not words apart within a line; ``joining``: one whose
-        edges part no letter from a digit, `_JOINING_TAGS` or `_is_shifted`)."""
+        edges part no letter from a digit, `_JOINING_TAGS` or a `_is_shifted` style)."""
         edge = _WORD_EDGE if tag == "time" or tag == "button" else 0 if layout or self.in_code else _SHOWN_EDGE
         if edge and joining:
             self.joining = True
@@ -780,9 +781,10 @@ class _Segmenter:
         attrib = el.attrib
         n_attrib = len(attrib)
         skipped = tag in self.skip_tags
+        style = attrib.get("style") if n_attrib and not skipped else None
         overlay = _overlay(tag, attrib) if n_attrib and not skipped else 0
         consent, notice = overlay == _CONSENT, overlay == _NOTICE
-        hidden = overlay > 0 or (not skipped and n_attrib and _is_hidden(el, attrib))
+        hidden = overlay > 0 or (not skipped and n_attrib and _is_hidden(el, attrib, style))
         if too_deep and not (skipped or hidden):  # nested past the limit: its text joins this block, unstructured
             self.add(_flat_text(el, self.skip_tags), link)
         if hidden and not too_deep:
@@ -861,7 +863,7 @@ class _Segmenter:
         if code:
             self.in_code += 1
         layout = block or pre
-        joining = tag in _JOINING_TAGS or (not layout and n_attrib > 0 and _is_shifted(attrib))
+        joining = tag in _JOINING_TAGS or (not layout and _is_shifted(style))
         self.mark_edge(tag, layout, joining)
         text = el.text
         if text:
