@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from publicsuffixlist import PSLFILE, PublicSuffixList
 
-__all__ = ["PageRecord", "host_site", "read_index", "registered_domain"]
+__all__ = ["PageRecord", "host_domain", "host_site", "read_index", "registered_domain"]
 
 log = logging.getLogger("blockclf")
 
@@ -128,12 +128,19 @@ def host_site(relative: str | Path) -> str | None:
     names no URL of its own. Only folder names with a public suffix count (``v1.2`` does not).
     """
     for part in reversed(Path(relative).parent.parts):
-        if "." not in part or part.startswith(".") or " " in part:
-            continue
-        domain = _domain(part.lower())
+        domain = host_domain(part)
         if domain:
             return domain
     return None
+
+
+def host_domain(name: str) -> str | None:
+    """The registered domain of a bare host name (``"FOXNews.com"``, ``"www.example.org"``),
+    None for anything else: words, a version number (``"v1.2"``), a file (``"Node.js"``).
+    Only names under a public suffix count."""
+    if "." not in name or name.startswith(".") or " " in name:
+        return None
+    return _domain(name.lower())
 
 
 def _html_path(root: Path, dataset: str, page_id: str) -> Path:

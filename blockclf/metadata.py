@@ -56,6 +56,7 @@ from dateutil import parser as dateparser
 from lxml import etree
 
 from .block import Block
+from .data import host_domain
 from .html import Document, join_url
 from .words import is_spaced
 
@@ -949,6 +950,8 @@ def _site_like(part: str, sitename: str | None, domain: str | None, logos: Seque
     words = _words(part)
     if not words:
         return True
+    if _is_host(part):
+        return True
     if sitename and (_overlap(part, sitename) >= 0.5 or part.lower() in sitename.lower()):
         return True
     if domain:
@@ -963,11 +966,23 @@ def _site_like(part: str, sitename: str | None, domain: str | None, logos: Seque
     return False
 
 
+#: the endings of host names that name a site in a title: a country's, or one of the first
+#: generic ones (``"celery.app.events"``, a module's name, ends in a newer one)
+_HOST_END = re.compile(r"\.(?:[a-z]{2}|com|org|net|edu|gov|mil|int|info|biz)$")
+
+
+def _is_host(part: str) -> bool:
+    """Whether a title part is a host name (``"FOXNews.com"``): its site's name, whether or not
+    the page says its address."""
+    part = part.strip().lower()
+    return _HOST_END.search(part) is not None and host_domain(part) is not None
+
+
 def _names_site(text: str, sitename: str | None, domain: str | None) -> bool:
-    """Whether a text is the site's name: its site name, or its domain's name with at most a
-    short ending (``"TownDispatch"``, ``"TownDispatch.com"``), not a headline that holds it
-    (``"TownDispatch wins a press award"``)."""
-    if sitename and _overlap(text, sitename) >= 0.9:
+    """Whether a text is the site's name: its site name, a host name, or its domain's name with
+    at most a short ending (``"TownDispatch"``, ``"TownDispatch.com"``), not a headline that
+    holds it (``"TownDispatch wins a press award"``)."""
+    if (sitename and _overlap(text, sitename) >= 0.9) or _is_host(text):
         return True
     if not domain:
         return False
@@ -977,11 +992,13 @@ def _names_site(text: str, sitename: str | None, domain: str | None) -> bool:
 
 
 def _best_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], sitename: str | None = None,
-              domain: str | None = None, *, anywhere: bool = False, leading: bool = False) -> tuple[int, int] | None:
+              domain: str | None = None, *, anywhere: bool = False, leading: bool = False,
+              start: int = 0) -> tuple[int, int] | None:
     """The consecutive title parts a text is, as (first, end) part indices: the run most like it
     (token F1 at least 0.9; the earliest of equals) that does not name the site (`_names_site`).
     For an ``<h1>``, only runs that are the title's start or hold most of its words count (an
-    h1 that is neither is a site's logo or a section's name); ``anywhere`` lifts that.
+    h1 that is neither is a site's logo or a section's name); ``anywhere`` lifts that. The
+    title's start is its part ``start``, after the site's name that some titles begin with.
     ``leading``: only runs from the title's start, up to twice the text's words (longer ones
     are less like it), so that a title of hundreds of parts costs no more than a few.
 
@@ -999,7 +1016,8 @@ def _best_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], site
             if leading and len(_words(run)) > most_words:
                 break
             score = _overlap(text, run)
-            if (score >= 0.9 and score > best and (anywhere or i == 0 or 2 * len(_words(run)) >= n_title)
+            at_start = i == 0 or (i <= start and len(_words(run)) > 1)  # not "Site - Shop"'s "Shop"
+            if (score >= 0.9 and score > best and (anywhere or at_start or 2 * len(_words(run)) >= n_title)
                     and not _names_site(run, sitename, domain)):
                 best, where = score, (i, j)
     return where
@@ -1014,22 +1032,26 @@ def _h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence
     documentation page's first ``<h1>`` may be its project's name, which ends the title. But a
     one-word ``<h1>`` at the title's start is as often the page's tag or section (``"backup -
     How to back up my system? - Town Answers"`` beside the h1 ``"Backup"``): it is the headline
-    only when no other ``<h1>`` is one.
+    only when no other ``<h1>`` is one. A title that begins with its site's name (``"CNN.com -
+    Rita growing weaker, slower - Sep 25, 2005"``) starts after it.
     """
     later = single = None
+    start = 0
+    while start < len(spans) - 1 and _names_site(spans[start][0], sitename, domain):
+        start += 1
     for head in h1:
         if _overlap(head, title) >= 0.9:
             return head if len(head) <= len(title) else title
-        run = _best_run(head, title, spans, sitename, domain)
+        run = _best_run(head, title, spans, sitename, domain, start=start)
         if run is None:
             continue
         i, j = run
         found = title[spans[i][1]:spans[j - 1][2]]
         if _words(head) == _words(found):
             found = head
-        if i == 0 and len(_words(found)) > 1:
+        if i <= start and len(_words(found)) > 1:
             return found
-        if i == 0:
+        if i <= start:
             single = single or found
         else:
             later = later or found

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from blockclf.data import PageRecord, host_site, read_index, registered_domain
+from blockclf.data import PageRecord, host_domain, host_site, read_index, registered_domain
 
 
 def write_index(root: Path, rows: list) -> None:
@@ -111,3 +111,11 @@ def test_domain_in_index_wins_over_url(tmp_path: Path):
 ])
 def test_host_named_folders_give_a_site(relative, site):
     assert host_site(relative) == site
+
+
+@pytest.mark.parametrize("name, domain", [
+    ("FOXNews.com", "foxnews.com"), ("www.example.org", "example.org"), ("bbc.co.uk", "bbc.co.uk"),
+    ("Node.js", None), ("v1.2", None), ("a site.com", None), (".hidden", None), ("example", None),
+])
+def test_host_domain_of_a_bare_host_name(name, domain):
+    assert host_domain(name) == domain

@@ -190,6 +190,27 @@ def test_clean_title_rules():
     assert clean_title("") is None
 
 
+@pytest.mark.parametrize("title, h1, want", [
+    # a title that begins with its site's host name: the h1 after it is the headline
+    ("CNN.com - Rita growing weaker, slower - Sep 25, 2005", ["Rita growing weaker, slower"],
+     "Rita growing weaker, slower"),
+    ("FOXNews.com - Paula Abdul Breaks Nose - Celebrity Gossip | Entertainment News", ["Entertainment",
+     "Paula Abdul Breaks Nose"], "Paula Abdul Breaks Nose"),
+    # a one-word h1 after the site's name is its section, not the headline
+    ("The Barn Swallow - Shop", ["The Barn Swallow", "Shop"], "The Barn Swallow - Shop"),
+    # a module's dotted name is no host name, nor a file's
+    ("celery.app.events - Celery 5.2 documentation", ["celery.app.events"], "celery.app.events"),
+    ("Node.js - Run JavaScript Everywhere", [], "Node.js - Run JavaScript Everywhere"),
+    # a host name at either end is the site's, with no address to say so
+    ("Viator.com | Book London Tours and Day Trips", [], "Book London Tours and Day Trips"),
+    # a brand in a headline does not make it the site's name: the site-named h1 ends the title
+    ("Xfinity TV and Streaming - Xfinity Entertainment", ["Xfinity Entertainment"], "Xfinity TV and Streaming"),
+])
+def test_clean_title_after_a_leading_site_name(title, h1, want):
+    sitename = {"The Barn Swallow - Shop": "The Barn Swallow"}.get(title, "Xfinity" if "Xfinity" in title else None)
+    assert clean_title(title, h1=h1, sitename=sitename) == want
+
+
 def test_opengraph_title_that_disagrees_with_the_page_is_not_taken():
     head = '<meta property="og:title" content="Wikimedia list article">'
     m = meta_of(page(head, body="<h1>List of films</h1>", title="List of films - Wikipedia"))
