@@ -60,11 +60,13 @@ CONSENT_IDS = frozenset(
     cookie-banner cookies-banner gdpr-banner cookiefirst-root termly-code-snippet-support ccc""".split()
 )
 #: the same by class: OneTrust's older banner, Osano's cookieconsent, Drupal's EU Cookie Compliance,
-#: Complianz, CookieLawInfo, CookieYes, Fides, Klaro, and the names sites give their own banners
+#: Complianz, CookieLawInfo, CookieYes, Fides, Klaro, and the names sites give their own banners; and
+#: the placeholders Sourcepoint and Borlabs show where an embed waits for consent ("External content
+#: not available: your privacy settings prevent..."), once for every tweet or chart of an article
 CONSENT_CLASSES = frozenset(
     """optanon-alert-box-wrapper cc-window eu-cookie-compliance-banner cmplz-cookiebanner cli-modal
     cky-consent-container cky-modal fides-overlay klaro cookiefirst-root cookie-notice cookie-banner cookie-bar
-    cookie-consent""".split()
+    cookie-consent sourcepoint__social-placeholder brlbs-cmpnt-content-blocker""".split()
 )
 #: elements that hold a page, whatever their names say (a ``cookie-banner`` class on ``<body>`` while one shows)
 _NEVER_CONSENT = frozenset(("html", "body", "main", "article"))

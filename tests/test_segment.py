@@ -311,6 +311,22 @@ def test_consent_managers_dialogs_are_hidden_but_the_page_is_not():
     assert [(b.text, b.hidden) for b in blocks_of(page)] == [("Text", False)]
 
 
+def test_a_placeholder_for_an_embed_awaiting_consent_is_a_consent_block():
+    """Sourcepoint and Borlabs stand a placeholder where each embed (a tweet, a chart) waits for
+    consent; an article with six embeds said "External content not available" six times."""
+    placeholder = ("<div class='{}' data-embed='&lt;p&gt;the embed&lt;/p&gt;'><h3>External content not available</h3>"
+                   "<p>Your privacy settings prevent loading external content.</p><button>Change settings</button></div>")
+    html = ("<body><article><h2>Evergrande's size</h2><p>It built more than 1,300 projects.</p>"
+            + placeholder.format("sourcepoint__social-placeholder") + "<p>It employed 200,000 people.</p>"
+            + placeholder.format("brlbs-cmpnt-container brlbs-cmpnt-content-blocker") + "</article></body>")
+    blocks = blocks_of(html)
+    assert [b.text for b in blocks if not b.hidden] == [
+        "Evergrande's size", "It built more than 1,300 projects.", "It employed 200,000 people."]
+    hidden = [b for b in blocks if b.hidden]
+    assert len(hidden) == 2 and all(b.consent for b in hidden)
+    assert hidden[0].text.startswith("External content not available")
+
+
 def test_a_forums_staff_banner_is_a_notice_read_as_hidden_text():
     html = ("<body><div id='banner'><div id='banner-content'><h1>Community survey 2024</h1><p>Dear community, "
             "tell us about your work.</p></div><button>Dismiss</button></div>"
