@@ -159,10 +159,14 @@ def _only_text_of_parent(el: etree._Element) -> bool:
     """True when `el` holds all of its parent's text: a screen-reader label that stands in for an icon
     (a check mark's "Yes", a tooltip's text) is the only words there are for it, so it is read. A parent
     of more than `_MAX_NODES_READ` other nodes is too big to be an icon's wrapper (the nodes are read
-    lazily, so a parent of a million children costs no more than one of a few)."""
+    lazily, so a parent of a million children costs no more than one of a few). A ``<button>``'s
+    label is the name of a control ("Add to favorites" on a heart icon), not something the page
+    says: it stays hidden."""
     parent = el.getparent()
     if parent is None:
         return True
+    if parent.tag == "button":
+        return False
     text = parent.text
     if text and not text.isspace():
         return False

@@ -288,6 +288,11 @@ def test_screen_reader_text_beside_visible_text_is_hidden_an_icons_label_is_read
     # a label that stands alone in its parent is read, wherever that parent is
     assert [b.hidden for b in blocks_of("<body><div><a class='sr-only' href='#m'>Skip</a></div><p>x</p></body>")] == [
         False, False]
+    # but a button's label names a control: a product grid's heart icons said "Add to favorites" 100 times
+    card = ("<body><article><a href='/p/1'>Topo Athletic ST-5, $108</a><button><svg></svg><span class='sr-only'>"
+            "Add to favorites</span></button></article></body>")
+    assert [(b.text, b.hidden) for b in blocks_of(card)] == [("Topo Athletic ST-5, $108", False),
+                                                           ("Add to favorites", True)]
 
 
 def test_consent_managers_dialogs_are_hidden_but_the_page_is_not():
