@@ -3,6 +3,9 @@
 Byte-order mark, the caller's encoding, the page's own ``<meta charset>`` declaration, strict
 UTF-8, UTF-8 with single stray bytes read as Windows-1252 (pages that mix the two), then
 charset-normalizer's detection. `decode` returns the text and the name of what it used.
+ISO-8859-1 and ASCII are read as Windows-1252, as browsers read them (the WHATWG Encoding
+Standard): their bytes 0x80-0x9F are a page's quotes, dashes and euro signs, not control
+characters.
 """
 
 from __future__ import annotations
@@ -22,7 +25,11 @@ BOMS = (
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE
 )
-_LATIN1_NAMES = {"iso-8859-1", "latin-1", "latin1", "windows-1252", "cp1252", "us-ascii", "ascii"}
+#: single-byte encodings (`codecs` names, by prefix): text in one of them is almost never valid
+#: UTF-8 with multi-byte characters by accident, so a page declaring one that is such UTF-8 is UTF-8
+_SINGLE_BYTE = ("iso8859", "cp125", "cp874", "koi8", "mac-", "tis-620", "ascii")
+#: what a browser reads as Windows-1252 (with the five bytes it leaves undefined as Latin-1)
+_AS_WINDOWS_1252 = frozenset(("iso8859-1", "ascii", "cp1252"))
 _HIGH_RUN = re.compile(rb"[\x80-\xff]+")
 _UTF8_MULTI = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
@@ -62,6 +69,22 @@ def _utf8_cp1252(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error("blockclf-cp1252", _utf8_cp1252)
 
 
+def _latin1(exc: UnicodeError) -> tuple[str, int]:
+    """Decoding error handler: the five bytes Windows-1252 leaves undefined read as Latin-1 does."""
+    assert isinstance(exc, UnicodeDecodeError)
+    return exc.object[exc.start:exc.end].decode("latin-1"), exc.end
+
+
+codecs.register_error("blockclf-latin1", _latin1)
+
+
+def _windows_1252(data: bytes, name: str) -> tuple[str, str]:
+    """``data`` read as ``name``, or as Windows-1252 where a browser would (`_AS_WINDOWS_1252`)."""
+    if name in _AS_WINDOWS_1252 and not data.isascii():
+        return data.decode("cp1252", errors="blockclf-latin1"), "cp1252"
+    return data.decode(name), name
+
+
 def _mixed_utf8(data: bytes, declared_utf8: bool) -> bool:
     """UTF-8 with stray single-byte characters (a template in one encoding, text in another).
 
@@ -85,9 +108,10 @@ def _mixed_utf8(data: bytes, declared_utf8: bool) -> bool:
 def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
     """Decode page bytes to text; return ``(text, encoding_used)``.
 
-    A page that declares Latin-1 (or Windows-1252) but is valid UTF-8 with multi-byte
-    characters is read as UTF-8: that mislabelling is common and the reverse is vanishingly
-    rare, because Latin-1 text is almost never valid multi-byte UTF-8 by accident. A page
+    A page that declares a single-byte encoding (Latin-1, Windows-1252, Latin-9, Arabic
+    Windows-1256...) but is valid UTF-8 with multi-byte characters is read as UTF-8: that
+    mislabelling is common and the reverse is vanishingly rare, because single-byte text is
+    almost never valid multi-byte UTF-8 by accident. A page
     that is UTF-8 (by its declaration or its characters) with stray single bytes is read as
 ``utf-8+cp1252`` (see `_mixed_utf8`), never handed to detection, which can take a few
 stray bytes for a legacy Asian encoding.
@@ -105,7 +129,7 @@ stray bytes for a legacy Asian encoding.
     match = _META_CHARSET.search(data[:4096])
     declared = _lookup(match.group(1).decode("ascii", "ignore")) if match else None
     if declared and declared not in ("utf-16", "utf-16-le", "utf-16-be", "utf-32"):
-        if not caller and declared in {_lookup(n) for n in _LATIN1_NAMES}:
+        if not caller and declared.startswith(_SINGLE_BYTE):
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
@@ -117,7 +141,7 @@ stray bytes for a legacy Asian encoding.
     candidates.append("utf-8")
     for name in candidates:
         try:
-            return data.decode(name), name
+            return _windows_1252(data, name)
         except (UnicodeDecodeError, LookupError):
             continue
     if _mixed_utf8(data, "utf-8" in (caller, declared)):
@@ -127,5 +151,7 @@ stray bytes for a legacy Asian encoding.
     best = from_bytes(data[:200_000]).best()
     if best is not None and best.encoding:
         name = _lookup(best.encoding) or "utf-8"
+        if name in _AS_WINDOWS_1252:
+            return _windows_1252(data, name)
         return data.decode(name, errors="replace"), name
     return data.decode("utf-8", errors="replace"), "utf-8"

@@ -52,11 +52,25 @@ def test_meta_charset_and_http_equiv_are_read():
     assert text_of(doc) == RUSSIAN.strip()
 
 
-def test_genuine_latin1_page_is_read_as_latin1():
+def test_genuine_latin1_page_is_read_as_browsers_read_it():
+    """A browser reads ISO-8859-1 as Windows-1252: the same letters, and quotes and dashes
+    where Latin-1 has control characters (0x92 is an apostrophe, not U+0092)."""
     data = page("déjà vu, señor", '<meta charset="iso-8859-1">').encode("latin-1")
     doc = parse(data)
-    assert doc.encoding == "iso8859-1"
+    assert doc.encoding == "cp1252"
     assert text_of(doc) == "déjà vu, señor"
+    quoted = page("Don\x92t say \x93never\x94 \x96 caf\xe9", '<meta charset="iso-8859-1">').encode("latin-1")
+    assert text_of(parse(quoted)) == "Don’t say “never” – café"
+    # the five bytes Windows-1252 leaves undefined are read as Latin-1 reads them, not lost
+    assert decode(b"<meta charset='windows-1252'><p>a\x81b \x93c\x94</p>")[0].endswith("a\x81b “c”</p>")
+    assert decode(b"<meta charset='ascii'><p>plain</p>")[1] == "ascii"
+
+
+def test_single_byte_declared_but_utf8_page_is_read_as_utf8():
+    for charset in ("iso-8859-15", "windows-1256"):
+        data = page("Qatar’s oldest daily — café", f'<meta charset="{charset}">').encode("utf-8")
+        assert parse(data).encoding == "utf-8"
+        assert text_of(parse(data)) == "Qatar’s oldest daily — café"
 
 
 def test_latin1_declared_but_utf8_page_is_read_as_utf8():
