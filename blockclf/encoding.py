@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 import re
 
-__all__ = ["decode"]
+__all__ = ["decode", "repair_mojibake"]
 
 BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
@@ -155,3 +155,67 @@ stray bytes for a legacy Asian encoding.
             return _windows_1252(data, name)
         return data.decode(name, errors="replace"), name
     return data.decode("utf-8", errors="replace"), "utf-8"
+
+
+#: what a UTF-8 continuation byte becomes when read as Latin-1 or Windows-1252
+_CONTINUATION = "\u0080-\u00bf€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
+#: what text decoded twice leaves (UTF-8 read as Latin-1 or Windows-1252, then written as UTF-8):
+#: a lead byte's letter before a continuation byte's ("Ã©" for "é", "â€”" for "—", "Ð¿" for
+#: "п"); ftfy decides what is mojibake
+_MARK = re.compile(f"[\u00c2-\u00f4][{_CONTINUATION}]")
+#: the lead bytes' letters of the commonest mojibake (Latin, Greek, Cyrillic, Hebrew, Arabic
+#: letters; punctuation): a page with none of them is not looked at further
+_LEADS = "ÃÂÄÅÎÏÐÑ×ØÙâð"
+
+
+#: most characters on either side of a mark given to ftfy with it (a page's script may hold
+#: megabytes between two tags)
+_REACH = 200
+
+
+_ASCII = re.compile("[\x00-\x7f]")
+
+
+def _stretch(text: str, at: int, done: int) -> tuple[int, int]:
+    """Where the stretch around the mark at ``at`` starts and ends: from the ``<`` before it to
+    the ``<`` after it, or about `_REACH` characters either way, at an ASCII character (never
+    inside a run of mojibake, which holds none); never before ``done``."""
+    start = max(done, text.rfind("<", 0, at) + 1)
+    if at - start > _REACH:
+        cut = _ASCII.search(text, at - _REACH, at)
+        start = cut.start() if cut else start
+    end = text.find("<", at, at + _REACH)
+    if end < 0:
+        cut = _ASCII.search(text, min(len(text), at + _REACH))
+        end = cut.start() if cut else len(text)
+    return start, end
+
+
+def repair_mojibake(text: str) -> tuple[str, bool]:
+    """``text`` with the characters of UTF-8 that was decoded twice put back (``"flexbox â\x80\x94
+    flexibly"`` becomes ``"flexbox — flexibly"``), and whether anything was.
+
+    Pages saved through a tool that decoded them wrongly carry such text in valid UTF-8, so no
+    choice of encoding undoes it; ftfy does, sequence by sequence, only where its heuristics
+    are sure. It is given only the stretches between two ``<`` (a tag and the text after it)
+    that hold a mark of such text (`_MARK`), on pages that hold a lead byte's letter
+    (`_LEADS`): given whole pages, it took a tenth of the command's time.
+    """
+    if text.isascii() or not any(lead in text for lead in _LEADS):
+        return text, False
+    marks = [m.start() for m in _MARK.finditer(text)]
+    if not marks:
+        return text, False
+    import ftfy
+
+    pieces: list[str] = []
+    done = 0
+    for at in marks:
+        if at < done:
+            continue
+        start, end = _stretch(text, at, done)
+        pieces += [text[done:start], ftfy.fix_encoding(text[start:end])]
+        done = end
+    pieces.append(text[done:])
+    fixed = "".join(pieces)
+    return fixed, fixed != text

@@ -27,7 +27,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from .encoding import BOMS, decode, looks_utf16
+from .encoding import BOMS, decode, looks_utf16, repair_mojibake
 
 __all__ = ["ABSOLUTE_URL", "FLAG_WARNINGS", "Document", "Limits", "PageError", "check_deadline", "decode",
            "gunzip_bounded", "join_url", "most_attributes", "parse", "read_source"]
@@ -456,10 +456,18 @@ def _decoded(source: Source, encoding: str | None, limits: Limits, warnings: lis
         text, used = decode(data, encoding)
         if "+" in used:
             warnings.append("mixed-encoding")
-        return text, used, len(data)
+        return _repaired(text, warnings), used, len(data)
     if len(data) > limits.max_bytes:
         raise PageError("too-large", f"page has {len(data)} characters, over the limit of {limits.max_bytes}")
-    return data, "str", len(data)
+    return _repaired(data, warnings), "str", len(data)
+
+
+def _repaired(text: str, warnings: list[str]) -> str:
+    """``text`` with UTF-8 that was decoded twice put back (`repair_mojibake`), said in a warning."""
+    text, repaired = repair_mojibake(text)
+    if repaired:
+        warnings.append("mojibake-repaired")
+    return text
 
 
 def _parseable(text: str, limits: Limits, warnings: list[str]) -> str:

@@ -131,6 +131,23 @@ def test_misdeclared_and_mixed_encodings():
     assert page.doc.encoding == "utf-8+cp1252" and "mixed-encoding" in page.doc.warnings
 
 
+def test_utf8_decoded_twice_is_repaired_and_flagged():
+    """A page saved through a tool that read its UTF-8 as Latin-1 or Windows-1252 carries the
+    mojibake in valid UTF-8: no choice of encoding undoes it, the repair does."""
+    words = "Canada’s No. 1 story — Grüße aus Köln, 20 °C, привет"
+    for wrong in ("latin-1", "cp1252"):
+        twice = f'<meta charset="utf-8"><p>{words.encode().decode(wrong, errors="ignore")}</p>'.encode()
+        page = prepare(twice)
+        assert [b.text for b in page.blocks] == [words]
+        assert "mojibake-repaired" in page.doc.warnings and page.doc.encoding == "utf-8"
+    # a str a caller decoded wrongly (an HTTP client's Latin-1 default) is repaired the same way
+    assert text_of(f"<p>{words.encode().decode('latin-1')}</p>") == words
+    # text that only looks odd is left as it is, and says nothing
+    for fine in ("<p>SÃO PAULO, Ã la carte</p>", "<p>«CAFÉ» et crème, naïve, ±2 °C</p>", "<p>plain ASCII</p>"):
+        page = prepare(fine.encode())
+        assert "mojibake-repaired" not in page.doc.warnings
+
+
 def test_nul_bytes_in_a_text_page_are_dropped_and_flagged():
     page = prepare(f"<html><body><p>Riv\x00ers</p>{ARTICLE}\x00</body></html>".encode())
     assert page.blocks[0].text == "Rivers" and "nul-bytes" in page.doc.warnings

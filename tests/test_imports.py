@@ -23,6 +23,7 @@ LAZY_ALLOWED = {
     "dask.distributed", "importlib.metadata", "lightgbm", "matplotlib", "matplotlib.pyplot", "multiprocessing", "pandas",
     "scipy.stats", "tqdm", "warcio.archiveiterator",
     "py3langid.langid",  # the language identifier only where pycld2 is not installed
+    "ftfy",  # the mojibake repair, only for a page that shows its marks (80 ms to import)
 }
 
 
