@@ -86,6 +86,18 @@ def test_undeclared_utf8_is_tried_strictly():
     assert text_of(doc) == "Grüße aus Köln"
 
 
+def test_undeclared_western_page_is_windows_1252_where_detection_ties():
+    """Detection ties on pages with few bytes past ASCII and picked Central European or DOS code
+    pages for English ones; a browser's default, Windows-1252, is taken when it reads the page
+    as cleanly. Polish, Russian and Russian DOS pages keep their own encodings."""
+    english = page("It’s £5 – “quoted”, the café was open. " * 3).encode("cp1252")
+    assert decode(english) == (english.decode("cp1252"), "cp1252")
+    polish = page("Zażółć gęślą jaźń. Wczoraj poszliśmy do sklepu, żeby kupić chleb i masło. " * 3)
+    assert decode(polish.encode("cp1250"))[0] == polish
+    for codec in ("cp1251", "cp866"):
+        assert "французских булок" in decode(page(RUSSIAN).encode(codec))[0]
+
+
 def test_charset_normalizer_is_the_last_resort():
     data = page(RUSSIAN).encode("cp1251")  # no declaration, not valid UTF-8
     text, used = decode(data)
