@@ -240,19 +240,18 @@ def repair_mojibake(text: str) -> tuple[str, bool]:
     """
     if text.isascii() or not any(lead in text for lead in _LEADS):
         return text, False
-    marks = [m.start() for m in _MARK.finditer(text)]
-    if not marks:
+    mark = _MARK.search(text)
+    if mark is None:
         return text, False
     import ftfy
 
     pieces: list[str] = []
     done = 0
-    for at in marks:
-        if at < done:
-            continue
-        start, end = _stretch(text, at, done)
+    while mark is not None:  # one search a stretch: a page of mojibake holds millions of marks
+        start, end = _stretch(text, mark.start(), done)
         pieces += [text[done:start], ftfy.fix_encoding(text[start:end])]
         done = end
+        mark = _MARK.search(text, done)
     pieces.append(text[done:])
     fixed = "".join(pieces)
     return fixed, fixed != text

@@ -142,6 +142,9 @@ def test_utf8_decoded_twice_is_repaired_and_flagged():
         assert "mojibake-repaired" in page.doc.warnings and page.doc.encoding == "utf-8"
     # a str a caller decoded wrongly (an HTTP client's Latin-1 default) is repaired the same way
     assert text_of(f"<p>{words.encode().decode('latin-1')}</p>") == words
+    # a page that is nothing but mojibake is repaired stretch by stretch, in bounded memory
+    dense = prepare(("<p>" + "Ã©" * 200_000 + "</p>").encode())
+    assert dense.blocks[0].text == "é" * 200_000
     # text that only looks odd is left as it is, and says nothing
     for fine in ("<p>SÃO PAULO, Ã la carte</p>", "<p>«CAFÉ» et crème, naïve, ±2 °C</p>", "<p>plain ASCII</p>"):
         page = prepare(fine.encode())
