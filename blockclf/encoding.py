@@ -80,11 +80,12 @@ def _latin1(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error("blockclf-latin1", _latin1)
 
 
-def _windows_1252(data: bytes, name: str) -> tuple[str, str]:
-    """``data`` read as ``name``, or as Windows-1252 where a browser would (`_AS_WINDOWS_1252`)."""
+def _read_as(data: bytes, name: str, errors: str = "strict") -> tuple[str, str]:
+    """``data`` read as ``name``, or as Windows-1252 where a browser would (`_AS_WINDOWS_1252`),
+    and the name of what was used."""
     if name in _AS_WINDOWS_1252 and not data.isascii():
         return data.decode("cp1252", errors="blockclf-latin1"), "cp1252"
-    return data.decode(name), name
+    return data.decode(name, errors=errors), name
 
 
 def _mixed_utf8(data: bytes, declared_utf8: bool) -> bool:
@@ -99,12 +100,18 @@ def _mixed_utf8(data: bytes, declared_utf8: bool) -> bool:
     """
     sample = data[:1_000_000]
     valid = len(_UTF8_MULTI.findall(sample))
-    runs = _HIGH_RUN.findall(_UTF8_MULTI.sub(b"_", sample))
-    invalid = sum(len(r) for r in runs)
-    alone = sum(1 for r in runs if len(r) == 1)
     if not (valid or declared_utf8):
         return False
+    invalid, alone = _high_bytes(_UTF8_MULTI.sub(b"_", sample))
     return (valid > 0 and (declared_utf8 or valid > invalid)) or alone >= 0.8 * invalid
+
+
+def _high_bytes(sample: bytes) -> tuple[int, int]:
+    """How many bytes past ASCII ``sample`` holds, and how many of them stand alone between
+    ASCII bytes: Windows-1252's quotes, dashes and accented letters stand alone, legacy
+    multi-byte and Cyrillic or Greek single-byte text puts its bytes in runs."""
+    runs = _HIGH_RUN.findall(sample)
+    return sum(len(r) for r in runs), sum(1 for r in runs if len(r) == 1)
 
 
 def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
@@ -143,19 +150,14 @@ stray bytes for a legacy Asian encoding.
     candidates.append("utf-8")
     for name in candidates:
         try:
-            return _windows_1252(data, name)
+            return _read_as(data, name)
         except (UnicodeDecodeError, LookupError):
             continue
     if _mixed_utf8(data, "utf-8" in (caller, declared)):
         return data.decode("utf-8", errors="blockclf-cp1252"), "utf-8+cp1252"
     from charset_normalizer import from_bytes
 
-    guess = _detected(from_bytes(data[:200_000]), data)
-    if guess in _AS_WINDOWS_1252:
-        return _windows_1252(data, guess)
-    if guess:
-        return data.decode(guess, errors="replace"), guess
-    return data.decode("utf-8", errors="replace"), "utf-8"
+    return _read_as(data, _detected(from_bytes(data[:200_000]), data) or "utf-8", errors="replace")
 
 
 #: DOS code pages, which web pages are hardly ever written in but which detection picks for
@@ -170,8 +172,8 @@ _CHAOS_SLACK = 0.01
 def _detected(results: Iterable[Any], data: bytes) -> str | None:
     """The encoding to read an undeclared page in, from charset-normalizer's guesses: its best,
     unless Windows-1252 reads the page about as cleanly (within `_CHAOS_SLACK`), or the best is
-    a DOS code page, the page's bytes past ASCII stand alone (`_stand_alone`) and Windows-1252
-    reads every one of them. The guesses tie on pages with few bytes past ASCII: English pages
+    a DOS code page, at least 80 % of the page's bytes past ASCII stand alone (`_high_bytes`)
+    and Windows-1252 reads every one of them. The guesses tie on pages with few bytes past ASCII: English pages
     with a few pound signs and curly quotes were read as Central European ("£5" as "Ł5") or
     Baltic DOS (quotes as "ō" and "ö")."""
     guesses = [(_lookup(r.encoding), r.chaos) for r in results if r.encoding]
@@ -182,20 +184,15 @@ def _detected(results: Iterable[Any], data: bytes) -> str | None:
     western = next((chaos for name, chaos in guesses if name == "cp1252"), None)
     if western is not None and western <= least + _CHAOS_SLACK:
         return "cp1252"
-    if best in _DOS and _stand_alone(data):
-        try:
-            data.decode("cp1252")
-        except UnicodeDecodeError:
-            return best
-        return "cp1252"
+    if best in _DOS:
+        high, alone = _high_bytes(data[:1_000_000])
+        if alone >= 0.8 * high:
+            try:
+                data.decode("cp1252")
+            except UnicodeDecodeError:
+                return best
+            return "cp1252"
     return best
-
-
-def _stand_alone(data: bytes) -> bool:
-    """Whether at least 80 % of the runs of bytes past ASCII are one byte long, as Windows-1252's
-    quotes, dashes and accented letters are (text in a Cyrillic DOS code page puts its in runs)."""
-    runs = _HIGH_RUN.findall(data[:1_000_000])
-    return bool(runs) and sum(len(r) == 1 for r in runs) >= 0.8 * len(runs)
 
 
 #: what a UTF-8 continuation byte becomes when read as Latin-1 or Windows-1252

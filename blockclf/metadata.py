@@ -1013,11 +1013,12 @@ def _best_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], site
     for i in range(1 if leading else len(parts)):
         for j in range(i + 1, len(parts) + 1):
             run = " ".join(parts[i:j])
-            if leading and len(_words(run)) > most_words:
+            n_run = len(_words(run))
+            if leading and n_run > most_words:
                 break
             score = _overlap(text, run)
-            at_start = i == 0 or (i <= start and len(_words(run)) > 1)  # not "Site - Shop"'s "Shop"
-            if (score >= 0.9 and score > best and (anywhere or at_start or 2 * len(_words(run)) >= n_title)
+            at_start = i == 0 or (i <= start and n_run > 1)  # not "Site - Shop"'s "Shop"
+            if (score >= 0.9 and score > best and (anywhere or at_start or 2 * n_run >= n_title)
                     and not _names_site(run, sitename, domain)):
                 best, where = score, (i, j)
     return where

@@ -179,7 +179,7 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
         if b.hidden:
             rec["hidden"] = True
         kind = hidden_kind(b)
-        if kind == "consent" or kind == "notice":  # a consent dialog or a site's notice, read as hidden text
+        if kind in ("consent", "notice"):  # a consent dialog or a site's notice, read as hidden text
             rec["reason"] = kind
         elif res.comment is not None and len(res.comment) and res.comment[i] and res.comments != "keep":
             rec["reason"] = "comment"  # part of a readers' comment thread
