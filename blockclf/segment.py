@@ -422,6 +422,23 @@ def _placed_cells(row: etree._Element) -> dict[etree._Element, tuple[int, int]]:
     return placed
 
 
+def _footer_last(table: etree._Element) -> list[etree._Element]:
+    """A table's children in the order a browser shows them: HTML lets ``<tfoot>`` come before
+    the body's rows, and it is drawn below them (a long table repeating its header row at the
+    foot would otherwise be written with the header twice at the top)."""
+    children = list(table)
+    feet = [c for c in children if isinstance(c.tag, str) and c.tag.lower() == "tfoot"]
+    if not feet:
+        return children
+    last = feet[-1]
+    rows_after = False
+    for c in children[children.index(last) + 1:]:
+        if isinstance(c.tag, str) and c.tag.lower() in ("tbody", "tr"):
+            rows_after = True
+            break
+    return [c for c in children if c not in feet] + feet if rows_after else children
+
+
 class _Owner:
     """An open block-level element: what its blocks inherit, and its path once asked for."""
 
@@ -874,7 +891,7 @@ class _Segmenter:
         text = el.text
         if text:
             self.add(text, link)
-        for child in el:
+        for child in (_footer_last(el) if tag == "table" else el):
             if isinstance(child.tag, str):
                 self._element(child, link, tokens, ancestors, heading, lists, tables, link, pre)
             else:  # comments, entities, processing instructions: only their tail is page text

@@ -52,6 +52,21 @@ def test_markdown_restores_headings_lists_tables_code_and_quotes():
     assert md.endswith("\n") and "\n\n\n" not in md
 
 
+def test_a_table_footer_written_before_its_body_is_written_below_it():
+    # HTML allows <tfoot> before <tbody>; a browser draws it under the rows, as the text and
+    # Markdown write it (a footer that repeats the header is not a second header row)
+    html = ("<body><table><thead><tr><th>Pos</th><th>Plays</th></tr></thead>"
+            "<tfoot><tr><td>Total</td><td>120</td></tr></tfoot>"
+            "<tbody><tr><td>DL</td><td>63</td></tr><tr><td>LB</td><td>57</td></tr></tbody></table></body>")
+    res = result(html, drop=())
+    assert res.markdown == "| Pos | Plays |\n| --- | --- |\n| DL | 63 |\n| LB | 57 |\n| Total | 120 |\n"
+    assert res.text.split("\n") == ["Pos | Plays", "DL | 63", "LB | 57", "Total | 120"]
+    # a footer already after the rows, and a table without one, keep their order
+    after = html.replace("<tfoot><tr><td>Total</td><td>120</td></tr></tfoot>", "") \
+        .replace("</tbody>", "</tbody><tfoot><tr><td>Total</td><td>120</td></tr></tfoot>")
+    assert result(after, drop=()).markdown == res.markdown
+
+
 def test_markdown_numbers_ordered_lists_and_nests_under_them():
     html = "<body><ol><li>first</li><li>second<ul><li>bullet<ol><li>deep</li></ol></li></ul></li></ol></body>"
     md = result(html, drop=()).markdown
