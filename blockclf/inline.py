@@ -131,6 +131,19 @@ def _url(url: str, base: str | None) -> str:
     return url.translate(_URL_UNSAFE)
 
 
+def _within(href: str, base: str | None) -> bool:
+    """Whether a link leads into this page (``#id12``) or to the page itself: on a heading, a
+    back-reference to the contents or a permalink, which the written heading drops (its ids
+    are not in the output, and the page is the one being read)."""
+    href = href.strip()
+    if href.startswith("#"):
+        return True
+    if not base or not href:
+        return False
+    joined = join_url(base, href)
+    return joined is not None and joined.split("#", 1)[0] == base.split("#", 1)[0]
+
+
 def _code_span(code: str) -> str:
     """``code`` in backticks, the fence longer than any run of backticks inside."""
     code = " ".join(code.split())
@@ -146,7 +159,8 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     """The block's text as one line of Markdown: escaped, with links, code, bold, italic.
 
     A heading's bold is left out: a heading is bold already, and pages that wrap its words in
-    ``<strong>`` would otherwise give ``## **Title**``. A heading's or a table cell's (``cell``)
+    ``<strong>`` would otherwise give ``## **Title**``; so is a heading's link into the page or
+    to the page itself (`_within`). A heading's or a table cell's (``cell``)
     text does not start a line, so what would start a list there (``7.``, ``--``) is written as is.
     """
     heading = bool(block.heading_level)
@@ -161,7 +175,7 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
         if kind == "text":
             top[2].append(value if top[0] == "code" else md_escape(value))
         elif kind == "open":
-            if heading and value == "strong":
+            if heading and (value == "strong" or (value == "a" and _within(attrs.get("href", ""), base))):
                 continue
             if value == "img":
                 src = _url(attrs["src"], base) if images and attrs.get("src") else ""
@@ -205,6 +219,7 @@ def block_html(block: Block, base: str | None = None, images: bool = False) -> s
     """The block's text as HTML: escaped, with only ``a``, ``code``, ``strong``, ``em`` (and ``img``)."""
     if block.rich is None:
         return escape(block.text, False)
+    heading = bool(block.heading_level)
     out: list[str] = []
     open_tags: list[tuple[str, bool]] = []  # each open tag, and whether it was written
     for kind, value, attrs in _tokens(block.rich):
@@ -216,7 +231,7 @@ def block_html(block: Block, base: str | None = None, images: bool = False) -> s
                 if src:
                     out.append(f'<img src="{escape(src)}" alt="{escape(attrs.get("alt", ""))}">')
             elif value == "a":
-                href = _url(attrs.get("href", ""), base)
+                href = "" if heading and _within(attrs.get("href", ""), base) else _url(attrs.get("href", ""), base)
                 if href:  # no usable address: the text, unlinked
                     out.append(f'<a href="{escape(href)}">')
                 open_tags.append((value, bool(href)))

@@ -267,6 +267,22 @@ def test_a_heading_is_written_without_bold_its_italic_links_and_code_kept():
     assert "<h2><strong>Middle ground</strong></h2>" in to_html(res)  # HTML keeps what the page marked
 
 
+def test_a_headings_link_into_the_page_or_to_itself_is_written_as_its_text():
+    # a back-reference to the contents (docutils' toc-backref) and a post title's permalink
+    # lead nowhere in the written page; a heading's link elsewhere stays
+    res = page('<h2><a class="toc-backref" href="#id12">Example configuration</a></h2><p>Text.</p>'
+               '<h1><a href="https://site.org/a/b.html">The post</a></h1>'
+               '<h3><a href="/a/other.html">Another post</a></h3>')
+    md = to_markdown(res)
+    assert md == ("## Example configuration\n\nText.\n\n# The post\n\n"
+                  "### [Another post](https://site.org/a/other.html)\n")
+    html = to_html(res)
+    assert "<h2>Example configuration</h2>" in html and "<h1>The post</h1>" in html
+    assert '<h3><a href="https://site.org/a/other.html">Another post</a></h3>' in html
+    # in running text an in-page link stays a link
+    assert to_markdown(page('<p>See <a href="#id12">below</a>.</p>')) == "See [below](https://site.org/a/b.html#id12).\n"
+
+
 def test_links_resolve_against_base():
     res = page('<p><a href="page.html">rel</a> <a href="/root">root</a> <a href="#frag">frag</a></p>',
                head='<base href="https://docs.example.org/v2/">', url="https://mirror.net/x.html")
