@@ -130,7 +130,9 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
     templates. When the visible blocks keep under `MIN_KEPT_CHARS`, the page likely hides
     its content until scripts run (tabs, product details, pages revealed by script), so the
     whole page is scored again with its hidden blocks read like visible ones (without site
-    evidence) and flagged ``read-hidden``.
+    evidence) and flagged ``read-hidden``. A consent dialog or a site's notice is never kept
+    then either: it lies over the page until dismissed, and on such a page it is often the
+    only text in view.
     """
     merged = sorted(page.blocks + page.hidden, key=lambda b: b.index)
     kept_chars = sum(len(b.text) for b, k in zip(dec.blocks, dec.kept) if k)
@@ -138,6 +140,7 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
         tables, boxes = _tables(mdl, [merged], [page.doc.title], [None])
         scores, table = mdl.score(tables[0], boxes)
         kept = keep_labels(scores >= threshold, label_value_pairs(merged))
+        kept &= np.array([not (b.consent or b.notice) for b in merged], dtype=bool)  # over the page, never in it
         if any(b.hidden for b, k in zip(merged, kept) if k):  # else the visible reading stands
             return _Decisions(merged, scores, kept, _reasons(mdl, table, top) if explain else None, read_hidden=True)
     # the visible blocks keep their order among the merged ones: their results drop into place

@@ -12,6 +12,7 @@ import pytest
 from blockclf import Model, PageError, Result, extract, extract_batch, prepare
 from blockclf.evaluate import tokens
 from blockclf.features import FEATURES
+from blockclf.render import removal_log
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "example.html"
@@ -221,6 +222,23 @@ def test_page_that_hides_its_content_is_read_with_its_hidden_blocks():
     assert "read-hidden" in res.warnings
     assert "outer banks had retreated" in res.text
     assert res.stats["kept_chars"] > 200
+
+
+def test_a_consent_dialog_is_never_kept_when_a_page_is_read_with_its_hidden_blocks():
+    # the banner is often the only text in view on a page that hides its content until scripts
+    # run; read again with its hidden blocks, the page keeps its article, not the banner
+    banner = ("<div id='onetrust-banner-sdk'><p>We use cookies and similar technologies to improve your "
+              "experience on our website, to analyse traffic and to personalise the content and advertising "
+              "you see. By clicking accept you agree to the storing of cookies on your device.</p>"
+              "<button>Accept all</button></div>")
+    html = (f"<html><head><title>River survey</title></head><body>{banner}<div id='app' style='display: none'>"
+            f"<h1>River survey</h1><p>{STORY}</p><p>{STORY}</p></div><p>Loading</p></body></html>")
+    res = extract(html)
+    assert "read-hidden" in res.warnings and "outer banks had retreated" in res.text
+    assert "cookies" not in res.text
+    (dialog,) = [b for b in res.blocks if b.consent]
+    assert not res.kept[res.blocks.index(dialog)]
+    assert any(e["reason"] == "consent" and "cookies" in e["text"] for e in removal_log(res))
 
 
 def test_training_labels_only_visible_blocks(tmp_path):
