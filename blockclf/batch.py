@@ -339,7 +339,7 @@ _HELD_BYTES: Counter[str] = Counter()
 def _held_size(page: Page) -> int:
     """Estimated bytes of a segmented page's objects, its tree let go (measured: about 1.7
     times its characters plus 400 bytes a block; rounded up)."""
-    blocks = page.blocks + page.hidden
+    blocks = page.blocks + page.hidden + (page.revealed or [])
     return 2 * sum(len(b.text) + len(b.xpath) + len(b.rich or "") for b in blocks) + 600 * len(blocks)
 
 

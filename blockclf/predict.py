@@ -70,12 +70,16 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
                         + (f"the frames {', '.join(frames[:5])}" if frames else "frame documents"))
     if not blocks:
         doc.warnings.append("no-text")
+    # a page whose visible text cannot reach MIN_KEPT_CHARS is read with its hidden blocks
+    # (`_with_hidden`): read once more with them shown, so that they keep their structure
+    revealed = (segment(doc, limits, page_url=url, reveal=True)
+                if hidden and sum(len(b.text) for b in visible) < MIN_KEPT_CHARS else None)
     page_url = url or doc.url
     meta = page_metadata(doc, visible, url)
     roots = tuple(comment_roots(doc.root, blocks)) if may_have_comments(blocks) else ()
     left = doc.deadline - time.monotonic() if doc.deadline is not None else None
     return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden,
-                metadata=meta, comment_roots=roots, budget_left=left)
+                metadata=meta, comment_roots=roots, budget_left=left, revealed=revealed)
 
 
 def _reasons(model: Model, table: np.ndarray, top: int) -> list[list[Reason]]:
@@ -130,19 +134,22 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
     templates. When the visible blocks keep under `MIN_KEPT_CHARS`, the page likely hides
     its content until scripts run (tabs, product details, pages revealed by script), so the
     whole page is scored again with its hidden blocks read like visible ones (without site
-    evidence) and flagged ``read-hidden``. A consent dialog or a site's notice is never kept
-    then either: it lies over the page until dismissed, and on such a page it is often the
-    only text in view.
+    evidence; from `Page.revealed`, where the hidden elements keep their headings and
+    paragraphs, when the page's visible text was that short) and flagged ``read-hidden``. A
+    consent dialog or a site's notice is never kept then either: it lies over the page until
+    dismissed, and on such a page it is often the only text in view.
     """
     merged = sorted(page.blocks + page.hidden, key=lambda b: b.index)
     kept_chars = sum(len(b.text) for b, k in zip(dec.blocks, dec.kept) if k)
     if kept_chars < MIN_KEPT_CHARS:
-        tables, boxes = _tables(mdl, [merged], [page.doc.title], [None])
+        shown_all = page.revealed if page.revealed is not None else merged  # hidden text with its structure
+        tables, boxes = _tables(mdl, [shown_all], [page.doc.title], [None])
         scores, table = mdl.score(tables[0], boxes)
-        kept = keep_labels(scores >= threshold, label_value_pairs(merged))
-        kept &= np.array([not (b.consent or b.notice) for b in merged], dtype=bool)  # over the page, never in it
-        if any(b.hidden for b, k in zip(merged, kept) if k):  # else the visible reading stands
-            return _Decisions(merged, scores, kept, _reasons(mdl, table, top) if explain else None, read_hidden=True)
+        kept = keep_labels(scores >= threshold, label_value_pairs(shown_all))
+        kept &= np.array([not (b.consent or b.notice) for b in shown_all], dtype=bool)  # over the page, never in it
+        if any(b.hidden for b, k in zip(shown_all, kept) if k):  # else the visible reading stands
+            return _Decisions(shown_all, scores, kept, _reasons(mdl, table, top) if explain else None,
+                              read_hidden=True)
     # the visible blocks keep their order among the merged ones: their results drop into place
     shown = np.array([not b.hidden for b in merged])
     scores, kept = np.zeros(len(merged)), np.zeros(len(merged), dtype=bool)

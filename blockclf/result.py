@@ -42,7 +42,10 @@ class Page:
     readers' comment threads) are read here, while the parsed tree is at hand (a batch may
     drop the tree before scoring). ``budget_left``: the seconds of the page's time budget
     (`Limits.max_seconds`) left when it was prepared, for featurising and scoring it; the
-    time a page waits for the others of its batch does not count.
+    time a page waits for the others of its batch does not count. ``revealed``: on a page whose
+    visible text is too short to keep enough, its blocks read with the hidden elements shown
+    (`segment` with ``reveal``), which the page is read from if its visible blocks keep too
+    little; None on other pages.
     """
 
     doc: Document
@@ -54,6 +57,7 @@ class Page:
     metadata: Metadata = field(default_factory=Metadata)
     comment_roots: tuple[str, ...] = ()
     budget_left: float | None = None
+    revealed: list[Block] | None = None
 
 
 @dataclass

@@ -468,8 +468,12 @@ class _Segmenter:
     kept to a few attribute reads and comparisons.
     """
 
-    def __init__(self, doc: Document, limits: Limits, include_noscript: bool, page_url: str | None) -> None:
+    def __init__(self, doc: Document, limits: Limits, include_noscript: bool, page_url: str | None,
+                 reveal: bool = False) -> None:
         self.tree = doc.root.getroottree()
+        self.reveal = reveal  # hidden elements (but consent dialogs and notices) read like visible ones
+        self.revealing = 0  # depth of such elements around the walk
+        self.pending_revealed = False  # the pending block holds text of one
         self.paths: dict[etree._Element, str] = {}
         self.siblings: dict[etree._Element, tuple[dict[etree._Element, int], dict[str, int]]] = {}
         self.doc = doc
@@ -523,6 +527,8 @@ class _Segmenter:
             self.rich = list(self.pieces)
         self.pieces.append(text)
         self.markup += len(text)
+        if self.revealing:
+            self.pending_revealed = True
         if link:
             self.link_chars += len(" ".join(text.split()))  # as the block text folds it
 
@@ -573,6 +579,7 @@ class _Segmenter:
             code = " ".join(_markup("".join(rich)).split()) if rich is not None else None
         if text:
             self._emit(text, owner, code)
+        self.pending_revealed = False
         self.pieces = []
         self.rich = None
         self.link_chars = 0
@@ -704,6 +711,7 @@ class _Segmenter:
                 number=number,
                 colspan=colspan,
                 column=column,
+                hidden=self.pending_revealed,
             )
         )
         if heading:
@@ -808,6 +816,15 @@ class _Segmenter:
         overlay = _overlay(tag, attrib) if n_attrib and not skipped else 0
         consent, notice = overlay == _CONSENT, overlay == _NOTICE
         hidden = overlay > 0 or (not skipped and n_attrib and _is_hidden(el, attrib, style))
+        revealed = False
+        if hidden and self.reveal and not overlay:  # read like a visible element, its blocks flagged hidden
+            if self.revealing:  # hidden inside such an element: left out, as its flat reading leaves it
+                tail = el.tail
+                if tail and parent_link is not None:
+                    self.add(tail, parent_link)
+                return
+            hidden, revealed = False, True
+            self.revealing += 1
         if too_deep and not (skipped or hidden):  # nested past the limit: its text joins this block, unstructured
             self.add(_flat_text(el, self.skip_tags), link)
         if hidden and not too_deep:
@@ -815,6 +832,8 @@ class _Segmenter:
             self._hide(el, tag, (tokens + own)[-_MAX_TOKENS:] if parent_link is not None else own, ancestors,
                        lists + (tag in LIST_TAGS), tables + (tag == "table"), link, consent, notice)
         if skipped or hidden or too_deep:
+            if revealed:
+                self.revealing -= 1
             if parent_link is not None:
                 tail = el.tail
                 if tail:
@@ -910,6 +929,8 @@ class _Segmenter:
             self.owner.pop()
         elif in_pre and tag in BLOCK_TAGS:
             self.new_line()
+        if revealed:
+            self.revealing -= 1
         if parent_link is not None:
             tail = el.tail
             if tail:
@@ -917,7 +938,7 @@ class _Segmenter:
 
 
 def segment(doc: Document, limits: Limits | None = None, include_noscript: bool = True,
-            page_url: str | None = None) -> list[Block]:
+            page_url: str | None = None, reveal: bool = False) -> list[Block]:
     """Return the page's blocks in document order.
 
     ``<noscript>`` content is read by default: many pages (forums, old portals) carry their
@@ -927,5 +948,11 @@ def segment(doc: Document, limits: Limits | None = None, include_noscript: bool 
     read like any other; only ``<title>`` is metadata. Links and images in `Block.rich`
     are resolved against the page's ``<base>`` and its address (``page_url``, else the one
     the page gives, `Document.url`), when that is absolute.
+
+    A hidden element is one block of flat text flagged `Block.hidden`, placed after the
+    visible block around it. With ``reveal``, hidden elements (but consent dialogs and site
+    notices) are read like visible ones, with their headings, paragraphs and lists, and every
+    block holding their text is flagged hidden: the reading of a page that hides its content
+    until scripts run.
     """
-    return _Segmenter(doc, limits or Limits(), include_noscript, page_url or doc.url).run()
+    return _Segmenter(doc, limits or Limits(), include_noscript, page_url or doc.url, reveal).run()

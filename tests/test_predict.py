@@ -222,6 +222,9 @@ def test_page_that_hides_its_content_is_read_with_its_hidden_blocks():
     assert "read-hidden" in res.warnings
     assert "outer banks had retreated" in res.text
     assert res.stats["kept_chars"] > 200
+    # read with its hidden elements shown, the content keeps its heading and paragraphs
+    assert res.markdown.startswith(f"# River survey\n\n{STORY}\n\n{STORY}\n")
+    assert all(b.hidden for b, k in zip(res.blocks, res.kept) if k)
 
 
 def test_a_consent_dialog_is_never_kept_when_a_page_is_read_with_its_hidden_blocks():

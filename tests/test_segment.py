@@ -261,6 +261,26 @@ def test_hidden_element_is_one_block_after_the_text_around_it():
     assert modal.tokens == ("modal",) and modal.ancestors[-1] == "div"
 
 
+def test_revealed_hidden_elements_keep_their_structure_and_are_flagged_hidden():
+    # the reading of a page that hides its content until scripts run: hidden elements are
+    # segmented like visible ones (headings, paragraphs), their blocks flagged hidden; a
+    # consent dialog stays one hidden block, flagged consent; what is hidden inside a hidden
+    # element is left out, as in its flat reading
+    html = ("<body><div id='onetrust-banner-sdk'><p>We use cookies.</p><p>Accept</p></div><p>Loading</p>"
+            "<div style='display: none'><h1>River survey</h1><p>The banks moved.</p>"
+            "<p>Twice, <span hidden>quietly</span> in a century.</p></div></body>")
+    doc = parse(html)
+    revealed = segment(doc, reveal=True)
+    assert [(b.text, b.hidden, b.consent, b.heading_level) for b in revealed] == [
+        ("We use cookies. Accept", True, True, 0), ("Loading", False, False, 0), ("River survey", True, False, 1),
+        ("The banks moved.", True, False, 0), ("Twice, in a century.", True, False, 0)]
+    assert revealed[2].heading_path == () and revealed[3].heading_path == ("River survey",)
+    # without reveal the same page reads as before: one flat block per hidden element
+    assert [(b.text, b.hidden) for b in segment(parse(html))] == [
+        ("We use cookies. Accept", True), ("Loading", False),
+        ("River survey The banks moved. Twice, in a century.", True)]
+
+
 def test_a_part_react_streams_late_is_read_where_it_arrives():
     html = ("<body><article><h1>Index funds</h1><template id='B:0'></template><div>Loading paragraph...</div></article>"
             "<footer>Contact us</footer><div hidden id='S:0'><p>An index fund tracks a market index.</p></div>"
