@@ -25,7 +25,7 @@ from .checks import INDEX_THRESHOLD_SHARE, MIN_KEPT_CHARS, PageChecks, page_chec
 from .comments import comment_mask, comment_roots, discussion_page, may_have_comments
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
-from .html import Limits, PageError, Source, parse
+from .html import Document, Limits, PageError, Source, parse
 from .metadata import page_metadata
 from .model import Model, cached_model
 from .result import Page, Reason, Result
@@ -70,16 +70,24 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
                         + (f"the frames {', '.join(frames[:5])}" if frames else "frame documents"))
     if not blocks:
         doc.warnings.append("no-text")
-    # a page whose visible text cannot reach MIN_KEPT_CHARS is read with its hidden blocks
-    # (`_with_hidden`): read once more with them shown, so that they keep their structure
-    revealed = (segment(doc, limits, page_url=url, reveal=True)
-                if hidden and sum(len(b.text) for b in visible) < MIN_KEPT_CHARS else None)
+    revealed = _revealed(doc, limits, url) if hidden and sum(len(b.text) for b in visible) < MIN_KEPT_CHARS else None
     page_url = url or doc.url
     meta = page_metadata(doc, visible, url)
     roots = tuple(comment_roots(doc.root, blocks)) if may_have_comments(blocks) else ()
     left = doc.deadline - time.monotonic() if doc.deadline is not None else None
     return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden,
                 metadata=meta, comment_roots=roots, budget_left=left, revealed=revealed)
+
+
+def _revealed(doc: Document, limits: Limits | None, url: str | None) -> list[Block] | None:
+    """The page read with its hidden elements shown (`segment` with ``reveal``): a page whose
+    visible text cannot reach `MIN_KEPT_CHARS` is read with its hidden blocks (`_with_hidden`),
+    and so they keep their structure. None when that second walk runs out of the page's time
+    or node budget: the hidden blocks are then read as they are."""
+    try:
+        return segment(doc, limits, page_url=url, reveal=True)
+    except PageError:
+        return None
 
 
 def _reasons(model: Model, table: np.ndarray, top: int) -> list[list[Reason]]:

@@ -227,6 +227,25 @@ def test_page_that_hides_its_content_is_read_with_its_hidden_blocks():
     assert all(b.hidden for b, k in zip(res.blocks, res.kept) if k)
 
 
+def test_a_page_whose_revealed_reading_runs_out_of_budget_is_read_with_its_flat_hidden_blocks(monkeypatch):
+    import blockclf.predict as predict
+
+    real = predict.segment
+
+    def out_of_time(doc, limits=None, include_noscript=True, page_url=None, reveal=False):
+        if reveal:
+            raise PageError("timeout", "page took too long")
+        return real(doc, limits, include_noscript, page_url)
+
+    monkeypatch.setattr(predict, "segment", out_of_time)
+    html = (f"<html><head><title>River survey</title></head><body><div id='app' style='display: none'>"
+            f"<h1>River survey</h1><p>{STORY}</p></div><p>Loading</p></body></html>")
+    page = prepare(html)
+    assert page.revealed is None and page.hidden
+    res = extract_batch([page])[0]
+    assert "read-hidden" in res.warnings and "outer banks had retreated" in res.text
+
+
 def test_a_consent_dialog_is_never_kept_when_a_page_is_read_with_its_hidden_blocks():
     # the banner is often the only text in view on a page that hides its content until scripts
     # run; read again with its hidden blocks, the page keeps its article, not the banner
