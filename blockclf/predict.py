@@ -129,6 +129,8 @@ class _Decisions:
     read_hidden: bool = False
     #: the page's first reading was an index, and its second, at a lower threshold, stands
     read_as_index: bool = False
+    #: the favor mode's threshold kept nothing visible and the balanced one's reading stands
+    read_at_balanced: bool = False
     #: per block, its part in the page's thread (`threads.Thread.roles`), None on other pages
     post: np.ndarray | None = None
     #: per block, the thread's post it is in (`threads.Thread.numbers`), None on other pages
@@ -210,6 +212,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
                         "prepare each page first, or call blockclf.extract() for one")
     mdl = cached_model(model)
     thr = float(threshold) if threshold is not None else mdl.threshold(favor)
+    # a favor mode stricter than the balanced one never writes nothing where that one writes something
+    fallback = mdl.threshold("balanced") if threshold is None and mdl.threshold("balanced") < thr else None
     reps: list[Any] = [None] * len(pages)
     if repetition is not None:
         reps = list(repetition)
@@ -234,10 +238,15 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     for p, table, pp in zip(pages, tables, pairs):
         n = len(table)
         s = scores[start:start + n]
-        dec = _Decisions(p.blocks, s, keep_labels(s >= thr, pp),
-                         reasons[start:start + n] if reasons is not None else None)
+        kept, page_thr = keep_labels(s >= thr, pp), thr
+        if fallback is not None and not kept.any():
+            lower = keep_labels(s >= fallback, pp)
+            if lower.any():
+                kept, page_thr = lower, fallback
+        dec = _Decisions(p.blocks, s, kept, reasons[start:start + n] if reasons is not None else None)
         if p.hidden:
-            dec = _with_hidden(dec, p, mdl, thr, explain, top_reasons)
+            dec = _with_hidden(dec, p, mdl, page_thr, explain, top_reasons)
+        dec.read_at_balanced = page_thr != thr
         comment = comment_mask(dec.blocks, p.comment_roots, dec.kept, discussion_page(p.url))
         if comments != "keep":  # readers' comments are not the article: removed, or returned apart
             dec.kept = dec.kept & ~comment
@@ -248,14 +257,13 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             dec.post, dec.post_number = thread.roles, thread.numbers
         dated = bool(p.metadata.date or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, _title(p), p.url, dated)
-        page_thr = thr
         if checks.verdict == "index" and threshold is None:
             # the label/value pairs are the batch's unless hidden blocks joined the page's blocks
             page_pairs = pp if dec.blocks is p.blocks else label_value_pairs(dec.blocks)
             again = _index_reading(p, dec, page_pairs, comment if comments != "keep" else None,
-                                   thr * INDEX_THRESHOLD_SHARE, dated)
+                                   page_thr * INDEX_THRESHOLD_SHARE, dated)
             if again is not None:
-                dec.kept, checks, page_thr = again[0], again[1], thr * INDEX_THRESHOLD_SHARE
+                dec.kept, checks, page_thr = again[0], again[1], page_thr * INDEX_THRESHOLD_SHARE
                 dec.read_as_index = True
         decided.append((p, dec, comment, checks, page_thr))
         start += n
@@ -296,7 +304,8 @@ def _result(page: Page, dec: _Decisions, comment: np.ndarray, checks: PageChecks
             favor: str | None, comments: str) -> Result:
     """A page's `Result`, built once from its decisions and checks."""
     warnings = (list(page.doc.warnings) + (["read-hidden"] if dec.read_hidden else [])
-                + (["read-as-index"] if dec.read_as_index else []) + list(checks.warnings))
+                + (["read-as-index"] if dec.read_as_index else [])
+                + (["read-at-balanced"] if dec.read_at_balanced else []) + list(checks.warnings))
     return Result(blocks=dec.blocks, scores=dec.scores, kept=dec.kept, threshold=threshold, favor=favor,
                   title=_title(page), url=page.url, site=page.site, name=page.name, encoding=page.doc.encoding,
                   warnings=warnings, verdict=checks.verdict, stats=checks.stats, reasons=dec.reasons,

@@ -263,6 +263,23 @@ def test_a_consent_dialog_is_never_kept_when_a_page_is_read_with_its_hidden_bloc
     assert any(e["reason"] == "consent" and "cookies" in e["text"] for e in removal_log(res))
 
 
+def test_a_stricter_favor_mode_never_writes_nothing_where_the_balanced_one_writes_something():
+    import copy
+
+    from blockclf.model import cached_model
+
+    strict = copy.copy(cached_model(None))
+    strict.thresholds = {**strict.thresholds, "precision": 0.9999}  # over every block's score
+    html = f"<html><head><title>River survey</title></head><body><h1>River survey</h1><p>{STORY}</p></body></html>"
+    balanced = extract(html, model=strict)
+    res = extract(html, model=strict, favor="precision")
+    assert res.text == balanced.text and "outer banks had retreated" in res.text
+    assert "read-at-balanced" in res.warnings and "read-at-balanced" not in balanced.warnings
+    assert res.threshold == strict.threshold("balanced") and res.favor == "precision"
+    # a raw threshold is taken at its word
+    assert extract(html, model=strict, threshold=0.9999).text == ""
+
+
 def test_training_labels_only_visible_blocks(tmp_path):
     from blockclf.data import PageRecord
     from blockclf.train import _label_one
