@@ -213,7 +213,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     mdl = cached_model(model)
     thr = float(threshold) if threshold is not None else mdl.threshold(favor)
     # a favor mode stricter than the balanced one never writes nothing where that one writes something
-    fallback = mdl.threshold("balanced") if threshold is None and mdl.threshold("balanced") < thr else None
+    balanced = mdl.thresholds.get("balanced")
+    fallback = balanced if threshold is None and balanced is not None and balanced < thr else None
     reps: list[Any] = [None] * len(pages)
     if repetition is not None:
         reps = list(repetition)
