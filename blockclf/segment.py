@@ -427,16 +427,11 @@ def _footer_last(table: etree._Element) -> list[etree._Element]:
     the body's rows, and it is drawn below them (a long table repeating its header row at the
     foot would otherwise be written with the header twice at the top)."""
     children = list(table)
-    feet = [c for c in children if isinstance(c.tag, str) and c.tag.lower() == "tfoot"]
-    if not feet:
+    tags = [c.tag.lower() if isinstance(c.tag, str) else "" for c in children]
+    feet = [i for i, t in enumerate(tags) if t == "tfoot"]
+    if not feet or not {"tbody", "tr"}.intersection(tags[feet[-1]:]):
         return children
-    last = feet[-1]
-    rows_after = False
-    for c in children[children.index(last) + 1:]:
-        if isinstance(c.tag, str) and c.tag.lower() in ("tbody", "tr"):
-            rows_after = True
-            break
-    return [c for c in children if c not in feet] + feet if rows_after else children
+    return [c for c, t in zip(children, tags) if t != "tfoot"] + [children[i] for i in feet]
 
 
 class _Owner:
@@ -819,12 +814,10 @@ class _Segmenter:
         revealed = False
         if hidden and self.reveal and not overlay:  # read like a visible element, its blocks flagged hidden
             if self.revealing:  # hidden inside such an element: left out, as its flat reading leaves it
-                tail = el.tail
-                if tail and parent_link is not None:
-                    self.add(tail, parent_link)
-                return
-            hidden, revealed = False, True
-            self.revealing += 1
+                hidden, skipped = False, True
+            else:
+                hidden, revealed = False, True
+                self.revealing += 1
         if too_deep and not (skipped or hidden):  # nested past the limit: its text joins this block, unstructured
             self.add(_flat_text(el, self.skip_tags), link)
         if hidden and not too_deep:
