@@ -490,7 +490,7 @@ def add_parser(sub: Any) -> None:
     ex.add_argument("--images", action="store_true", help="keep images as ![alt](src) in markdown, <img> in html")
     ex.add_argument("--title", action=argparse.BooleanOptionalAction, default=None,
                     help="start the output with the page's headline, once (default: in markdown and html; not in "
-                         "text, whose gold usually leaves it out)")
+                         "text, which holds only the kept blocks)")
     ex.add_argument("--jobs", type=jobs_value, default="auto", metavar="N|auto",
                     help="worker processes: auto (default) uses the available cores, up to 8 and one per 12 pages "
                          "(a shorter batch runs in this process); 1 never starts workers")
