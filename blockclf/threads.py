@@ -128,7 +128,9 @@ def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, 
     """
     paths = {b.xpath for b in blocks}
     keys: dict[tuple[str, str], int] = {}
-    tried: set[tuple[str, str]] = set()
+    # a candidate is tried once per path inside it: a first post laid out apart from the
+    # replies (one more wrapper around its text) does not hide the replies' repetition
+    tried: set[tuple[str, str, str]] = set()
     seen: set[str] = set()  # element paths walked up from already
     for i in np.flatnonzero(scores >= MIN_CONFIDENT).tolist():
         b = blocks[i]
@@ -143,10 +145,10 @@ def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, 
             if last.endswith("]"):
                 tag, _, num = last[:-1].partition("[")
                 key = (head, tag)
-                if key not in tried:
-                    tried.add(key)
-                    if (_siblings_alike(paths, head, tag, int(num), b.xpath[len(path):])
-                            and _dated_post(blocks, i, path)):
+                tail = b.xpath[len(path):]
+                if key not in keys and (head, tag, tail) not in tried:
+                    tried.add((head, tag, tail))
+                    if _siblings_alike(paths, head, tag, int(num), tail) and _dated_post(blocks, i, path):
                         keys[key] = i
             path = head
     return keys

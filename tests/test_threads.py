@@ -172,3 +172,21 @@ def test_a_first_post_with_more_parts_shares_its_slots_with_the_replies():
     thread = find_thread(blocks, scores, scores >= 0.5)
     assert thread is not None
     assert all(r == BODY for b, r in zip(blocks, thread.roles) if b.text in (QUESTION, *REPLIES))
+
+
+def test_a_first_post_laid_out_apart_does_not_hide_the_replies_thread():
+    """The first post wraps its text in one more element than the replies: its confident
+    block finds no siblings like it, and the replies' blocks must still find their posts."""
+    replies = [f"{text} It took me a weekend to find, so I am writing it down here for the next one." for text in REPLIES]
+    first = _post(1, "ann", QUESTION).replace('<div class="body"><p>', '<div class="wrap"><div class="body"><p>', 1)
+    first = first.replace("</p></div>", "</p></div></div>", 1)
+    html = ('<html><body><main><div class="posts">' + first
+            + "".join(_post(i + 2, f"user{i}", text) for i, text in enumerate(replies)) + "</div></main></body></html>")
+    blocks = _blocks(html)
+    scores = np.array([0.9 if b.text == QUESTION or b.text in replies else 0.1 for b in blocks])
+    thread = find_thread(blocks, scores, scores >= 0.5)
+    assert thread is not None and thread.posts == 4
+    roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
+    assert all(roles[text] == BODY for text in replies)
+    assert roles[QUESTION] == POST  # its own slot: the model's decision, which keeps it
+    assert roles["Reply Quote"] == FURNITURE
