@@ -58,8 +58,9 @@ ROLE_NAMES = {BODY: "body", FURNITURE: "furniture", POST: "post"}
 
 #: a block scored at least this is kept confidently: the posts are read above such blocks only
 MIN_CONFIDENT = 0.5
-#: posts are looked for up to this many levels above a confidently kept block
-MAX_LEVELS = 8
+#: posts are looked for up to this many levels above a confidently kept block (XenForo: eight
+#: elements between a post and its text)
+MAX_LEVELS = 12
 #: a thread has at least this many posts holding text
 MIN_POSTS = 3
 #: the body slot is in at least this share of the posts

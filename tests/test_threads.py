@@ -190,3 +190,26 @@ def test_a_first_post_laid_out_apart_does_not_hide_the_replies_thread():
     assert all(roles[text] == BODY for text in replies)
     assert roles[QUESTION] == POST  # its own slot: the model's decision, which keeps it
     assert roles["Reply Quote"] == FURNITURE
+
+
+def test_posts_whose_text_sits_deep_inside_them_make_a_thread():
+    """XenForo puts a post's text eight elements below the post: the posts are still found."""
+    def post(n: int, body: str) -> str:
+        return (f'<article class="message"><div class="inner"><div class="user"><h4>user{n}</h4></div>'
+                f'<div class="main"><header><ul><li>{n} Jul 2024</li><li>#{n}</li></ul></header>'
+                f'<div class="content"><div class="wrap"><div class="body"><article class="bb">'
+                f'<div class="bbWrapper"><div>{body}</div></div></article></div></div></div>'
+                f'<footer><ul><li>Like Reply</li></ul></footer></div></div></article>')
+
+    replies = [f"{text} It took me a weekend to find, so I am writing it down here for the next one." for text in REPLIES]
+    html = ('<html><body><div class="posts">' + post(1, QUESTION)
+            + "".join(post(i + 2, text) for i, text in enumerate(replies)) + "</div></body></html>")
+    blocks = _blocks(html)
+    body = next(b for b in blocks if b.text == QUESTION)
+    depth = body.xpath[body.xpath.index("article[1]"):].count("/")
+    assert depth == 8  # the post is eight steps above its text's element
+    scores = np.array([0.9 if b.text == QUESTION or b.text in replies else 0.1 for b in blocks])
+    thread = find_thread(blocks, scores, scores >= 0.5)
+    assert thread is not None and thread.posts == 4 and thread.tag == "article"
+    roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
+    assert all(roles[text] == BODY for text in (QUESTION, *replies))
