@@ -260,13 +260,16 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
     chars: dict[str, int] = {}
     kept_chars: dict[str, int] = {}
     slot_posts: dict[str, set[str]] = {}
+    signed: set[str] = set()  # the slots of signatures, which may hold more text than short replies
     for i, post, slot in zip(rep.members, rep.posts, rep.slots):
         size = len(blocks[i].text)
         chars[slot] = chars.get(slot, 0) + size
         if kept[i]:
             kept_chars[slot] = kept_chars.get(slot, 0) + size
         slot_posts.setdefault(slot, set()).add(post)
-    common = [s for s in chars if len(slot_posts[s]) >= MIN_BODY_SHARE * len(posts)]
+        if not SIGNATURE_TOKENS.isdisjoint(blocks[i].tokens):
+            signed.add(slot)
+    common = [s for s in chars if len(slot_posts[s]) >= MIN_BODY_SHARE * len(posts) and s not in signed]
     if not common:
         return None
     body = max(common, key=chars.__getitem__)

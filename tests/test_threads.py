@@ -213,3 +213,16 @@ def test_posts_whose_text_sits_deep_inside_them_make_a_thread():
     assert thread is not None and thread.posts == 4 and thread.tag == "article"
     roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
     assert all(roles[text] == BODY for text in (QUESTION, *replies))
+
+
+def test_signatures_longer_than_the_replies_are_not_taken_for_their_bodies():
+    signature = ('<aside class="message-signature"><a href="/shop">My shop on Etsy</a> <a href="/yt">My woodworking '
+                 'channel, with a new video every week about jigs, finishes and the tools I keep</a></aside>')
+    signed = THREAD_PAGE.replace('<div class="foot">', signature + '<div class="foot">')
+    blocks = _blocks(signed)
+    scores = np.array([0.9 if b.text == QUESTION or b.text in REPLIES else 0.1 for b in blocks])
+    thread = find_thread(blocks, scores, scores >= 0.5)
+    assert thread is not None and thread.posts == 4
+    roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
+    assert all(roles[text] == BODY for text in (QUESTION, *REPLIES))
+    assert {int(r) for b, r in zip(blocks, thread.roles) if "Etsy" in b.text} == {FURNITURE}
