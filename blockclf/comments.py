@@ -221,10 +221,12 @@ MIN_TITLED_ARTICLE_CHARS = 300
 
 
 #: an address whose host or a folder names a forum, a thread, a discussion, a community or a
-#: question: a discussion page (``forum.example.org/t/1``, ``/forums/...``, ``/questions/42/...``)
+#: question, or that numbers a topic: a discussion page (``forum.example.org/t/1``, ``/forums/...``,
+#: ``/questions/42/...``, ``/topic/1571202-editing-pc-build``, ``/topics/43661``; a site's
+#: ``/topic/cloud/`` or ``/topics/sports/`` is a section, not a thread)
 _DISCUSSION_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?(?:forums?|community|bbs|discuss|discussions?)\.[^/]*"
                              r"|/(?:forums?|threads?|discussions?|questions?|viewtopic|showthread|community)"
-                             r"(?:[/?#.]|$)", re.IGNORECASE)
+                             r"(?:[/?#.]|$)|/topics?/\d+(?:[-/?#.]|$)", re.IGNORECASE)
 
 
 def discussion_page(url: str | None) -> bool:

@@ -247,6 +247,11 @@ def test_a_widget_of_the_sites_latest_comments_is_removed_and_not_given_apart(ti
     ("https://example.com/discussion/39620/open-source", True),
     ("https://example.com/2012/07/19/a-birthday-present/", False),
     ("https://example.com/news/comments-on-the-budget", False),
+    ("https://linustechtips.com/topic/1571202-editing-pc-build-may-2024/", True),  # a numbered topic
+    ("https://ruby-china.org/topics/43661", True),
+    ("https://www.britannica.com/topic/history-of-coffee", False),  # a site's section or subject page
+    ("http://www.canada.com/topics/sports/story.html?id=ee4ea2e7", False),
+    ("http://www.oecd.org/topic/0,2686,en_2649_37439_1_1_1_1_37439,00.html", False),
     (None, False),
 ])
 def test_discussion_page_is_read_from_the_address(url, discussion):

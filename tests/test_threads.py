@@ -15,7 +15,7 @@ from blockclf.predict import extract
 from blockclf.render import removal_log, to_text
 from blockclf.result import Result
 from blockclf.segment import segment
-from blockclf.threads import BODY, FURNITURE, OUTSIDE, POST, find_thread
+from blockclf.threads import BODY, FURNITURE, OUTSIDE, POST, find_thread, says_when
 
 QUESTION = ("I replaced the pump on my old boiler last winter and since then the pressure drops every night, "
             "so by morning the radiators are cold. Has anyone seen this before, and what should I check first?")
@@ -226,3 +226,13 @@ def test_signatures_longer_than_the_replies_are_not_taken_for_their_bodies():
     roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
     assert all(roles[text] == BODY for text in (QUESTION, *REPLIES))
     assert {int(r) for b, r in zip(blocks, thread.roles) if "Etsy" in b.text} == {FURNITURE}
+
+
+@pytest.mark.parametrize("text, when", [
+    ("Posted May 2, 2024 10:02", True), ("3 days ago", True),
+    ("gazeldx #1 1 月前", True), ("AsuraA #8 27 天前", True), ("回复于 19 天前", True),  # Chinese ages
+    ("3日前", True), ("2時間前", True), ("2시간 전", True), ("刚刚", True),  # Japanese, Korean, "just now"
+    ("前面的内容很长不是日期", False), ("Welcome aboard, Doug!", False),
+])
+def test_a_posts_header_says_when_in_several_languages(text, when):
+    assert says_when(text) is when
