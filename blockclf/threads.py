@@ -262,14 +262,16 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
     chars: dict[str, int] = {}
     kept_chars: dict[str, int] = {}
     slot_posts: dict[str, set[str]] = {}
-    signed: set[str] = set()  # the slots of signatures, which may hold more text than short replies
+    # a post's signature (read once): never its body, though it may hold more text than short replies
+    signatures = {i for i in rep.members if not SIGNATURE_TOKENS.isdisjoint(blocks[i].tokens)}
+    signed: set[str] = set()
     for i, post, slot in zip(rep.members, rep.posts, rep.slots):
         size = len(blocks[i].text)
         chars[slot] = chars.get(slot, 0) + size
         if kept[i]:
             kept_chars[slot] = kept_chars.get(slot, 0) + size
         slot_posts.setdefault(slot, set()).add(post)
-        if not SIGNATURE_TOKENS.isdisjoint(blocks[i].tokens):
+        if i in signatures:
             signed.add(slot)
     common = [s for s in chars if len(slot_posts[s]) >= MIN_BODY_SHARE * len(posts) and s not in signed]
     if not common:
@@ -291,7 +293,7 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
                  and len(slot_posts[s]) >= recurring and kept_chars.get(s, 0) < DROP_SHARE * c}
     roles = np.zeros(n, dtype=np.int8)
     for i, slot in zip(rep.members, rep.slots):
-        if not SIGNATURE_TOKENS.isdisjoint(blocks[i].tokens):
+        if i in signatures:
             roles[i] = FURNITURE
         elif slot in bodies:
             roles[i] = BODY
