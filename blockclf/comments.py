@@ -12,12 +12,15 @@ wrapper) does not swallow the article. `comment_mask` marks the blocks under tho
 unless the page is a discussion, whose comments are its content: its address names a forum, a
 thread or a question (`discussion_page`), or its comments would be most of what it keeps
 after a short post, with no title that opens them after an article.
+
+On a page that offers a product, its customers' reviews are comments too (`review_roots`,
+`review_mask`): what buyers said, not the product's description.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 from lxml import etree
@@ -26,8 +29,9 @@ from .block import Block
 from .threads import says_when
 from .words import SENT_END, title_words
 
-__all__ = ["COMMENT_TOKENS", "MAX_COMMENT_SHARE", "comment_mask", "comment_roots", "discussion_page",
-           "may_have_comments", "readers_comments", "readers_text"]
+__all__ = ["COMMENT_TOKENS", "MAX_COMMENT_SHARE", "MIN_BESIDE_REVIEWS_CHARS", "comment_mask", "comment_roots",
+           "discussion_page", "may_have_comments", "product_page", "readers_comments", "readers_text", "review_mask",
+           "review_roots"]
 
 #: an id naming a comment thread or one comment
 _ID = re.compile(r"^(?:comments?|comment[-_]?(?:list|section|area|thread|s?wrap(?:per)?|container|form)?"
@@ -50,7 +54,7 @@ _PART = (r"(?:body|content|text|list|listing|section|area|thread|wrap(?:per)?|co
 _COMPOUND = re.compile(rf"^(?:[a-z0-9]+[-_])*comments?[-_]?{_PART}(?:[-_]?\d+)?$"
                        r"|^(?:[a-z0-9]+[-_])*(?:post|article|entry|story|blog|user|reader|page|node|block|fb|wp|jc"
                        r"|recent|latest)[-_]?comments?(?:[-_]?\d+)?$", re.IGNORECASE)
-#: names longer than this are not read as compounds
+#: names longer than this are not read as compounds, nor as naming reviews
 _COMPOUND_CHARS = 60
 #: a heading that counts or invites comments
 _HEADING = re.compile(r"^\s*(?:\d+\s+(?:comments?|responses?|replies|reactions)|comments?(?:\s*\(\d+\))?"
@@ -131,7 +135,7 @@ def _rank(el: etree._Element) -> int:
     return 6
 
 
-def _title_and_after(el: etree._Element) -> list[etree._Element]:
+def _title_and_after(el: etree._Element, heading: re.Pattern[str] = _HEADING) -> list[etree._Element]:
     """A thread's title and the elements after it in its container, up to the next heading of
     the same or a higher level that is not itself about comments (a section "Comments" in a
     document ends where the next section starts). When the title is alone in a wrapper
@@ -146,11 +150,20 @@ def _title_and_after(el: etree._Element) -> list[etree._Element]:
     for sib in el.itersiblings():
         if not isinstance(sib.tag, str):
             continue
-        if sib.tag in _HEADINGS and int(sib.tag[1]) <= rank and not _HEADING.match(_text(sib, _TITLE_CHARS) or ""):
+        if sib.tag in _HEADINGS and int(sib.tag[1]) <= rank and not heading.match(_text(sib, _TITLE_CHARS) or ""):
             break
         if not _holds_article(sib):
             out.append(sib)
     return out
+
+
+def _element_at(tree: etree._ElementTree, path: str) -> etree._Element | None:
+    """The element at a block's path, or None."""
+    try:
+        hits = tree.xpath(path)
+    except etree.XPathError:
+        return None
+    return hits[0] if isinstance(hits, list) and hits and isinstance(hits[0], etree._Element) else None
 
 
 def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
@@ -169,13 +182,6 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
         found.extend(tree.getpath(e) for e in elements)
         inside = tuple(f + "/" for f in found)
 
-    def element(path: str) -> etree._Element | None:
-        try:
-            hits = tree.xpath(path)
-        except etree.XPathError:
-            return None
-        return hits[0] if isinstance(hits, list) and hits and isinstance(hits[0], etree._Element) else None
-
     for b in blocks:
         if inside and (b.xpath + "/").startswith(inside):
             continue  # already inside a thread
@@ -183,7 +189,7 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
         if hint is None:
             hint = hinted[b.tokens] = _hinted(b.tokens)
         if hint:  # an element above it may name a thread
-            el, outer = element(b.xpath), None
+            el, outer = _element_at(tree, b.xpath), None
             while el is not None and el.tag not in _NEVER:
                 if _named(el) and not _holds_article(el):
                     outer = el
@@ -193,16 +199,29 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
                 add(_title_and_after(outer) if _is_title(outer) else [outer])
                 continue
         if b.heading_level and len(b.text) <= _TITLE_CHARS and _HEADING.match(b.text):
-            el = element(b.xpath)
+            el = _element_at(tree, b.xpath)
             if el is not None and not _holds_article(el):
                 # the heading and what follows it in its container (the thread under its title)
                 add(_title_and_after(el))
-    paths = sorted(set(found))
+    return _outermost(found)
+
+
+def _outermost(paths: Iterable[str]) -> list[str]:
+    """The element paths that are under none of the others, sorted."""
     kept: list[str] = []
-    for p in paths:  # sorted: an ancestor comes right before its descendants
+    for p in sorted(set(paths)):  # sorted: an ancestor comes right before its descendants
         if not kept or not p.startswith(kept[-1] + "/"):
             kept.append(p)
     return kept
+
+
+def _under(blocks: Sequence[Block], roots: Sequence[str]) -> np.ndarray:
+    """Per block, whether it is one of the elements ``roots`` or sits under one."""
+    if not roots:
+        return np.zeros(len(blocks), dtype=bool)
+    prefixes = tuple(r + "/" for r in roots)
+    exact = set(roots)
+    return np.array([b.xpath in exact or b.xpath.startswith(prefixes) for b in blocks], dtype=bool)
 
 
 #: a page whose comments would be over this share of its kept text, and whose kept text
@@ -260,17 +279,139 @@ def comment_mask(blocks: Sequence[Block], roots: Sequence[str], kept: np.ndarray
     text while the rest is under `MIN_ARTICLE_CHARS`, unless the thread opens with its title
     after at least `MIN_TITLED_ARTICLE_CHARS` of kept text.
     """
-    if not roots or discussion:
+    if discussion:
         return np.zeros(len(blocks), dtype=bool)
-    prefixes = tuple(r + "/" for r in roots)
-    exact = set(roots)
-    mask = np.array([b.xpath in exact or b.xpath.startswith(prefixes) for b in blocks], dtype=bool)
+    mask = _under(blocks, roots)
     if kept is not None and mask.any():
         sizes = np.array([len(b.text) for b in blocks])
         thread = sizes[kept & mask].sum()
         outside = sizes[kept & ~mask].sum()
         if (thread > MAX_COMMENT_SHARE * sizes[kept].sum() and outside < MIN_ARTICLE_CHARS
                 and not _titled_after_article(blocks, mask, kept, sizes)):
+            mask[:] = False
+    return mask
+
+
+# --- customers' reviews on a shop's product page ---------------------------------------------
+
+#: a class name or id naming customers' reviews or one review, after any prefix (``reviews``,
+#: ``user_reviews``, ``app_reviews_area``, ``review_ctn``, ``customerReviews``,
+#: ``pipf-seo-reviews``), or a review service's widget (Yotpo, Judge.me, Stamped, Okendo,
+#: Bazaarvoice, PowerReviews, REVIEWS.io). A word that says something else about reviews does not
+#: name them: ``review_summary``, ``reviewCount``, ``review-stars``
+_REVIEW_NAME = re.compile(
+    r"^(?:[a-z0-9]+[-_]+)*(?:(?:user|customer|product|app|client|buyer|guest|verified|all|recent)[-_]?)?reviews?"
+    r"(?:[-_]?(?:list|listing|section|area|container|wrap(?:per)?|holder|block|box|widget|content|items?|panel|"
+    r"tab|body|feed|ctn|display|all|recent|responsive|module|root|app))*(?:[-_]?\d+)?$"
+    r"|^(?:yotpo-(?:main-widget|reviews?(?:-[a-z]+)?)|jdgm-(?:widget|rev-widg|review-widget)"
+    r"|stamped-(?:main-widget|reviews?(?:-[a-z]+)?)|okereviews|bv-reviews?|bvrrcontainer|pr-review-display"
+    r"|reviewsio-[a-z-]+)$", re.IGNORECASE)
+#: class/id tokens (as blocks carry them) of a review service's widget; a token holding
+#: "review" is a hint too
+_REVIEW_VENDORS = frozenset({"yotpo", "jdgm", "stamped", "bvrrcontainer"})
+#: a heading over customers' reviews: "Customer Reviews", "Reviews (12)", "29 reviews for …",
+#: "Ratings & Reviews", "Customer Reviews of the …", "Write a Review". A bare "Reviews" may head
+#: the press's (Steam's quotes of critics, part of a game's description): it is not one
+_REVIEW_HEADING = re.compile(
+    r"^\s*(?:(?:customer|product|user|guest|verified|buyer)s?'?\s+reviews?(?:\s*\(\d[\d,.]*\))?"
+    r"|reviews?\s*\(\d[\d,.]*\)|ratings?\s*(?:&|and)\s*reviews?|reviews?\s*(?:&|and)\s*ratings?"
+    r"|\d[\d,.]*\s+(?:customer\s+)?(?:reviews?|ratings?))(?:\s+(?:of|for)\s.*)?\s*$"
+    r"|^\s*(?:write|add|leave|submit)\s+an?\s+review\s*:?\s*$", re.IGNORECASE)
+#: schema.org types of a thing for sale (JSON-LD ``@type``, microdata ``itemtype``)
+_PRODUCT_LD = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(product|productgroup)"', re.IGNORECASE)
+_PRODUCT_ITEMTYPE = "//@itemtype[contains(translate(., 'PRODUCT', 'product'), 'schema.org/product')]"
+#: a page that types more products than this lists them
+MAX_PAGE_PRODUCTS = 3
+#: a product page whose kept text beside its reviews is under this is a page of reviews: they
+#: are its content, and none is marked
+MIN_BESIDE_REVIEWS_CHARS = 300
+
+
+def _review_hinted(tokens: Collection[str]) -> bool:
+    return any("review" in t for t in tokens) or not _REVIEW_VENDORS.isdisjoint(tokens)
+
+
+def product_page(root: etree._Element) -> bool:
+    """Whether the page offers one product: ``og:type`` says ``product``, or (unless it says
+    ``article``) its JSON-LD or microdata types a product group or up to `MAX_PAGE_PRODUCTS`
+    products. A page that types more is a list of them (a shop's category, a buyers' guide)."""
+    products, group = 0, False
+    for el in root.iter("script", "meta"):
+        if el.tag == "script":
+            if "ld+json" in (el.get("type") or "").lower() and el.text:
+                kinds = [k.lower() for k in _PRODUCT_LD.findall(el.text)]
+                products += kinds.count("product")
+                group = group or "productgroup" in kinds
+        elif (el.get("property") or el.get("name") or "").lower() == "og:type":
+            kind = (el.get("content") or "").strip().lower().removeprefix("og:")
+            if kind.startswith("product"):
+                return True
+            if kind in ("article", "blog", "book", "profile") or kind.startswith(("video", "music")):
+                return False
+    try:
+        typed = root.xpath(_PRODUCT_ITEMTYPE)
+    except etree.XPathError:
+        typed = []
+    for t in typed if isinstance(typed, list) else ():
+        kind = str(t).strip().rsplit("/", 1)[-1].lower()
+        products += kind == "product"
+        group = group or kind == "productgroup"
+    return group or 0 < products <= MAX_PAGE_PRODUCTS
+
+
+def _names_reviews(el: etree._Element) -> bool:
+    ident = (el.get("id") or "").strip()
+    if ident and len(ident) <= _COMPOUND_CHARS and _REVIEW_NAME.match(ident):
+        return True
+    cls = el.get("class")
+    return cls is not None and any(len(c) <= _COMPOUND_CHARS and _REVIEW_NAME.match(c) for c in cls.split())
+
+
+def review_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
+    """Element paths of the customers' reviews of a product page (outermost only); none on
+    other pages.
+
+    Reviews that a shop prints under what it sells are its customers' comments, not the
+    product's description: an element whose class or id names reviews or one review, and a
+    heading over them ("Customer Reviews (12)") with the elements after it in its container.
+    As for comments, an element that holds the page's ``<h1>``, an ``<article>`` or a
+    ``<main>`` is never taken. Pages whose blocks carry no review-like token or heading are not
+    read further, and of the others only product pages (`product_page`).
+    """
+    hinted = {t for t in {b.tokens for b in blocks} if _review_hinted(t)}
+    if not hinted and not any(b.heading_level and _REVIEW_HEADING.match(b.text) for b in blocks):
+        return []
+    if not product_page(root):
+        return []
+    tree = root.getroottree()
+    found: list[etree._Element] = []
+    seen: set[etree._Element] = set()
+    for b in blocks:
+        if b.tokens in hinted:
+            el, outer = _element_at(tree, b.xpath), None
+            while el is not None and el.tag not in _NEVER and el not in seen:
+                seen.add(el)
+                if _names_reviews(el) and not _holds_article(el):
+                    outer = el
+                el = el.getparent()
+            if outer is not None:
+                found.append(outer)
+                continue
+        if b.heading_level and len(b.text) <= _TITLE_CHARS and _REVIEW_HEADING.match(b.text):
+            head = _element_at(tree, b.xpath)
+            if head is not None and not _holds_article(head):
+                found.extend(_title_and_after(head, _REVIEW_HEADING))
+    return _outermost(tree.getpath(e) for e in found)
+
+
+def review_mask(blocks: Sequence[Block], roots: Sequence[str], kept: np.ndarray | None = None) -> np.ndarray:
+    """Per block, whether it sits under one of the review roots (`review_roots`); nothing is
+    marked, with ``kept`` (the model's decisions), when the kept text beside the reviews is
+    under `MIN_BESIDE_REVIEWS_CHARS` (a page that lists a product's reviews)."""
+    mask = _under(blocks, roots)
+    if kept is not None and mask.any():
+        beside = sum(len(b.text) for b, k, m in zip(blocks, kept, mask) if k and not m)
+        if beside < MIN_BESIDE_REVIEWS_CHARS:
             mask[:] = False
     return mask
 

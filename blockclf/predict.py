@@ -22,7 +22,7 @@ import numpy as np
 from . import refine, region, threads
 from .block import Block
 from .checks import INDEX_THRESHOLD_SHARE, MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
-from .comments import comment_mask, comment_roots, discussion_page, may_have_comments
+from .comments import comment_mask, comment_roots, discussion_page, may_have_comments, review_mask, review_roots
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
 from .html import Document, Limits, PageError, Source, parse
@@ -74,9 +74,10 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     page_url = url or doc.url
     meta = page_metadata(doc, visible, url)
     roots = tuple(comment_roots(doc.root, blocks)) if may_have_comments(blocks) else ()
+    reviews = tuple(review_roots(doc.root, blocks))
     left = doc.deadline - time.monotonic() if doc.deadline is not None else None
     return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden,
-                metadata=meta, comment_roots=roots, budget_left=left, revealed=revealed)
+                metadata=meta, comment_roots=roots, review_roots=reviews, budget_left=left, revealed=revealed)
 
 
 def _revealed(doc: Document, limits: Limits | None, url: str | None) -> list[Block] | None:
@@ -249,6 +250,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             dec = _with_hidden(dec, p, mdl, page_thr, explain, top_reasons)
         dec.read_at_balanced = page_thr != thr
         comment = comment_mask(dec.blocks, p.comment_roots, dec.kept, discussion_page(p.url))
+        if p.review_roots:  # a product page's customers' reviews are comments too
+            comment |= review_mask(dec.blocks, p.review_roots, dec.kept)
         if comments != "keep":  # readers' comments are not the article: removed, or returned apart
             dec.kept = dec.kept & ~comment
         # a thread page's posts are its content: each post's body kept, its furniture removed

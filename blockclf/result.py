@@ -38,9 +38,10 @@ class Page:
 
     ``blocks`` are the visible blocks, which the model scores and site profiles count;
     ``hidden`` the blocks of hidden elements, read only when the visible ones keep too
-    little (see `extract_batch`). ``metadata`` and ``comment_roots`` (the element paths of
-    readers' comment threads) are read here, while the parsed tree is at hand (a batch may
-    drop the tree before scoring). ``budget_left``: the seconds of the page's time budget
+    little (see `extract_batch`). ``metadata``, ``comment_roots`` (the element paths of
+    readers' comment threads) and ``review_roots`` (those of a product page's customers'
+    reviews) are read here, while the parsed tree is at hand (a batch may drop the tree before
+    scoring). ``budget_left``: the seconds of the page's time budget
     (`Limits.max_seconds`) left when it was prepared, for featurising and scoring it; the
     time a page waits for the others of its batch does not count. ``revealed``: on a page whose
     visible text is too short to keep enough, its blocks read with the hidden elements shown
@@ -56,6 +57,7 @@ class Page:
     hidden: list[Block] = field(default_factory=list)
     metadata: Metadata = field(default_factory=Metadata)
     comment_roots: tuple[str, ...] = ()
+    review_roots: tuple[str, ...] = ()
     budget_left: float | None = None
     revealed: list[Block] | None = None
 
