@@ -306,6 +306,10 @@ _REVIEW_NAME = re.compile(
     r"|^(?:yotpo-(?:main-widget|reviews?(?:-[a-z]+)?)|jdgm-(?:widget|rev-widg|review-widget)"
     r"|stamped-(?:main-widget|reviews?(?:-[a-z]+)?)|okereviews|bv-reviews?|bvrrcontainer|pr-review-display"
     r"|reviewsio-[a-z-]+)$", re.IGNORECASE)
+#: in a name that `_REVIEW_NAME` matches, what says it holds several reviews (else it names one,
+#: and counts only where the page has two or more elements so named)
+_REVIEW_SET = re.compile(r"reviews|list|section|area|container|wrap|holder|widg|feed|panel|tab|module|root|app|"
+                         r"display")
 #: class/id tokens (as blocks carry them) of a review service's widget; a token holding
 #: "review" is a hint too
 _REVIEW_VENDORS = frozenset({"yotpo", "jdgm", "stamped", "bvrrcontainer"})
@@ -359,12 +363,13 @@ def product_page(root: etree._Element) -> bool:
     return group or 0 < products <= MAX_PAGE_PRODUCTS
 
 
-def _names_reviews(el: etree._Element) -> bool:
-    ident = (el.get("id") or "").strip()
-    if ident and len(ident) <= _COMPOUND_CHARS and _REVIEW_NAME.match(ident):
-        return True
-    cls = el.get("class")
-    return cls is not None and any(len(c) <= _COMPOUND_CHARS and _REVIEW_NAME.match(c) for c in cls.split())
+def _review_name(el: etree._Element) -> str | None:
+    """The element's id or class name that names reviews or one review, lower-cased, or None."""
+    names = [(el.get("id") or "").strip(), *(el.get("class") or "").split()]
+    for name in names:
+        if name and len(name) <= _COMPOUND_CHARS and _REVIEW_NAME.match(name):
+            return name.lower()
+    return None
 
 
 def review_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
@@ -372,8 +377,10 @@ def review_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
     other pages.
 
     Reviews that a shop prints under what it sells are its customers' comments, not the
-    product's description: an element whose class or id names reviews or one review, and a
-    heading over them ("Customer Reviews (12)") with the elements after it in its container.
+    product's description: an element whose class or id names reviews (``user_reviews``), or
+    two elements or more whose class or id names one review the same way (an editor's review
+    is one: ``reviewBody``), and a heading over reviews ("Customer Reviews (12)") with the
+    elements after it in its container.
     As for comments, an element that holds the page's ``<h1>``, an ``<article>`` or a
     ``<main>`` is never taken. Pages whose blocks carry no review-like token or heading are not
     read further, and of the others only product pages (`product_page`).
@@ -385,22 +392,29 @@ def review_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
         return []
     tree = root.getroottree()
     found: list[etree._Element] = []
+    single: dict[str, list[etree._Element]] = {}  # elements named as one review, by name
     seen: set[etree._Element] = set()
     for b in blocks:
         if b.tokens in hinted:
-            el, outer = _element_at(tree, b.xpath), None
+            el, outer, outer_name = _element_at(tree, b.xpath), None, ""
             while el is not None and el.tag not in _NEVER and el not in seen:
                 seen.add(el)
-                if _names_reviews(el) and not _holds_article(el):
-                    outer = el
+                name = _review_name(el)
+                if name and not _holds_article(el):
+                    outer, outer_name = el, name
                 el = el.getparent()
             if outer is not None:
-                found.append(outer)
+                if _REVIEW_SET.search(outer_name):
+                    found.append(outer)
+                else:
+                    single.setdefault(outer_name, []).append(outer)
                 continue
         if b.heading_level and len(b.text) <= _TITLE_CHARS and _REVIEW_HEADING.match(b.text):
             head = _element_at(tree, b.xpath)
             if head is not None and not _holds_article(head):
                 found.extend(_title_and_after(head, _REVIEW_HEADING))
+    # customers write several: a lone element named as one review is an editor's (``reviewBody``)
+    found += [e for group in single.values() if len(group) > 1 for e in group]
     return _outermost(tree.getpath(e) for e in found)
 
 

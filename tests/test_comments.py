@@ -370,3 +370,14 @@ def test_a_page_of_reviews_keeps_them():
     assert sum(len(b.text) for b in blocks if not b.xpath.startswith(roots[0])) < MIN_BESIDE_REVIEWS_CHARS
     assert not review_mask(blocks, roots, kept).any()
     assert OPINION in extract(page).text
+
+
+def test_one_review_is_an_editors_and_stays():
+    # a car site's page says og:type product and holds its editor's review in a reviewBody
+    review = f'<div class="reviewBody"><p>{DESCRIPTION}</p><p>{OPINION}</p></div>'
+    doc = parse(_shop('<meta property="og:type" content="product">', review))
+    assert review_roots(doc.root, segment(doc)) == []
+    # two or more elements named as one review the same way are customers'
+    two = "".join(f'<div class="review"><p>{OPINION} {i}</p></div>' for i in range(2))
+    doc = parse(_shop(PRODUCT_LD, two))
+    assert review_roots(doc.root, segment(doc)) == ["/html/body/div[1]", "/html/body/div[2]"]
