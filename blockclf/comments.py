@@ -30,8 +30,8 @@ from .threads import says_when
 from .words import SENT_END, title_words
 
 __all__ = ["COMMENT_TOKENS", "MAX_COMMENT_SHARE", "MIN_BESIDE_REVIEWS_CHARS", "comment_mask", "comment_roots",
-           "discussion_page", "may_have_comments", "product_page", "readers_comments", "readers_text", "review_mask",
-           "review_roots"]
+           "discussion_page", "may_have_comments", "page_tokens", "product_page", "readers_comments", "readers_text",
+           "review_mask", "review_roots"]
 
 #: an id naming a comment thread or one comment
 _ID = re.compile(r"^(?:comments?|comment[-_]?(?:list|section|area|thread|s?wrap(?:per)?|container|form)?"
@@ -83,12 +83,19 @@ def _hinted(tokens: Collection[str]) -> bool:
     return not COMMENT_TOKENS.isdisjoint(tokens) or any("comment" in t for t in tokens)
 
 
-def may_have_comments(blocks: Sequence[Block]) -> bool:
-    """Whether any block's class/id tokens or heading hint at comments (else the tree need not be read)."""
+def page_tokens(blocks: Sequence[Block]) -> set[str]:
+    """Every class/id token the page's blocks carry (read once for the comment and review hints)."""
     tokens: set[str] = set()
     for t in {b.tokens for b in blocks}:  # blocks of one element share their tokens
         tokens.update(t)
-    return _hinted(tokens) or any(b.heading_level and _HEADING.match(b.text) for b in blocks)
+    return tokens
+
+
+def may_have_comments(blocks: Sequence[Block], tokens: set[str] | None = None) -> bool:
+    """Whether any block's class/id tokens (``tokens``: `page_tokens`, when known) or heading
+    hint at comments (else the tree need not be read)."""
+    return (_hinted(page_tokens(blocks) if tokens is None else tokens)
+            or any(b.heading_level and _HEADING.match(b.text) for b in blocks))
 
 
 def _named(el: etree._Element) -> bool:
@@ -372,7 +379,7 @@ def _review_name(el: etree._Element) -> str | None:
     return None
 
 
-def review_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
+def review_roots(root: etree._Element, blocks: Sequence[Block], tokens: set[str] | None = None) -> list[str]:
     """Element paths of the customers' reviews of a product page (outermost only); none on
     other pages.
 
@@ -383,13 +390,15 @@ def review_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
     elements after it in its container.
     As for comments, an element that holds the page's ``<h1>``, an ``<article>`` or a
     ``<main>`` is never taken. Pages whose blocks carry no review-like token or heading are not
-    read further, and of the others only product pages (`product_page`).
+    read further, and of the others only product pages (`product_page`). ``tokens``: the
+    page's `page_tokens`, when known.
     """
-    hinted = {t for t in {b.tokens for b in blocks} if _review_hinted(t)}
-    if not hinted and not any(b.heading_level and _REVIEW_HEADING.match(b.text) for b in blocks):
+    hint = _review_hinted(page_tokens(blocks) if tokens is None else tokens)
+    if not hint and not any(b.heading_level and _REVIEW_HEADING.match(b.text) for b in blocks):
         return []
     if not product_page(root):
         return []
+    hinted = {t for t in {b.tokens for b in blocks} if _review_hinted(t)} if hint else set()
     tree = root.getroottree()
     found: list[etree._Element] = []
     single: dict[str, list[etree._Element]] = {}  # elements named as one review, by name

@@ -22,7 +22,15 @@ import numpy as np
 from . import refine, region, threads
 from .block import Block
 from .checks import INDEX_THRESHOLD_SHARE, MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
-from .comments import comment_mask, comment_roots, discussion_page, may_have_comments, review_mask, review_roots
+from .comments import (
+    comment_mask,
+    comment_roots,
+    discussion_page,
+    may_have_comments,
+    page_tokens,
+    review_mask,
+    review_roots,
+)
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
 from .html import Document, Limits, PageError, Source, parse
@@ -73,8 +81,9 @@ def prepare(source: Source, *, encoding: str | None = None, url: str | None = No
     revealed = _revealed(doc, limits, url) if hidden and sum(len(b.text) for b in visible) < MIN_KEPT_CHARS else None
     page_url = url or doc.url
     meta = page_metadata(doc, visible, url)
-    roots = tuple(comment_roots(doc.root, blocks)) if may_have_comments(blocks) else ()
-    reviews = tuple(review_roots(doc.root, blocks))
+    tokens = page_tokens(blocks)
+    roots = tuple(comment_roots(doc.root, blocks)) if may_have_comments(blocks, tokens) else ()
+    reviews = tuple(review_roots(doc.root, blocks, tokens))
     left = doc.deadline - time.monotonic() if doc.deadline is not None else None
     return Page(doc, visible, name=name, url=page_url, site=site or registered_domain(page_url), hidden=hidden,
                 metadata=meta, comment_roots=roots, review_roots=reviews, budget_left=left, revealed=revealed)
