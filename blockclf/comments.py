@@ -164,13 +164,92 @@ def _title_and_after(el: etree._Element, heading: re.Pattern[str] = _HEADING) ->
     return out
 
 
-def _element_at(tree: etree._ElementTree, path: str) -> etree._Element | None:
-    """The element at a block's path, or None."""
-    try:
-        hits = tree.xpath(path)
-    except etree.XPathError:
-        return None
-    return hits[0] if isinstance(hits, list) and hits and isinstance(hits[0], etree._Element) else None
+class _Paths:
+    """Elements by the paths `segment` gives blocks (lxml's ``getpath``), and paths by element.
+
+    Resolving a path with XPath, or asking lxml for an element's path, scans the earlier
+    siblings at every step: under a parent of 10,000 comments, finding each comment's element
+    took over ten seconds. Here each parent's children are read once.
+    """
+
+    def __init__(self, root: etree._Element) -> None:
+        self.root = root
+        self.root_path = root.getroottree().getpath(root)
+        self._by_tag: dict[etree._Element, dict[str, list[etree._Element]]] = {}
+        self._paths: dict[etree._Element, str] = {root: self.root_path}
+
+    def _children(self, parent: etree._Element) -> dict[str, list[etree._Element]]:
+        got = self._by_tag.get(parent)
+        if got is None:
+            got = self._by_tag[parent] = {}
+            for child in parent:
+                if isinstance(child.tag, str):
+                    got.setdefault(child.tag, []).append(child)
+        return got
+
+    def element(self, path: str) -> etree._Element | None:
+        """The element at ``path``, or None."""
+        root_path = self.root_path
+        if not path.startswith(root_path) or path[len(root_path):len(root_path) + 1] not in ("", "/"):
+            return None
+        el = self.root
+        for step in path[len(root_path) + 1:].split("/") if len(path) > len(root_path) else ():
+            tag, _, index = step.partition("[")
+            same = self._children(el).get(tag)
+            position = int(index[:-1]) if index[:-1].isdigit() and index.endswith("]") else 1 if not index else 0
+            if not same or not 1 <= position <= len(same):
+                return None
+            el = same[position - 1]
+        return el
+
+    def path(self, el: etree._Element) -> str:
+        """``el``'s path, as lxml's ``getpath`` writes it."""
+        got = self._paths.get(el)
+        if got is not None:
+            return got
+        parent = el.getparent()
+        if parent is None:
+            got = el.getroottree().getpath(el)
+        else:
+            same = self._children(parent)[str(el.tag)]
+            if len(same) == 1:
+                got = f"{self.path(parent)}/{el.tag}"
+            else:
+                for i, sibling in enumerate(same, 1):  # every sibling's path at once
+                    self._paths.setdefault(sibling, f"{self.path(parent)}/{el.tag}[{i}]")
+                got = self._paths[el]
+        self._paths[el] = got
+        return got
+
+
+class _Found:
+    """Element paths found so far, and whether a path is one of them or under one."""
+
+    #: up to this many paths, a prefix test beats looking up each ancestor of the path
+    FEW = 8
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()
+        self._prefixes: tuple[str, ...] = ()
+
+    def add(self, path: str) -> None:
+        self.paths.add(path)
+        self._prefixes = tuple(p + "/" for p in self.paths) if len(self.paths) <= self.FEW else ()
+
+    def holds(self, path: str) -> bool:
+        paths = self.paths
+        if not paths:
+            return False
+        if path in paths:
+            return True
+        if self._prefixes:
+            return path.startswith(self._prefixes)
+        i = path.find("/", 1)
+        while i > 0:
+            if path[:i] in paths:
+                return True
+            i = path.find("/", i + 1)
+        return False
 
 
 def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
@@ -179,24 +258,22 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
     Only the elements above blocks whose class/id tokens hint at comments, and headings that
     count or invite them, are read: the rest of the tree is not walked.
     """
-    tree = root.getroottree()
-    found: list[str] = []
-    inside: tuple[str, ...] = ()  # the found paths, each with a trailing "/"
+    paths = _Paths(root)
+    found = _Found()
     hinted: dict[tuple[str, ...], bool] = {}  # blocks of one element share their tokens
 
     def add(elements: Sequence[etree._Element]) -> None:
-        nonlocal inside
-        found.extend(tree.getpath(e) for e in elements)
-        inside = tuple(f + "/" for f in found)
+        for e in elements:
+            found.add(paths.path(e))
 
     for b in blocks:
-        if inside and (b.xpath + "/").startswith(inside):
+        if found.holds(b.xpath):
             continue  # already inside a thread
         hint = hinted.get(b.tokens)
         if hint is None:
             hint = hinted[b.tokens] = _hinted(b.tokens)
         if hint:  # an element above it may name a thread
-            el, outer = _element_at(tree, b.xpath), None
+            el, outer = paths.element(b.xpath), None
             while el is not None and el.tag not in _NEVER:
                 if _named(el) and not _holds_article(el):
                     outer = el
@@ -206,11 +283,11 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
                 add(_title_and_after(outer) if _is_title(outer) else [outer])
                 continue
         if b.heading_level and len(b.text) <= _TITLE_CHARS and _HEADING.match(b.text):
-            el = _element_at(tree, b.xpath)
+            el = paths.element(b.xpath)
             if el is not None and not _holds_article(el):
                 # the heading and what follows it in its container (the thread under its title)
                 add(_title_and_after(el))
-    return _outermost(found)
+    return _outermost(found.paths)
 
 
 def _outermost(paths: Iterable[str]) -> list[str]:
@@ -226,9 +303,10 @@ def _under(blocks: Sequence[Block], roots: Sequence[str]) -> np.ndarray:
     """Per block, whether it is one of the elements ``roots`` or sits under one."""
     if not roots:
         return np.zeros(len(blocks), dtype=bool)
-    prefixes = tuple(r + "/" for r in roots)
-    exact = set(roots)
-    return np.array([b.xpath in exact or b.xpath.startswith(prefixes) for b in blocks], dtype=bool)
+    found = _Found()
+    for r in roots:
+        found.add(r)
+    return np.array([found.holds(b.xpath) for b in blocks], dtype=bool)
 
 
 #: a page whose comments would be over this share of its kept text, and whose kept text
@@ -399,13 +477,16 @@ def review_roots(root: etree._Element, blocks: Sequence[Block], tokens: set[str]
     if not product_page(root):
         return []
     hinted = {t for t in {b.tokens for b in blocks} if _review_hinted(t)} if hint else set()
-    tree = root.getroottree()
+    paths = _Paths(root)
     found: list[etree._Element] = []
+    taken = _Found()  # the paths of `found`
     single: dict[str, list[etree._Element]] = {}  # elements named as one review, by name
     seen: set[etree._Element] = set()
     for b in blocks:
+        if taken.holds(b.xpath):
+            continue  # already inside reviews
         if b.tokens in hinted:
-            el, outer, outer_name = _element_at(tree, b.xpath), None, ""
+            el, outer, outer_name = paths.element(b.xpath), None, ""
             while el is not None and el.tag not in _NEVER and el not in seen:
                 seen.add(el)
                 name = _review_name(el)
@@ -415,16 +496,19 @@ def review_roots(root: etree._Element, blocks: Sequence[Block], tokens: set[str]
             if outer is not None:
                 if _REVIEW_SET.search(outer_name):
                     found.append(outer)
+                    taken.add(paths.path(outer))
                 else:
                     single.setdefault(outer_name, []).append(outer)
                 continue
         if b.heading_level and len(b.text) <= _TITLE_CHARS and _REVIEW_HEADING.match(b.text):
-            head = _element_at(tree, b.xpath)
+            head = paths.element(b.xpath)
             if head is not None and not _holds_article(head):
-                found.extend(_title_and_after(head, _REVIEW_HEADING))
+                for e in _title_and_after(head, _REVIEW_HEADING):
+                    found.append(e)
+                    taken.add(paths.path(e))
     # customers write several: a lone element named as one review is an editor's (``reviewBody``)
     found += [e for group in single.values() if len(group) > 1 for e in group]
-    return _outermost(tree.getpath(e) for e in found)
+    return _outermost(paths.path(e) for e in found)
 
 
 def review_mask(blocks: Sequence[Block], roots: Sequence[str], kept: np.ndarray | None = None) -> np.ndarray:

@@ -7,6 +7,7 @@ import pytest
 
 from blockclf.comments import (
     MIN_BESIDE_REVIEWS_CHARS,
+    _Paths,
     comment_mask,
     comment_roots,
     discussion_page,
@@ -381,3 +382,28 @@ def test_one_review_is_an_editors_and_stays():
     two = "".join(f'<div class="review"><p>{OPINION} {i}</p></div>' for i in range(2))
     doc = parse(_shop(PRODUCT_LD, two))
     assert review_roots(doc.root, segment(doc)) == ["/html/body/div[1]", "/html/body/div[2]"]
+
+
+def test_element_paths_both_ways_as_lxml_writes_them():
+    doc = parse("<html><body><div><p>a</p><!-- note --><p>b</p><span>c</span></div><div><mt:if><p>d</p></mt:if>"
+                "</div><ul>" + "<li>x</li>" * 30 + "</ul></body></html>")
+    tree = doc.root.getroottree()
+    paths = _Paths(doc.root)
+    elements = [e for e in doc.root.iter() if isinstance(e.tag, str)]
+    assert any(e.tag == "mt:if" for e in elements)  # a name XPath reads as a namespace prefix
+    for e in elements:
+        assert paths.path(e) == tree.getpath(e)
+    for e in reversed(elements):
+        assert paths.element(tree.getpath(e)) is e
+    assert paths.element("/html/body/div[3]") is None and paths.element("/body") is None
+
+
+def test_a_thread_of_thousands_of_comments_is_marked_whole():
+    # under one parent: finding each comment's element by its path once scanned its earlier siblings
+    thread = "".join(f'<div id="comment-{i}"><p>{REMARK} {i}</p></div>' for i in range(3000))
+    doc = parse(_page(f"<section>{thread}</section>").replace(f"<p>{STORY}</p>", f"<p>{STORY}</p>" * 30, 1))
+    blocks = segment(doc)
+    roots = comment_roots(doc.root, blocks)
+    assert len(roots) == 3000
+    mask = comment_mask(blocks, roots, np.ones(len(blocks), dtype=bool))
+    assert mask.sum() == 3000 and not any(m for b, m in zip(blocks, mask) if b.text.startswith("The river"))
