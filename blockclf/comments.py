@@ -626,7 +626,9 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
         return []
     steps = [b.xpath.split("/") for b in text]
     dated = [says_when(b.text) and len(b.text.split()) <= _HEAD_WORDS for b in text]
-    comments = _parted(list(range(len(text))), steps, dated, 0)
+    # a block in a customer's review carries a class/id token naming reviews
+    units = [b.tokens if _review_hinted(b.tokens) else None for b in text]
+    comments = _parted(list(range(len(text))), steps, dated, 0, units=units)
     signed = [k for k, c in enumerate(comments) if any(dated[i] for i in c)]
     if len(signed) >= 3 and signed[-1] + 1 == len(signed):
         # every comment says who and when: what follows the last of them is the page's footer
@@ -635,10 +637,23 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     return [[text[i] for i in c] for c in comments]
 
 
+def _reviews_apart(split: _Split, units: Sequence[tuple[str, ...] | None]) -> bool:
+    """Whether blocks that part ways as ``split`` says are customers' reviews, one an element:
+    they part at two sibling elements or more of one tag whose first blocks carry the same
+    review-naming class/id tokens (a shop's reviews often say no date; a review's title and
+    text, named apart, stay one)."""
+    _, runs = split
+    if len(runs) < 2 or not runs[0][0] or len({_tag(key) for key, _ in runs}) > 1:
+        return False
+    first = units[runs[0][1][0]]
+    return first is not None and all(units[run[0]] == first for _, run in runs)
+
+
 def _parted(members: list[int], steps: Sequence[list[str]], dated: Sequence[bool], start: int,
-            split: _Split | None = None) -> list[list[int]]:
+            split: _Split | None = None, units: Sequence[tuple[str, ...] | None] = ()) -> list[list[int]]:
     """``members`` (positions of blocks in page order, whose paths share their first ``start``
-    steps; ``split``: where they part ways, when known) as comments: see `readers_comments`."""
+    steps; ``split``: where they part ways, when known) as comments: see `readers_comments`.
+    ``units``: per block, its class/id tokens when they name reviews (`_reviews_apart`)."""
     if len(members) < 2:
         return [members]
     depth, runs = split or _split(members, steps, start)
@@ -651,8 +666,9 @@ def _parted(members: list[int], steps: Sequence[list[str]], dated: Sequence[bool
             heading += run  # who and when, above what was said
             continue
         inner = _split(run, steps, depth + 1) if len(run) > 1 else None
-        several = inner is not None and (sum(dated[i] for i in run) > 1 or _items(inner, steps))
-        parted = _parted(run, steps, dated, depth + 1, inner) if several else [run]
+        several = inner is not None and (sum(dated[i] for i in run) > 1 or _items(inner, steps)
+                                         or (bool(units) and _reviews_apart(inner, units)))
+        parted = _parted(run, steps, dated, depth + 1, inner, units) if several else [run]
         comments += [heading + parted[0]] + parted[1:]
         heading = []
     if heading:

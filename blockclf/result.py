@@ -18,6 +18,7 @@ import numpy as np
 from .block import Block
 from .comments import readers_comments
 from .html import Document, Source
+from .inline import block_plain
 from .metadata import Metadata
 
 __all__ = ["Page", "Reason", "Result", "Source"]
@@ -121,10 +122,12 @@ class Result:
     def comment_texts(self) -> list[str]:
         """The readers' comments given apart (``comments="separate"``), one string per comment
         with its blocks one per line (`comments.readers_comments`), as the JSON's ``comments``;
-        empty in the other modes, where the comments are removed or left in the text."""
+        empty in the other modes, where the comments are removed or left in the text. Each
+        block is written as in the text output (`inline.block_plain`: words the page shows
+        apart are apart, furniture left out)."""
         if self.comments != "separate":
             return []
-        return ["\n".join(b.text for b in c) for c in readers_comments(self.blocks, self.comment)]
+        return ["\n".join(block_plain(b) for b in c) for c in readers_comments(self.blocks, self.comment)]
 
     @property
     def raw_text(self) -> str:

@@ -407,3 +407,24 @@ def test_a_thread_of_thousands_of_comments_is_marked_whole():
     assert len(roots) == 3000
     mask = comment_mask(blocks, roots, np.ones(len(blocks), dtype=bool))
     assert mask.sum() == 3000 and not any(m for b, m in zip(blocks, mask) if b.text.startswith("The river"))
+
+
+def test_undated_reviews_are_given_apart_one_by_one():
+    # a shop's reviews often say no date: each element named as a review is one
+    items = "".join(f'<div class="review"><div class="review-title">Sturdy and easy to build {i}</div>'
+                    f'<div class="review-text">{OPINION} {i}</div></div>' for i in range(3))
+    page = _shop(PRODUCT_LD, f'<div class="reviews">{items}</div>')
+    apart = extract(page, comments="separate")
+    assert [c.splitlines() for c in apart.comment_texts] == [[f"Sturdy and easy to build {i}", f"{OPINION} {i}"]
+                                                             for i in range(3)]
+    # undated paragraphs of one readers' comment stay one comment
+    thread = f'<div id="comments"><div class="comment"><p>{REMARK}</p><p>{REMARK} Again.</p></div></div>'
+    assert len(extract(_page(thread), comments="separate").comment_texts) == 1
+
+
+def test_comments_given_apart_read_as_the_text_does():
+    # words the page shows apart (a name in its own span) are apart in the comments too
+    items = "".join(f'<div class="review"><span>Great shelf</span><span>Ann</span>{OPINION} {i}</div>'
+                    for i in range(2))
+    apart = extract(_shop(PRODUCT_LD, f'<div class="reviews">{items}</div>'), comments="separate")
+    assert apart.comment_texts[0].startswith("Great shelf Ann I bought")
