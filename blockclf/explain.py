@@ -193,9 +193,11 @@ dl.meta dt{font-weight:bold}dl.meta dd{margin:0}
 """
 
 #: what became of a comment-thread block, per ``comments`` mode
-_COMMENT_FATE = {"remove": "part of a readers' comment thread: removed as such",
-                 "separate": "part of a readers' comment thread: returned apart from the main text",
-                 "keep": "part of a readers' comment thread: left to the model (--comments keep)"}
+_COMMENT_FATE = {"remove": "part of readers' comments (a thread, or a product's reviews): removed as such",
+                 "separate": "part of readers' comments (a thread, or a product's reviews): returned apart from "
+                             "the main text",
+                 "keep": "part of readers' comments (a thread, or a product's reviews): left to the model "
+                         "(--comments keep)"}
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
               2: "a post's furniture on a thread page (header, badges, links): removed from every post",

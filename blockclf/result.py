@@ -92,7 +92,8 @@ class Result:
     stats: dict[str, float] = field(default_factory=dict)
     reasons: list[list[Reason]] | None = None
     metadata: Metadata = field(default_factory=Metadata)
-    #: per block, whether it is part of a readers' comment thread (`blockclf.comments`)
+    #: per block, whether it is part of a readers' comment thread or a product page's customer
+    #: reviews (`blockclf.comments`)
     comment: np.ndarray | None = None
     #: what was done with comments: ``remove`` (default), ``keep`` or ``separate``
     comments: str = "remove"

@@ -93,7 +93,7 @@ def test_view_lists_the_pages_metadata_and_marks_comment_threads():
         assert f"<dt>{label}</dt><dd>{value}</dd>" in view
     assert "<dt>modified</dt>" not in view  # a field the page does not give is left out
     assert view.count('<div class="blk removed comment"') == 1
-    assert "readers&#x27; comment thread: removed as such" in view
+    assert "readers&#x27; comments (a thread, or a product&#x27;s reviews): removed as such" in view
     res.comments = "separate"
     assert "returned apart from the main text" in explain_html(res)
 

@@ -511,7 +511,8 @@ def add_parser(sub: Any) -> None:
     ex.add_argument("--site-profile", metavar="FILE", help="site profile with repetition counts from earlier pages")
     ex.add_argument("--no-site", action="store_true", help="do not use pages of the same site as evidence")
     ex.add_argument("--comments", choices=("remove", "keep", "separate"), default="remove",
-                    help="readers' comment threads: removed from the main text (default), kept in it, or "
+                    help="readers' comment threads (and a product page's customer reviews): removed from the "
+                         "main text (default), kept in it, or "
                          "removed and given apart (the JSON's 'comments'; a closing Comments section in "
                          "Markdown, HTML and text)")
     ex.add_argument("--encoding", help="encoding to try before the page's own declaration")
