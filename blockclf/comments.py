@@ -194,9 +194,13 @@ class _Paths:
             return None
         el = self.root
         for step in path[len(root_path) + 1:].split("/") if len(path) > len(root_path) else ():
-            tag, _, index = step.partition("[")
+            tag, bracket, index = step.partition("[")  # "div[3]": the third div; "div": the only one
+            position = 1
+            if bracket:
+                if not (index.endswith("]") and index[:-1].isdigit()):
+                    return None
+                position = int(index[:-1])
             same = self._children(el).get(tag)
-            position = int(index[:-1]) if index[:-1].isdigit() and index.endswith("]") else 1 if not index else 0
             if not same or not 1 <= position <= len(same):
                 return None
             el = same[position - 1]
@@ -393,8 +397,7 @@ _REVIEW_NAME = re.compile(
     r"|reviewsio-[a-z-]+)$", re.IGNORECASE)
 #: in a name that `_REVIEW_NAME` matches, what says it holds several reviews (else it names one,
 #: and counts only where the page has two or more elements so named)
-_REVIEW_SET = re.compile(r"reviews|list|section|area|container|wrap|holder|widg|feed|panel|tab|module|root|app|"
-                         r"display")
+_REVIEW_SET = re.compile(r"reviews|list|section|area|container|wrap|holder|widg|feed|panel|tab|module|root|display")
 #: class/id tokens (as blocks carry them) of a review service's widget; a token holding
 #: "review" is a hint too
 _REVIEW_VENDORS = frozenset({"yotpo", "jdgm", "stamped", "bvrrcontainer"})
@@ -417,6 +420,7 @@ MIN_BESIDE_REVIEWS_CHARS = 300
 
 
 def _review_hinted(tokens: Collection[str]) -> bool:
+    """Whether class/id tokens may name reviews (a token holding "review", or a widget's name)."""
     return any("review" in t for t in tokens) or not _REVIEW_VENDORS.isdisjoint(tokens)
 
 
@@ -465,11 +469,10 @@ def review_roots(root: etree._Element, blocks: Sequence[Block], tokens: set[str]
     product's description: an element whose class or id names reviews (``user_reviews``), or
     two elements or more whose class or id names one review the same way (an editor's review
     is one: ``reviewBody``), and a heading over reviews ("Customer Reviews (12)") with the
-    elements after it in its container.
-    As for comments, an element that holds the page's ``<h1>``, an ``<article>`` or a
-    ``<main>`` is never taken. Pages whose blocks carry no review-like token or heading are not
-    read further, and of the others only product pages (`product_page`). ``tokens``: the
-    page's `page_tokens`, when known.
+    elements after it in its container. As for comments, an element that holds the page's
+    ``<h1>``, an ``<article>`` or a ``<main>`` is never taken. Pages whose blocks carry no
+    review-like token or heading are not read further, and of the others only product pages
+    (`product_page`). ``tokens``: the page's `page_tokens`, when known.
     """
     hint = _review_hinted(page_tokens(blocks) if tokens is None else tokens)
     if not hint and not any(b.heading_level and _REVIEW_HEADING.match(b.text) for b in blocks):
