@@ -20,17 +20,18 @@ On a page that offers a product, its customers' reviews are comments too (`revie
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 import numpy as np
 from lxml import etree
 
 from .block import Block
+from .metadata import product_page
 from .threads import says_when
 from .words import SENT_END, title_words
 
 __all__ = ["COMMENT_TOKENS", "MAX_COMMENT_SHARE", "MIN_BESIDE_REVIEWS_CHARS", "comment_mask", "comment_roots",
-           "discussion_page", "may_have_comments", "page_tokens", "product_page", "readers_comments", "readers_text",
+           "discussion_page", "may_have_comments", "page_tokens", "readers_comments", "readers_text",
            "review_mask", "review_roots"]
 
 #: an id naming a comment thread or one comment
@@ -256,6 +257,32 @@ class _Found:
         return False
 
 
+def _outermost_named(el: etree._Element | None, name_of: Callable[[etree._Element], object],
+                     seen: set[etree._Element] | None = None) -> tuple[etree._Element | None, object]:
+    """The outermost element from ``el`` up (below ``body``, ``main`` and ``article``) that
+    ``name_of`` names and that holds no article (`_holds_article`), with its name; ``seen``:
+    elements walked from before, where the walk stops (each is read once)."""
+    outer: etree._Element | None = None
+    outer_name: object = None
+    while el is not None and el.tag not in _NEVER and (seen is None or el not in seen):
+        if seen is not None:
+            seen.add(el)
+        name = name_of(el)
+        if name and not _holds_article(el):
+            outer, outer_name = el, name
+        el = el.getparent()
+    return outer, outer_name
+
+
+def _titled(paths: _Paths, b: Block, heading: re.Pattern[str]) -> list[etree._Element]:
+    """A heading block that ``heading`` matches, with what follows it in its container
+    (`_title_and_after`); none for other blocks or a heading that holds the article."""
+    if not (b.heading_level and len(b.text) <= _TITLE_CHARS and heading.match(b.text)):
+        return []
+    el = paths.element(b.xpath)
+    return _title_and_after(el, heading) if el is not None and not _holds_article(el) else []
+
+
 def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
     """Element paths of the page's comment threads and comments (outermost only).
 
@@ -277,20 +304,12 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
         if hint is None:
             hint = hinted[b.tokens] = _hinted(b.tokens)
         if hint:  # an element above it may name a thread
-            el, outer = paths.element(b.xpath), None
-            while el is not None and el.tag not in _NEVER:
-                if _named(el) and not _holds_article(el):
-                    outer = el
-                el = el.getparent()
+            outer, _ = _outermost_named(paths.element(b.xpath), _named)
             if outer is not None:
                 # a named title (``<h2 class="comments">Comments</h2>``) heads the thread after it
                 add(_title_and_after(outer) if _is_title(outer) else [outer])
                 continue
-        if b.heading_level and len(b.text) <= _TITLE_CHARS and _HEADING.match(b.text):
-            el = paths.element(b.xpath)
-            if el is not None and not _holds_article(el):
-                # the heading and what follows it in its container (the thread under its title)
-                add(_title_and_after(el))
+        add(_titled(paths, b, _HEADING))  # a heading and the thread under it in its container
     return _outermost(found.paths)
 
 
@@ -409,11 +428,6 @@ _REVIEW_HEADING = re.compile(
     r"|reviews?\s*\(\d[\d,.]*\)|ratings?\s*(?:&|and)\s*reviews?|reviews?\s*(?:&|and)\s*ratings?"
     r"|\d[\d,.]*\s+(?:customer\s+)?(?:reviews?|ratings?))(?:\s+(?:of|for)\s.*)?\s*$"
     r"|^\s*(?:write|add|leave|submit)\s+an?\s+review\s*:?\s*$", re.IGNORECASE)
-#: schema.org types of a thing for sale (JSON-LD ``@type``, microdata ``itemtype``)
-_PRODUCT_LD = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(product|productgroup)"', re.IGNORECASE)
-_PRODUCT_ITEMTYPE = "//@itemtype[contains(translate(., 'PRODUCT', 'product'), 'schema.org/product')]"
-#: a page that types more products than this lists them
-MAX_PAGE_PRODUCTS = 3
 #: a product page whose kept text beside its reviews is under this is a page of reviews: they
 #: are its content, and none is marked
 MIN_BESIDE_REVIEWS_CHARS = 300
@@ -422,34 +436,6 @@ MIN_BESIDE_REVIEWS_CHARS = 300
 def _review_hinted(tokens: Collection[str]) -> bool:
     """Whether class/id tokens may name reviews (a token holding "review", or a widget's name)."""
     return any("review" in t for t in tokens) or not _REVIEW_VENDORS.isdisjoint(tokens)
-
-
-def product_page(root: etree._Element) -> bool:
-    """Whether the page offers one product: ``og:type`` says ``product``, or (unless it says
-    ``article``) its JSON-LD or microdata types a product group or up to `MAX_PAGE_PRODUCTS`
-    products. A page that types more is a list of them (a shop's category, a buyers' guide)."""
-    products, group = 0, False
-    for el in root.iter("script", "meta"):
-        if el.tag == "script":
-            if "ld+json" in (el.get("type") or "").lower() and el.text:
-                kinds = [k.lower() for k in _PRODUCT_LD.findall(el.text)]
-                products += kinds.count("product")
-                group = group or "productgroup" in kinds
-        elif (el.get("property") or el.get("name") or "").lower() == "og:type":
-            kind = (el.get("content") or "").strip().lower().removeprefix("og:")
-            if kind.startswith("product"):
-                return True
-            if kind in ("article", "blog", "book", "profile") or kind.startswith(("video", "music")):
-                return False
-    try:
-        typed = root.xpath(_PRODUCT_ITEMTYPE)
-    except etree.XPathError:
-        typed = []
-    for t in typed if isinstance(typed, list) else ():
-        kind = str(t).strip().rsplit("/", 1)[-1].lower()
-        products += kind == "product"
-        group = group or kind == "productgroup"
-    return group or 0 < products <= MAX_PAGE_PRODUCTS
 
 
 def _review_name(el: etree._Element) -> str | None:
@@ -472,7 +458,7 @@ def review_roots(root: etree._Element, blocks: Sequence[Block], tokens: set[str]
     elements after it in its container. As for comments, an element that holds the page's
     ``<h1>``, an ``<article>`` or a ``<main>`` is never taken. Pages whose blocks carry no
     review-like token or heading are not read further, and of the others only product pages
-    (`product_page`). ``tokens``: the page's `page_tokens`, when known.
+    (`metadata.product_page`). ``tokens``: the page's `page_tokens`, when known.
     """
     hint = _review_hinted(page_tokens(blocks) if tokens is None else tokens)
     if not hint and not any(b.heading_level and _REVIEW_HEADING.match(b.text) for b in blocks):
@@ -489,26 +475,17 @@ def review_roots(root: etree._Element, blocks: Sequence[Block], tokens: set[str]
         if taken.holds(b.xpath):
             continue  # already inside reviews
         if b.tokens in hinted:
-            el, outer, outer_name = paths.element(b.xpath), None, ""
-            while el is not None and el.tag not in _NEVER and el not in seen:
-                seen.add(el)
-                name = _review_name(el)
-                if name and not _holds_article(el):
-                    outer, outer_name = el, name
-                el = el.getparent()
+            outer, name = _outermost_named(paths.element(b.xpath), _review_name, seen)
             if outer is not None:
-                if _REVIEW_SET.search(outer_name):
+                if _REVIEW_SET.search(str(name)):
                     found.append(outer)
                     taken.add(paths.path(outer))
                 else:
-                    single.setdefault(outer_name, []).append(outer)
+                    single.setdefault(str(name), []).append(outer)
                 continue
-        if b.heading_level and len(b.text) <= _TITLE_CHARS and _REVIEW_HEADING.match(b.text):
-            head = paths.element(b.xpath)
-            if head is not None and not _holds_article(head):
-                for e in _title_and_after(head, _REVIEW_HEADING):
-                    found.append(e)
-                    taken.add(paths.path(e))
+        for e in _titled(paths, b, _REVIEW_HEADING):
+            found.append(e)
+            taken.add(paths.path(e))
     # customers write several: a lone element named as one review is an editor's (``reviewBody``)
     found += [e for group in single.values() if len(group) > 1 for e in group]
     return _outermost(paths.path(e) for e in found)

@@ -60,7 +60,8 @@ from .data import host_domain
 from .html import Document, join_url
 from .words import is_spaced
 
-__all__ = ["MAX_JSONLD_CHARS", "MAX_JSONLD_DEPTH", "MAX_JSONLD_NODES", "Metadata", "clean_title", "page_metadata"]
+__all__ = ["MAX_JSONLD_CHARS", "MAX_JSONLD_DEPTH", "MAX_JSONLD_NODES", "MAX_PAGE_PRODUCTS", "Metadata", "clean_title",
+           "page_metadata", "product_page"]
 
 log = logging.getLogger("blockclf")
 
@@ -310,6 +311,35 @@ def _jsonld(scripts: Iterable[str]) -> dict[str, Any]:
 
 
 # --- meta tags --------------------------------------------------------------------------
+
+#: a page that types more products than this lists them (a shop's category, a buyers' guide)
+MAX_PAGE_PRODUCTS = 3
+#: microdata items typed as a product (or a product group, a product model)
+_PRODUCT_ITEMTYPE = "//@itemtype[contains(translate(., 'PRODUCT', 'product'), 'schema.org/product')]"
+
+
+def product_page(root: etree._Element) -> bool:
+    """Whether the page offers one product: ``og:type`` says ``product``, or (unless it says
+    ``article`` or another kind of page) its JSON-LD or microdata types a product group or up to
+    `MAX_PAGE_PRODUCTS` products. Read as `page_metadata` reads the page (`_scan`,
+    `_jsonld_objects`); never raises."""
+    try:
+        scan = _scan(root)
+        kind = next(iter(scan.metas.get("og:type", ())), "").strip().lower().removeprefix("og:")
+        if kind.startswith("product"):
+            return True
+        if kind in ("article", "blog", "book", "profile") or kind.startswith(("video", "music")):
+            return False
+        kinds = [t for obj in _jsonld_objects(scan.jsonld) for t in _types(obj)]
+        typed = root.xpath(_PRODUCT_ITEMTYPE)
+        kinds += [str(t).strip().rsplit("/", 1)[-1].lower() for t in (typed if isinstance(typed, list) else ())]
+    except Exception:  # a page it cannot read offers nothing: its reviews stay to the model
+        log.debug("product markup could not be read", exc_info=True)
+        return False
+    return "productgroup" in kinds or 0 < kinds.count("product") <= MAX_PAGE_PRODUCTS
+
+
+
 
 
 @dataclass

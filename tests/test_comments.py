@@ -12,11 +12,11 @@ from blockclf.comments import (
     comment_roots,
     discussion_page,
     may_have_comments,
-    product_page,
     review_mask,
     review_roots,
 )
 from blockclf.html import parse
+from blockclf.metadata import product_page
 from blockclf.predict import extract, prepare
 from blockclf.render import removal_log, to_html, to_markdown, to_text
 from blockclf.segment import segment
