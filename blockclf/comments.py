@@ -59,6 +59,7 @@ _COMPOUND = re.compile(rf"^(?:[a-z0-9]+[-_])*comments?[-_]?{_PART}(?:[-_]?\d+)?$
 _COMPOUND_CHARS = 60
 #: a heading that counts or invites comments
 _HEADING = re.compile(r"^\s*(?:\d+\s+(?:comments?|responses?|replies|reactions)|comments?(?:\s*\(\d+\))?"
+                      r"|(?:\d+|one|no)\s+(?:comments?|responses?|repl(?:y|ies))\s+(?:to|on)\s+[\"'“«„‘].*"
                       r"|(?:leave|post|add|write)\s+an?\s+(?:comment|reply|response)|(?:\d+\s+)?thoughts? on\b.*"
                       r"|join the discussion|discussion|reader comments)\s*:?\s*$", re.IGNORECASE)
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")

@@ -241,6 +241,23 @@ def test_a_title_just_above_the_thread_opens_it_after_a_short_post():
     assert REMARK + " 0" not in _marked(html.replace("12 Comments", "Read on:"), kept=True)
 
 
+@pytest.mark.parametrize("title", ["107 Responses to \u201cA short post\u201d", "One Reply to \"A short post\"",
+                                   "12 Comments on \u00abA short post\u00bb"])
+def test_a_title_that_counts_responses_to_the_post_opens_its_thread(title):
+    # blog themes title a thread with its count and the post's quoted title
+    comments = "".join(f'<div class="c"><p>{REMARK} {i}</p></div>' for i in range(12))
+    html = (f"<html><body><h2>A short post</h2><p>{STORY[:400]}</p><div class=header>{title}"
+            f'</div><div id="comments_container">{comments}</div></body></html>')
+    assert REMARK + " 0" in _marked(html, kept=True)
+
+
+def test_a_forums_count_of_replies_to_its_topic_is_no_comment_title():
+    comments = "".join(f'<div class="c"><p>{REMARK} {i}</p></div>' for i in range(12))
+    html = (f"<html><body><h2>A short post</h2><p>{STORY[:400]}</p><div class=header>20 replies to this topic"
+            f'</div><div id="comments_container">{comments}</div></body></html>')
+    assert REMARK + " 0" not in _marked(html, kept=True)
+
+
 def test_a_widget_of_the_sites_latest_comments_is_removed_and_not_given_apart(tiny_model):
     for name in ('id="recentcomments"', 'class="widget widget_recent_comments"', 'class="latest-comments"'):
         widget = (f'<div class="sidebar"><h3>Recent Comments</h3><ul {name}><li><a href="/other-story/#c1">Other story'
