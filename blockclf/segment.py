@@ -239,6 +239,19 @@ _ORDINAL = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
 #: page text), so that page text is escaped once per block rather than piece by piece
 _OPEN, _CLOSE, _QUOTE = "\ue000", "\ue001", "\ue002"
 _MARKERS = str.maketrans("", "", _OPEN + _CLOSE + _QUOTE)
+#: characters no browser draws and no reader types, dropped from blocks' text: the zero-width
+#: space (a line-break hint), the word joiner and a byte-order mark inside the page (as the
+#: zero-width no-break space). They would split a word for any tokenizer ("foo\u200bbar"). Joiners
+#: that shape letters (U+200C, U+200D) and soft hyphens stay
+_UNDRAWN = str.maketrans("", "", "\u200b\u2060\ufeff")
+
+
+def _drawn(text: str) -> str:
+    """``text`` without the characters of `_UNDRAWN`."""
+    if text.isascii() or ("\u200b" not in text and "\u2060" not in text and "\ufeff" not in text):
+        return text
+    return text.translate(_UNDRAWN)
+
 
 
 #: an inline style that sets an element as a subscript or superscript
@@ -558,7 +571,7 @@ class _Segmenter:
             if self.hidden:
                 self._emit_hidden()
             return
-        raw = "".join(self.pieces)
+        raw = _drawn("".join(self.pieces))
         owner = self.owner[-1] if self.owner else None
         rich = self.rich
         code: str | None
@@ -568,10 +581,10 @@ class _Segmenter:
         if owner is not None and owner.pre:
             lines = [" ".join(line.split()) for line in raw.splitlines()]
             text = "\n".join(line for line in lines if line)
-            code = _verbatim(_markup("".join(rich)) if rich is not None else escape(raw, False))
+            code = _verbatim(_markup(_drawn("".join(rich))) if rich is not None else escape(raw, False))
         else:
             text = " ".join(raw.split())
-            code = " ".join(_markup("".join(rich)).split()) if rich is not None else None
+            code = " ".join(_markup(_drawn("".join(rich))).split()) if rich is not None else None
         if text:
             self._emit(text, owner, code)
         self.pending_revealed = False
@@ -598,7 +611,7 @@ class _Segmenter:
         site's notice over the page (`Block.notice`).
         """
         counts = [0, 0, 0]
-        text = " ".join(_flat_text(el, self.skip_tags, counts).split())
+        text = " ".join(_drawn(_flat_text(el, self.skip_tags, counts)).split())
         if not text:
             return
         link_chars = len(text) if link else min(len(text), counts[2])

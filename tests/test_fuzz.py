@@ -121,8 +121,13 @@ def visible_text(root, noscript: bool = False) -> str:
     return "".join(out)
 
 
+#: characters a browser draws nothing for (zero-width space, word joiner, byte-order mark), which
+#: the text leaves out
+NOT_DRAWN = str.maketrans("", "", "\u200b\u2060\ufeff")
+
+
 def squash(text: str) -> str:
-    return "".join(text.split())
+    return "".join(text.translate(NOT_DRAWN).split())
 
 
 def check_nothing_lost(page, results) -> None:

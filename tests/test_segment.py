@@ -396,6 +396,17 @@ def test_whitespace_is_folded_and_entities_decoded():
     assert b.text == "café & crème brûlée"
 
 
+def test_characters_no_browser_draws_leave_the_text_letters_shaped_by_joiners_stay():
+    # a zero-width space, a word joiner or a stray byte-order mark would split a word for a tokenizer
+    page = ('<p>foo\u200bbar and <a href="/x">li\ufeffnk</a> &#8203;end&ZeroWidthSpace;s '
+            'n\u2060o</p><pre>co\u200bde</pre><div hidden>hid\u200bden</div><p>\u0641\u0627\u200c\u0633</p>')
+    shown, code, hidden, persian = blocks_of(page)
+    assert shown.text == "foobar and link ends no"
+    assert shown.rich == 'foobar and <a href="/x">link</a> ends no'
+    assert code.text == "code" and hidden.text == "hidden" and hidden.hidden
+    assert persian.text == "\u0641\u0627\u200c\u0633"  # a non-joiner shapes Persian letters
+
+
 def test_empty_page_has_no_blocks():
     assert blocks_of("<html><body><div> </div><p>\n</p></body></html>") == []
 
