@@ -79,7 +79,12 @@ def _table(items: list[Item], table: str, base: str | None, images: bool) -> lis
     return lines
 
 
-_Chunk = tuple[list[str], str, int]  # lines, kind (item, dt, dd, other), quote depth
+#: lines, kind (``list``: a list's first item, ``item``: a later item, ``dt``, ``dd``, ``other``),
+#: quote depth
+_Chunk = tuple[list[str], str, int]
+#: the markers of a list's items, and those of a list written right after another one: Markdown
+#: reads items of one marker as one list, so two lists in a row tell themselves apart by theirs
+_MARKERS = (("- ", ". "), ("* ", ") "))
 
 
 def _table_end(items: list[Item], i: int, table: str) -> int:
@@ -95,7 +100,8 @@ class _Writer:
 
     A list item's marker width indents what follows inside it; a code block cut by a
     ``<br>`` continues the fence before it; a paragraph broken by a line break continues
-    the chunk before it. Each block is written by one step, in one pass.
+    the chunk before it; a list right after another (a page's list, then its contents)
+    stays a list of its own. Each block is written by one step, in one pass.
     """
 
     def __init__(self, base: str | None, images: bool) -> None:
@@ -104,6 +110,8 @@ class _Writer:
         self.chunks: list[_Chunk] = []
         self.widths: dict[str, int] = {}  # list item path -> width of its marker
         self.prev: Block | None = None  # the last block written as a paragraph or list item
+        self.lists: dict[str, int] = {}  # outermost list path -> which of `_MARKERS` its items use
+        self.last_list, self.last_kind = "", ""  # the outermost list of the last item written, ul or ol
         self.code_path, self.code_at, self.code_text, self.code_lang = "", -2, "", ""  # the last code block written
 
     def code(self, it: Item, at: int, indent: str, items_in: list[tuple[str, str]], quote: int) -> None:
@@ -123,12 +131,13 @@ class _Writer:
     def continued(self, b: Block, text: str, chain: tuple[tuple[str, str], ...]) -> bool:
         """Append ``text`` to the chunk before as a broken line, when it is more of the same element."""
         chunks = self.chunks
-        if not (self.prev is not None and self.prev.xpath == b.xpath and chunks[-1][1] in ("item", "other")):
+        if not (self.prev is not None and self.prev.xpath == b.xpath
+                and chunks[-1][1] in ("list", "item", "other")):
             return False
         # more text of the same element after a line break: the same paragraph, broken
         first, last_line = chunks[-1][0][0], chunks[-1][0][-1]
         pad = len(first) - len(first.lstrip(" "))
-        if chunks[-1][1] == "item":
+        if chunks[-1][1] in ("list", "item"):
             pad += self.widths.get(next((p for p, t in reversed(chain) if t == "li"), ""), 0)
         chunks[-1][0][-1] = last_line + "\\"
         chunks[-1][0].append(" " * pad + text)
@@ -141,10 +150,18 @@ class _Writer:
         last = next((t for _, t in reversed(chain) if t in ("li", "dt", "dd")), "")
         last_path = next((p for p, t in reversed(chain) if t in ("li", "dt", "dd")), "")
         if last == "li" and last_path not in widths:
-            kind = items_in[-1][1]
-            marker = f"{b.number or 1}. " if kind == "ol" else "- "
+            outer = next(p for p, t in chain if t in LIST_ELEMENTS or t == "li")
+            kind = "item"
+            if outer not in self.lists:  # a new list: right after another of its kind, the other markers
+                after = (self.chunks and self.chunks[-1][1] in ("list", "item") and self.last_list != outer
+                         and self.last_kind == items_in[0][1])
+                self.lists[outer] = 1 - self.lists[self.last_list] if after else 0
+                kind = "list"
+            bullet, number = _MARKERS[self.lists[outer]]
+            marker = f"{b.number or 1}{number}" if items_in[-1][1] == "ol" else bullet
             widths[last_path] = len(marker)
-            self.chunks.append(([indent + marker + text], "item", quote))
+            self.last_list, self.last_kind = outer, items_in[0][1]
+            self.chunks.append(([indent + marker + text], kind, quote))
         elif last == "li":
             self.chunks.append(([indent + " " * widths[last_path] + text], "other", quote))
         elif last == "dd" and last_path not in widths:
@@ -226,7 +243,7 @@ def _join(chunks: list[_Chunk]) -> str:
     out: list[str] = []
     prev_kind, prev_quote = "", 0
     for lines, kind, quote in chunks:
-        if out and not ((kind == "item" and prev_kind == "item") or (kind == "dd" and prev_kind == "dt")):
+        if out and not ((kind == "item" and prev_kind in ("list", "item")) or (kind == "dd" and prev_kind == "dt")):
             out.append(("> " * min(quote, prev_quote)).rstrip() if quote and prev_quote else "")
         prefix = "> " * quote
         out += [(prefix + line) if line else prefix.rstrip() for line in lines]

@@ -44,6 +44,14 @@ def test_nested_and_ordered_lists_keep_nesting_and_numbers():
     assert to_dict(res)["markdown"] == md
 
 
+def test_lists_in_a_row_stay_lists_of_their_own():
+    # Markdown reads items of one marker as one list: the second of two lists takes the other markers
+    res = page("<ul><li>a</li><li>b<ul><li>b1</li></ul></li></ul><nav><ul><li>c</li></ul></nav>"
+               "<ol><li>one</li></ol><ol><li>two</li></ol><ul><li>d</li></ul><p>text</p><ul><li>e</li></ul>")
+    assert to_markdown(res) == "- a\n- b\n  - b1\n\n* c\n\n1. one\n\n1) two\n\n- d\n\ntext\n\n- e\n"
+    assert to_text(res).split("\n")[:4] == ["- a", "- b", "  - b1", "- c"]
+
+
 def test_reversed_list_counts_down():
     md = to_markdown(page("<ol reversed><li>a</li><li>b</li><li>c</li></ol>"))
     assert md == "3. a\n2. b\n1. c\n"
