@@ -84,7 +84,7 @@ def _table(items: list[Item], table: str, base: str | None, images: bool) -> lis
 _Chunk = tuple[list[str], str, int]
 #: the markers of a list's items, and those of a list written right after another one: Markdown
 #: reads items of one marker as one list, so two lists in a row tell themselves apart by theirs
-_MARKERS = (("- ", ". "), ("* ", ") "))
+_LIST_MARKERS = (("- ", ". "), ("* ", ") "))
 
 
 def _table_end(items: list[Item], i: int, table: str) -> int:
@@ -110,7 +110,7 @@ class _Writer:
         self.chunks: list[_Chunk] = []
         self.widths: dict[str, int] = {}  # list item path -> width of its marker
         self.prev: Block | None = None  # the last block written as a paragraph or list item
-        self.lists: dict[str, int] = {}  # outermost list path -> which of `_MARKERS` its items use
+        self.lists: dict[str, int] = {}  # outermost list path -> which of `_LIST_MARKERS` its items use
         self.last_list, self.last_kind = "", ""  # the outermost list of the last item written, ul or ol
         self.code_path, self.code_at, self.code_text, self.code_lang = "", -2, "", ""  # the last code block written
 
@@ -153,11 +153,11 @@ class _Writer:
             outer = next(p for p, t in chain if t in LIST_ELEMENTS or t == "li")
             kind = "item"
             if outer not in self.lists:  # a new list: right after another of its kind, the other markers
-                after = (self.chunks and self.chunks[-1][1] in ("list", "item") and self.last_list != outer
+                after = (bool(self.chunks) and self.chunks[-1][1] in ("list", "item") and self.last_list != outer
                          and self.last_kind == items_in[0][1])
                 self.lists[outer] = 1 - self.lists[self.last_list] if after else 0
                 kind = "list"
-            bullet, number = _MARKERS[self.lists[outer]]
+            bullet, number = _LIST_MARKERS[self.lists[outer]]
             marker = f"{b.number or 1}{number}" if items_in[-1][1] == "ol" else bullet
             widths[last_path] = len(marker)
             self.last_list, self.last_kind = outer, items_in[0][1]

@@ -253,7 +253,6 @@ def _drawn(text: str) -> str:
     return text.translate(_UNDRAWN)
 
 
-
 #: an inline style that sets an element as a subscript or superscript
 _SHIFTED = re.compile(r"vertical-align\s*:\s*(?:sub|super)", re.IGNORECASE)
 
