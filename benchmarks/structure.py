@@ -203,6 +203,8 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
 _ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
 _GLYPH_RE = re.compile(r"[¶§🔗]")
 _QUOTE = re.compile(r"^(?:> ?)*")
+#: quote markers after a list item's indentation: a quote inside the item
+_INNER_QUOTE = re.compile(r"^( +)((?:> ?)+)")
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 
 
@@ -223,12 +225,29 @@ def plain(md: str) -> str:
     return _fold(md)
 
 
+def _unquoted(line: str) -> str:
+    """``line`` without its quote markers, those at its start and those after a list item's indentation
+    (which stays, so that the item goes on)."""
+    line = _QUOTE.sub("", line)
+    inner = _INNER_QUOTE.match(line)
+    return inner.group(1) + line[inner.end():] if inner else line
+
+
+def _quote_markers(line: str) -> tuple[int, int, int]:
+    """Quote markers at the start of ``line``, then the indentation after them, then the
+    quote markers after that indentation (a quote inside a list item)."""
+    outer = _QUOTE.match(line).group(0)  # type: ignore[union-attr]
+    rest = line[len(outer):]
+    inner = _INNER_QUOTE.match(rest)
+    return outer.count(">"), len(inner.group(1)) if inner else 0, inner.group(2).count(">") if inner else 0
+
+
 def output_structure(md: str) -> dict[str, list]:
     """The structure items found in a Markdown text, by kind."""
     out: dict[str, Any] = {k: [] for k in KINDS}
     out["anchor glyphs"] = 0
     raw = md.split("\n")
-    lines = [_QUOTE.sub("", line) for line in raw]
+    lines = [_unquoted(line) for line in raw]
     prose: list[str] = []
     i = 0
     while i < len(lines):
@@ -236,11 +255,13 @@ def output_structure(md: str) -> dict[str, list]:
         fence = _FENCE.match(line)
         if fence:
             indent, mark = len(fence.group(1)), fence.group(2)
-            depth = _QUOTE.match(raw[i]).group(0).count(">")  # type: ignore[union-attr]
+            depth, spaces, inner_depth = _quote_markers(raw[i])
             code = []
             i += 1
             while i < len(lines) and not lines[i].strip().startswith(mark[0] * len(mark)):
                 inner = re.sub(r"^" + r"> ?" * depth, "", raw[i]) if depth else raw[i]
+                if inner_depth:  # a quote inside a list item: its markers follow the item's indentation
+                    inner = inner[:spaces] + re.sub(r"^" + r"> ?" * inner_depth, "", inner[spaces:])
                 code.append(inner[indent:] if inner[:indent].strip() == "" else inner)
                 i += 1
             i += 1
@@ -259,7 +280,7 @@ def output_structure(md: str) -> dict[str, list]:
         item = _ITEM.match(line)
         if item:
             marker = item.group(2)
-            text = item.group(3)
+            text = _QUOTE.sub("", item.group(3))  # "- > text": an item whose text is quoted
             j, prev = i, line
             # the item's paragraph goes on after a hard line break (a line ending in a backslash
             # or two spaces, the next line indented), as Markdown reads it
