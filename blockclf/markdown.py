@@ -112,19 +112,22 @@ class _Writer:
         self.prev: Block | None = None  # the last block written as a paragraph or list item
         self.lists: dict[str, int] = {}  # outermost list path -> which of `_LIST_MARKERS` its items use
         self.last_list, self.last_kind = "", ""  # the outermost list of the last item written, ul or ol
+        self.inner_quote = ""  # the quote markers inside a list item that the last text written opened with
         self.code_path, self.code_at, self.code_text, self.code_lang = "", -2, "", ""  # the last code block written
 
-    def code(self, it: Item, at: int, indent: str, items_in: list[tuple[str, str]], quote: int) -> None:
-        """A code block fenced, indented into its list item; joined to the one before when a ``<br>`` cut it."""
+    def code(self, it: Item, at: int, indent: str, items_in: list[tuple[str, str]], quote: int,
+             inner_quote: int = 0) -> None:
+        """A code block fenced, indented into its list item (and quoted there, ``inner_quote``);
+        joined to the one before when a ``<br>`` cut it."""
         b = it.block
-        inner = indent + " " * sum(self.widths.get(p, 0) for p, _ in items_in[-1:])
+        inner = indent + " " * sum(self.widths.get(p, 0) for p, _ in items_in[-1:]) + "> " * inner_quote
         code = _code(it)
         if self.code_path == b.xpath and at == self.code_at + 1:  # the same code block, cut at a <br>
             code, lang = self.code_text + "\n" + code, self.code_lang
             self.chunks.pop()
         else:
             lang = b.lang
-        lines = [(inner + line) if line else "" for line in _fence(code, lang)]
+        lines = [(inner + line) if line else inner.rstrip() for line in _fence(code, lang)]
         self.chunks.append((lines, "other", quote))
         self.code_path, self.code_at, self.code_text, self.code_lang = b.xpath, at, code, lang
 
@@ -140,15 +143,19 @@ class _Writer:
         if chunks[-1][1] in ("list", "item"):
             pad += self.widths.get(next((p for p, t in reversed(chain) if t == "li"), ""), 0)
         chunks[-1][0][-1] = last_line + "\\"
-        chunks[-1][0].append(" " * pad + text)
+        chunks[-1][0].append(" " * pad + self.inner_quote + text)
         return True
 
     def text(self, b: Block, text: str, chain: tuple[tuple[str, str], ...], indent: str,
-             items_in: list[tuple[str, str]], quote: int) -> None:
-        """A paragraph, list item (with its marker), definition term or definition."""
+             items_in: list[tuple[str, str]], quote: int, inner_quote: int = 0) -> None:
+        """A paragraph, list item (with its marker), definition term or definition; ``inner_quote``:
+        quotes inside its list item, written after the item's marker or indentation."""
         widths = self.widths
         last = next((t for _, t in reversed(chain) if t in ("li", "dt", "dd")), "")
         last_path = next((p for p, t in reversed(chain) if t in ("li", "dt", "dd")), "")
+        if last != "li":  # a term or definition in an item: its quotes start the line, as before
+            quote, inner_quote = quote + inner_quote, 0
+        self.inner_quote = q = "> " * inner_quote
         if last == "li" and last_path not in widths:
             outer = next(p for p, t in chain if t in LIST_ELEMENTS or t == "li")
             kind = "item"
@@ -161,9 +168,9 @@ class _Writer:
             marker = f"{b.number or 1}{number}" if items_in[-1][1] == "ol" else bullet
             widths[last_path] = len(marker)
             self.last_list, self.last_kind = outer, items_in[0][1]
-            self.chunks.append(([indent + marker + text], kind, quote))
+            self.chunks.append(([indent + marker + q + text], kind, quote))
         elif last == "li":
-            self.chunks.append(([indent + " " * widths[last_path] + text], "other", quote))
+            self.chunks.append(([indent + " " * widths[last_path] + q + text], "other", quote))
         elif last == "dd" and last_path not in widths:
             widths[last_path] = 0
             self.chunks.append(([": " + text], "dd", quote))
@@ -173,8 +180,10 @@ class _Writer:
         else:
             self.chunks.append(([text], "other", quote))
 
-    def block(self, it: Item, at: int, tags: list[str], quote: int) -> None:
-        """One block that is not in a table: a heading, code, or text."""
+    def block(self, it: Item, at: int, tags: list[str], quote: int, inner_quote: int = 0) -> None:
+        """One block that is not in a table: a heading, code, or text. ``quote`` counts the quotes
+        around its outermost list item (or around it, outside lists), ``inner_quote`` those inside
+        that item, which are written after the item's indentation so the list goes on."""
         b = it.block
         chain = it.chain
         if b.heading_level or b.tag == "pre" or "pre" in tags:
@@ -184,16 +193,16 @@ class _Writer:
         indent = " " * sum(self.widths.get(p, 2) for p, _ in items_in[:-1])
         if b.heading_level:
             self.chunks.append((["#" * b.heading_level + " " + block_markdown(b, self.base, self.images)], "other",
-                                quote))
+                                quote + inner_quote))
             return
         if b.tag == "pre" or "pre" in tags:
-            self.code(it, at, indent, items_in, quote)
+            self.code(it, at, indent, items_in, quote, inner_quote)
             return
         text = block_markdown(b, self.base, self.images)
         if not text:
             return
         if not self.continued(b, text, chain):
-            self.text(b, text, chain, indent, items_in, quote)
+            self.text(b, text, chain, indent, items_in, quote, inner_quote)
         self.prev = b
 
 
@@ -217,16 +226,17 @@ def items_markdown(res: Result, items: list[Item], images: bool = False, title: 
     while i < len(items):
         chain = items[i].chain
         tags = [t for _, t in chain]
-        quote = tags.count("blockquote")
+        outside = tags.index("li") if "li" in tags else len(tags)  # quotes inside a list item go after its marker
+        quote, inner_quote = tags[:outside].count("blockquote"), tags[outside:].count("blockquote")
         if items[i].post_break:
             writer.chunks.append((["---"], "other", 0))  # a rule between a thread's posts
         if "td" in tags or "th" in tags:
             table = next(p for p, t in reversed(chain) if t == "table") if "table" in tags else chain[0][0]
             j = _table_end(items, i, table)
-            writer.chunks.append((_table(items[i:j], table, base, images), "other", quote))
+            writer.chunks.append((_table(items[i:j], table, base, images), "other", quote + inner_quote))
             i = j
             continue
-        writer.block(items[i], i, tags, quote)
+        writer.block(items[i], i, tags, quote, inner_quote)
         i += 1
     apart = comments_apart(res) if comments else []
     if apart:

@@ -52,6 +52,15 @@ def test_lists_in_a_row_stay_lists_of_their_own():
     assert to_text(res).split("\n")[:4] == ["- a", "- b", "  - b1", "- c"]
 
 
+def test_a_quote_inside_a_list_item_is_written_inside_it_and_the_list_goes_on():
+    # documentation generators indent a paragraph of an item as a <blockquote> inside the <li>
+    res = page("<ul><li><p>first</p><blockquote><p>more about it</p><pre>code()</pre></blockquote></li>"
+               "<li>second<blockquote><blockquote>deeper</blockquote></blockquote></li></ul>"
+               "<blockquote><ul><li>a list in a quote</li></ul></blockquote>")
+    assert to_markdown(res) == ("- first\n\n  > more about it\n\n  > ```\n  > code()\n  > ```\n\n"
+                                "- second\n\n  > > deeper\n\n> - a list in a quote\n")
+
+
 def test_reversed_list_counts_down():
     md = to_markdown(page("<ol reversed><li>a</li><li>b</li><li>c</li></ol>"))
     assert md == "3. a\n2. b\n1. c\n"
