@@ -271,7 +271,8 @@ def output_structure(md: str) -> dict[str, list]:
             continue
         i += 1
         prose.append(line)
-        heading = _HEADING.match(line)
+        in_item = _ITEM.match(line)  # a heading may open a list item ("2. ### Name") or sit inside one
+        heading = _HEADING.match(_QUOTE.sub("", in_item.group(3)) if in_item else line.lstrip(" "))
         if heading:
             text = plain(heading.group(2))
             out["headings"].append(_GLYPH_RE.sub("", text))
