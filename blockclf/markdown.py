@@ -192,8 +192,11 @@ class _Writer:
                     for n, (p, t) in enumerate(chain) if t == "li"]
         indent = " " * sum(self.widths.get(p, 2) for p, _ in items_in[:-1])
         if b.heading_level:
-            self.chunks.append((["#" * b.heading_level + " " + block_markdown(b, self.base, self.images)], "other",
-                                quote + inner_quote))
+            heading = "#" * b.heading_level + " " + block_markdown(b, self.base, self.images)
+            if next((t for _, t in reversed(chain) if t in ("li", "dt", "dd")), "") == "li":
+                self.text(b, heading, chain, indent, items_in, quote, inner_quote)  # a heading in an item
+            else:
+                self.chunks.append(([heading], "other", quote + inner_quote))
             return
         if b.tag == "pre" or "pre" in tags:
             self.code(it, at, indent, items_in, quote, inner_quote)

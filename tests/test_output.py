@@ -61,6 +61,14 @@ def test_a_quote_inside_a_list_item_is_written_inside_it_and_the_list_goes_on():
                                 "- second\n\n  > > deeper\n\n> - a list in a quote\n")
 
 
+def test_a_heading_inside_a_list_item_opens_or_sits_in_it():
+    # a forum's posts as the items of a list, each headed by its author's name
+    res = page("<ol><li><h3>Ann</h3><blockquote>first post</blockquote></li>"
+               "<li><p>intro</p><h4>Bob</h4><p>second post</p></li></ol><h2>After</h2>")
+    assert to_markdown(res) == ("1. ### Ann\n\n   > first post\n\n2. intro\n\n   #### Bob\n\n   second post\n\n"
+                                "## After\n")
+
+
 def test_reversed_list_counts_down():
     md = to_markdown(page("<ol reversed><li>a</li><li>b</li><li>c</li></ol>"))
     assert md == "3. a\n2. b\n1. c\n"
