@@ -146,39 +146,45 @@ class _Writer:
         chunks[-1][0].append(" " * pad + self.inner_quote + text)
         return True
 
+    def opened(self, b: Block, chain: tuple[tuple[str, str], ...], li: str, indent: str,
+               items_in: list[tuple[str, str]]) -> tuple[str, str]:
+        """The marker that opens the list item ``li`` (its width recorded for what follows in
+        it), after ``indent``, and the chunk's kind: ``list`` for a list's first item."""
+        outer = next(p for p, t in chain if t in LIST_ELEMENTS or t == "li")
+        kind = "item"
+        if outer not in self.lists:  # a new list: right after another of its kind, the other markers
+            after = (bool(self.chunks) and self.chunks[-1][1] in ("list", "item") and self.last_list != outer
+                     and self.last_kind == items_in[0][1])
+            self.lists[outer] = 1 - self.lists[self.last_list] if after else 0
+            kind = "list"
+        bullet, number = _LIST_MARKERS[self.lists[outer]]
+        marker = f"{b.number or 1}{number}" if items_in[-1][1] == "ol" else bullet
+        self.widths[li] = len(marker)
+        self.last_list, self.last_kind = outer, items_in[0][1]
+        return indent + marker, kind
+
     def text(self, b: Block, text: str, chain: tuple[tuple[str, str], ...], indent: str,
              items_in: list[tuple[str, str]], quote: int, inner_quote: int = 0) -> None:
-        """A paragraph, list item (with its marker), definition term or definition; ``inner_quote``:
-        quotes inside its list item, written after the item's marker or indentation."""
+        """A paragraph, list item (with its marker), definition term or definition; inside a list
+        item, after the item's marker or indentation, with the quotes inside the item
+        (``inner_quote``)."""
         widths = self.widths
         last = next((t for _, t in reversed(chain) if t in ("li", "dt", "dd")), "")
         last_path = next((p for p, t in reversed(chain) if t in ("li", "dt", "dd")), "")
-        if last != "li":  # a term or definition in an item: its quotes start the line, as before
+        li = items_in[-1][0] if items_in else ""  # the innermost list item around the block
+        if not li:
             quote, inner_quote = quote + inner_quote, 0
         self.inner_quote = q = "> " * inner_quote
-        if last == "li" and last_path not in widths:
-            outer = next(p for p, t in chain if t in LIST_ELEMENTS or t == "li")
-            kind = "item"
-            if outer not in self.lists:  # a new list: right after another of its kind, the other markers
-                after = (bool(self.chunks) and self.chunks[-1][1] in ("list", "item") and self.last_list != outer
-                         and self.last_kind == items_in[0][1])
-                self.lists[outer] = 1 - self.lists[self.last_list] if after else 0
-                kind = "list"
-            bullet, number = _LIST_MARKERS[self.lists[outer]]
-            marker = f"{b.number or 1}{number}" if items_in[-1][1] == "ol" else bullet
-            widths[last_path] = len(marker)
-            self.last_list, self.last_kind = outer, items_in[0][1]
-            self.chunks.append(([indent + marker + q + text], kind, quote))
-        elif last == "li":
-            self.chunks.append(([indent + " " * widths[last_path] + q + text], "other", quote))
-        elif last == "dd" and last_path not in widths:
-            widths[last_path] = 0
-            self.chunks.append(([": " + text], "dd", quote))
-        elif last == "dt" and last_path not in widths:
-            widths[last_path] = 0
-            self.chunks.append(([text], "dt", quote))
+        kind = "other"
+        if li and li not in widths:  # the item's first block: its marker
+            lead, kind = self.opened(b, chain, li, indent, items_in)
         else:
-            self.chunks.append(([text], "other", quote))
+            lead = indent + " " * widths[li] if li else ""
+        if last in ("dt", "dd") and last_path not in widths:  # a term, a definition (of a list in an item)
+            widths[last_path] = 0
+            kind = last  # a definition follows its term without a blank line
+            text = ": " + text if last == "dd" else text
+        self.chunks.append(([lead + q + text], kind, quote))
 
     def block(self, it: Item, at: int, tags: list[str], quote: int, inner_quote: int = 0) -> None:
         """One block that is not in a table: a heading, code, or text. ``quote`` counts the quotes
@@ -193,7 +199,7 @@ class _Writer:
         indent = " " * sum(self.widths.get(p, 2) for p, _ in items_in[:-1])
         if b.heading_level:
             heading = "#" * b.heading_level + " " + block_markdown(b, self.base, self.images)
-            if next((t for _, t in reversed(chain) if t in ("li", "dt", "dd")), "") == "li":
+            if items_in:
                 self.text(b, heading, chain, indent, items_in, quote, inner_quote)  # a heading in an item
             else:
                 self.chunks.append(([heading], "other", quote + inner_quote))

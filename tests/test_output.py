@@ -69,6 +69,14 @@ def test_a_heading_inside_a_list_item_opens_or_sits_in_it():
                                 "## After\n")
 
 
+def test_a_definition_list_inside_a_list_item_is_written_inside_it():
+    # reStructuredText makes an item whose text wraps a definition list
+    res = page("<ul><li>one</li><li><dl><dt>a term that wraps</dt><dd><p>its definition</p></dd></dl></li>"
+               "<li>three</li></ul><dl><dt>outside</dt><dd>a list</dd></dl>")
+    assert to_markdown(res) == ("- one\n\n- a term that wraps\n  : its definition\n\n- three\n\n"
+                                "outside\n: a list\n")
+
+
 def test_reversed_list_counts_down():
     md = to_markdown(page("<ol reversed><li>a</li><li>b</li><li>c</li></ol>"))
     assert md == "3. a\n2. b\n1. c\n"
