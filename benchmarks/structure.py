@@ -199,6 +199,8 @@ def gold_for(rec: PageRecord, bench: Path) -> dict[str, list] | None:
 # ---- output ----------------------------------------------------------------------------------
 
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
+#: a fence that opens a list item ("- ```"): the code is indented by the marker's width
+_ITEM_FENCE = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)(`{3,}|~{3,})(.*)$")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
 _ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
 _GLYPH_RE = re.compile(r"[¶§🔗]")
@@ -252,7 +254,7 @@ def output_structure(md: str) -> dict[str, list]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        fence = _FENCE.match(line)
+        fence = _FENCE.match(line) or _ITEM_FENCE.match(line)
         if fence:
             indent, mark = len(fence.group(1)), fence.group(2)
             depth, spaces, inner_depth = _quote_markers(raw[i])
