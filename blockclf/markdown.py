@@ -114,21 +114,28 @@ class _Writer:
         self.last_list, self.last_kind = "", ""  # the outermost list of the last item written, ul or ol
         self.inner_quote = ""  # the quote markers inside a list item that the last text written opened with
         self.code_path, self.code_at, self.code_text, self.code_lang = "", -2, "", ""  # the last code block written
+        self.code_lead = ""  # the list item marker the last code block opened with, if it opened its item
 
     def code(self, it: Item, at: int, indent: str, items_in: list[tuple[str, str]], quote: int,
              inner_quote: int = 0) -> None:
         """A code block fenced, indented into its list item (and quoted there, ``inner_quote``);
         joined to the one before when a ``<br>`` cut it."""
         b = it.block
-        inner = indent + " " * sum(self.widths.get(p, 0) for p, _ in items_in[-1:]) + "> " * inner_quote
         code = _code(it)
+        kind, lead = "other", ""
         if self.code_path == b.xpath and at == self.code_at + 1:  # the same code block, cut at a <br>
             code, lang = self.code_text + "\n" + code, self.code_lang
-            self.chunks.pop()
+            kind, lead = self.chunks.pop()[1], self.code_lead
         else:
             lang = b.lang
+            if items_in and items_in[-1][0] not in self.widths:  # an item that opens with code: "- ```"
+                lead, kind = self.opened(b, it.chain, items_in[-1][0], indent, items_in)
+        inner = indent + " " * sum(self.widths.get(p, 0) for p, _ in items_in[-1:]) + "> " * inner_quote
         lines = [(inner + line) if line else inner.rstrip() for line in _fence(code, lang)]
-        self.chunks.append((lines, "other", quote))
+        if lead:
+            lines[0] = lead + "> " * inner_quote + lines[0][len(inner):]
+        self.chunks.append((lines, kind, quote))
+        self.code_lead = lead
         self.code_path, self.code_at, self.code_text, self.code_lang = b.xpath, at, code, lang
 
     def continued(self, b: Block, text: str, chain: tuple[tuple[str, str], ...]) -> bool:

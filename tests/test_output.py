@@ -77,6 +77,11 @@ def test_a_definition_list_inside_a_list_item_is_written_inside_it():
                                 "outside\n: a list\n")
 
 
+def test_an_item_that_opens_with_code_has_its_marker_on_the_fence():
+    res = page("<ul><li><pre>pip install x</pre><p>then this</p></li><li>two</li></ul>")
+    assert to_markdown(res) == "- ```\n  pip install x\n  ```\n\n  then this\n\n- two\n"
+
+
 def test_reversed_list_counts_down():
     md = to_markdown(page("<ol reversed><li>a</li><li>b</li><li>c</li></ol>"))
     assert md == "3. a\n2. b\n1. c\n"
