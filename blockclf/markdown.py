@@ -193,6 +193,30 @@ class _Writer:
             text = ": " + text if last == "dd" else text
         self.chunks.append(([lead + q + text], kind, quote))
 
+    def table(self, it: Item, table: str, lines: list[str]) -> None:
+        """A table's lines (``it`` its first cell's item, ``table`` its element path), inside the
+        list item around the table when there is one, as an item's other blocks are."""
+        paths = [p for p, _ in it.chain]
+        chain = it.chain[:paths.index(table)] if table in paths else ()
+        tags = [t for _, t in chain]
+        outside = tags.index("li") if "li" in tags else len(tags)
+        quote, q = tags[:outside].count("blockquote"), "> " * tags[outside:].count("blockquote")
+        items_in = [(p, chain[n - 1][1] if n and chain[n - 1][1] in LIST_ELEMENTS else "ul")
+                    for n, (p, t) in enumerate(chain) if t == "li"]
+        self.prev = None
+        if not items_in:
+            self.chunks.append((lines, "other", quote + len(q) // 2))
+            return
+        indent = " " * sum(self.widths.get(p, 2) for p, _ in items_in[:-1])
+        kind, lead = "other", ""
+        if items_in[-1][0] not in self.widths:  # an item that opens with a table
+            lead, kind = self.opened(it.block, chain, items_in[-1][0], indent, items_in)
+        pad = indent + " " * self.widths[items_in[-1][0]] + q
+        out = [pad + line for line in lines]
+        if lead:
+            out[0] = lead + q + lines[0]
+        self.chunks.append((out, kind, quote))
+
     def block(self, it: Item, at: int, tags: list[str], quote: int, inner_quote: int = 0) -> None:
         """One block that is not in a table: a heading, code, or text. ``quote`` counts the quotes
         around its outermost list item (or around it, outside lists), ``inner_quote`` those inside
@@ -249,7 +273,7 @@ def items_markdown(res: Result, items: list[Item], images: bool = False, title: 
         if "td" in tags or "th" in tags:
             table = next(p for p, t in reversed(chain) if t == "table") if "table" in tags else chain[0][0]
             j = _table_end(items, i, table)
-            writer.chunks.append((_table(items[i:j], table, base, images), "other", quote + inner_quote))
+            writer.table(items[i], table, _table(items[i:j], table, base, images))
             i = j
             continue
         writer.block(items[i], i, tags, quote, inner_quote)

@@ -52,34 +52,35 @@ def test_lists_in_a_row_stay_lists_of_their_own():
     assert to_text(res).split("\n")[:4] == ["- a", "- b", "  - b1", "- c"]
 
 
-def test_a_quote_inside_a_list_item_is_written_inside_it_and_the_list_goes_on():
-    # documentation generators indent a paragraph of an item as a <blockquote> inside the <li>
-    res = page("<ul><li><p>first</p><blockquote><p>more about it</p><pre>code()</pre></blockquote></li>"
-               "<li>second<blockquote><blockquote>deeper</blockquote></blockquote></li></ul>"
-               "<blockquote><ul><li>a list in a quote</li></ul></blockquote>")
-    assert to_markdown(res) == ("- first\n\n  > more about it\n\n  > ```\n  > code()\n  > ```\n\n"
-                                "- second\n\n  > > deeper\n\n> - a list in a quote\n")
+#: an item's blocks other than its text, each written inside the item so that the list goes on
+#: (documentation generators indent an item's further paragraphs as a quote in it, and nest
+#: hierarchies as terms with lists; a forum's posts are items headed by their authors)
+INSIDE_ITEMS = {
+    "quote": ("<ul><li><p>first</p><blockquote><p>more about it</p><pre>code()</pre></blockquote></li>"
+              "<li>second<blockquote><blockquote>deeper</blockquote></blockquote></li></ul>"
+              "<blockquote><ul><li>a list in a quote</li></ul></blockquote>",
+              "- first\n\n  > more about it\n\n  > ```\n  > code()\n  > ```\n\n"
+              "- second\n\n  > > deeper\n\n> - a list in a quote\n"),
+    "heading": ("<ol><li><h3>Ann</h3><blockquote>first post</blockquote></li>"
+                "<li><p>intro</p><h4>Bob</h4><p>second post</p></li></ol><h2>After</h2>",
+                "1. ### Ann\n\n   > first post\n\n2. intro\n\n   #### Bob\n\n   second post\n\n## After\n"),
+    "definition list": ("<ul><li>one</li><li><dl><dt>a term that wraps</dt><dd><p>its definition</p></dd></dl></li>"
+                        "<li>three</li></ul><dl><dt>outside</dt><dd>a list</dd></dl>",
+                        "- one\n\n- a term that wraps\n  : its definition\n\n- three\n\noutside\n: a list\n"),
+    "code first": ("<ul><li><pre>pip install x</pre><p>then this</p></li><li>two</li></ul>",
+                   "- ```\n  pip install x\n  ```\n\n  then this\n\n- two\n"),
+    "table": ("<ul><li>one<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table></li>"
+              "<li><table><tr><th>x</th><th>y</th></tr></table></li><li>three</li></ul>"
+              "<blockquote><table><tr><th>m</th><th>n</th></tr></table></blockquote>",
+              "- one\n\n  | a | b |\n  | --- | --- |\n  | 1 | 2 |\n\n"
+              "- | x | y |\n  | --- | --- |\n- three\n\n> | m | n |\n> | --- | --- |\n"),
+}
 
 
-def test_a_heading_inside_a_list_item_opens_or_sits_in_it():
-    # a forum's posts as the items of a list, each headed by its author's name
-    res = page("<ol><li><h3>Ann</h3><blockquote>first post</blockquote></li>"
-               "<li><p>intro</p><h4>Bob</h4><p>second post</p></li></ol><h2>After</h2>")
-    assert to_markdown(res) == ("1. ### Ann\n\n   > first post\n\n2. intro\n\n   #### Bob\n\n   second post\n\n"
-                                "## After\n")
-
-
-def test_a_definition_list_inside_a_list_item_is_written_inside_it():
-    # reStructuredText makes an item whose text wraps a definition list
-    res = page("<ul><li>one</li><li><dl><dt>a term that wraps</dt><dd><p>its definition</p></dd></dl></li>"
-               "<li>three</li></ul><dl><dt>outside</dt><dd>a list</dd></dl>")
-    assert to_markdown(res) == ("- one\n\n- a term that wraps\n  : its definition\n\n- three\n\n"
-                                "outside\n: a list\n")
-
-
-def test_an_item_that_opens_with_code_has_its_marker_on_the_fence():
-    res = page("<ul><li><pre>pip install x</pre><p>then this</p></li><li>two</li></ul>")
-    assert to_markdown(res) == "- ```\n  pip install x\n  ```\n\n  then this\n\n- two\n"
+@pytest.mark.parametrize("kind", INSIDE_ITEMS)
+def test_what_a_list_item_holds_is_written_inside_it_and_the_list_goes_on(kind):
+    body, markdown = INSIDE_ITEMS[kind]
+    assert to_markdown(page(body)) == markdown
 
 
 def test_reversed_list_counts_down():
