@@ -57,11 +57,20 @@ _COMPOUND = re.compile(rf"^(?:[a-z0-9]+[-_])*comments?[-_]?{_PART}(?:[-_]?\d+)?$
                        r"|recent|latest)[-_]?comments?(?:[-_]?\d+)?$", re.IGNORECASE)
 #: names longer than this are not read as compounds, nor as naming reviews
 _COMPOUND_CHARS = 60
+#: the word for comments in the languages whose blogs are most common after English (German,
+#: French, Spanish, Italian, Portuguese, Dutch), as their blog themes write it: alone only in
+#: the plural, since the singular also names an opinion piece ("Kommentar", "Commento")
+_COMMENTS_WORD = r"(?:kommentare|commentaires|comentarios|commenti|comentários|reacties)"
+_COMMENT_WORD = r"(?:kommentare?|commentaires?|comentarios?|comment[io]|comentários?|reacties|reactie)"
 #: a heading that counts or invites comments
 _HEADING = re.compile(r"^\s*(?:\d+\s+(?:comments?|responses?|replies|reactions)|comments?(?:\s*\(\d+\))?"
                       r"|(?:\d+|one|no)\s+(?:comments?|responses?|repl(?:y|ies))\s+(?:to|on)\s+[\"'“«„‘].*"
                       r"|(?:leave|post|add|write)\s+an?\s+(?:comment|reply|response)|(?:\d+\s+)?thoughts? on\b.*"
-                      r"|join the discussion|discussion|reader comments)\s*:?\s*$", re.IGNORECASE)
+                      r"|join the discussion|discussion|reader comments"
+                      rf"|\d+\s+{_COMMENT_WORD}|{_COMMENTS_WORD}(?:\s*\(\d+\))?"
+                      r"|(?:schreibe|hinterlasse)\s+einen\s+kommentar|laisser\s+un\s+commentaire"
+                      r"|deja\s+un\s+comentario|lascia\s+un\s+commento|deixe\s+um\s+comentário"
+                      r"|(?:geef|laat)\s+een\s+reactie(?:\s+achter)?)\s*:?\s*$", re.IGNORECASE)
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _NEVER = frozenset({"html", "body", "head", "main", "article"})
 #: a thread's title is this short

@@ -241,21 +241,32 @@ def test_a_title_just_above_the_thread_opens_it_after_a_short_post():
     assert REMARK + " 0" not in _marked(html.replace("12 Comments", "Read on:"), kept=True)
 
 
+def _titled_thread(title: str) -> str:
+    """A short post, then a line of ``title`` above a named thread of twelve comments."""
+    comments = "".join(f'<div class="c"><p>{REMARK} {i}</p></div>' for i in range(12))
+    return (f"<html><body><h2>A short post</h2><p>{STORY[:400]}</p><div class=header>{title}"
+            f'</div><div id="comments_container">{comments}</div></body></html>')
+
+
 @pytest.mark.parametrize("title", ["107 Responses to \u201cA short post\u201d", "One Reply to \"A short post\"",
                                    "12 Comments on \u00abA short post\u00bb"])
 def test_a_title_that_counts_responses_to_the_post_opens_its_thread(title):
     # blog themes title a thread with its count and the post's quoted title
-    comments = "".join(f'<div class="c"><p>{REMARK} {i}</p></div>' for i in range(12))
-    html = (f"<html><body><h2>A short post</h2><p>{STORY[:400]}</p><div class=header>{title}"
-            f'</div><div id="comments_container">{comments}</div></body></html>')
-    assert REMARK + " 0" in _marked(html, kept=True)
+    assert REMARK + " 0" in _marked(_titled_thread(title), kept=True)
 
 
-def test_a_forums_count_of_replies_to_its_topic_is_no_comment_title():
-    comments = "".join(f'<div class="c"><p>{REMARK} {i}</p></div>' for i in range(12))
-    html = (f"<html><body><h2>A short post</h2><p>{STORY[:400]}</p><div class=header>20 replies to this topic"
-            f'</div><div id="comments_container">{comments}</div></body></html>')
-    assert REMARK + " 0" not in _marked(html, kept=True)
+@pytest.mark.parametrize("title", ["12 Kommentare", "Kommentare (3)", "Hinterlasse einen Kommentar", "12 commentaires",
+                                   "Laisser un commentaire", "2 comentarios", "Lascia un commento", "3 commenti",
+                                   "Deixe um comentário", "5 reacties", "Geef een reactie"])
+def test_blog_themes_thread_titles_in_other_languages_open_the_thread(title):
+    assert REMARK + " 0" in _marked(_titled_thread(title), kept=True)
+
+
+@pytest.mark.parametrize("label", ["20 replies to this topic", "Kommentar", "Commento"])
+def test_a_forums_count_of_replies_or_an_opinion_pieces_label_is_no_thread_title(label):
+    # a forum counts the replies to its topic; "Kommentar" alone heads an opinion piece in
+    # German news, "Commento" in Italian
+    assert REMARK + " 0" not in _marked(_titled_thread(label), kept=True)
 
 
 def test_a_widget_of_the_sites_latest_comments_is_removed_and_not_given_apart(tiny_model):
