@@ -95,6 +95,18 @@ def _table_end(items: list[Item], i: int, table: str) -> int:
     return j
 
 
+def _around(chain: tuple[tuple[str, str], ...]) -> tuple[list[tuple[str, str]], int, int]:
+    """What surrounds a block whose structural elements are ``chain``: its list items, outermost
+    first, each with the kind of its list (``ul``, ``ol``); the quotes outside the outermost
+    item (written at the line's start); and those inside it (written after the item's marker or
+    indentation, so that the list goes on)."""
+    items_in = [(p, chain[n - 1][1] if n and chain[n - 1][1] in LIST_ELEMENTS else "ul")
+                for n, (p, t) in enumerate(chain) if t == "li"]
+    tags = [t for _, t in chain]
+    outside = tags.index("li") if "li" in tags else len(tags)
+    return items_in, tags[:outside].count("blockquote"), tags[outside:].count("blockquote")
+
+
 class _Writer:
     """The chunks of one page's Markdown, and what a block needs from those before it.
 
@@ -116,26 +128,23 @@ class _Writer:
         self.code_path, self.code_at, self.code_text, self.code_lang = "", -2, "", ""  # the last code block written
         self.code_lead = ""  # the list item marker the last code block opened with, if it opened its item
 
-    def code(self, it: Item, at: int, indent: str, items_in: list[tuple[str, str]], quote: int,
-             inner_quote: int = 0) -> None:
-        """A code block fenced, indented into its list item (and quoted there, ``inner_quote``);
+    def code(self, it: Item, at: int, items_in: list[tuple[str, str]], quote: int, inner_quote: int) -> None:
+        """A code block fenced, inside its list item (`placed`; quoted there, ``inner_quote``);
         joined to the one before when a ``<br>`` cut it."""
         b = it.block
         code = _code(it)
-        kind, lead = "other", ""
         if self.code_path == b.xpath and at == self.code_at + 1:  # the same code block, cut at a <br>
             code, lang = self.code_text + "\n" + code, self.code_lang
-            kind, lead = self.chunks.pop()[1], self.code_lead
+            kind, first = self.chunks.pop()[1], self.code_lead
+            rest = self.placed(b, it.chain, items_in)[1]
         else:
             lang = b.lang
-            if items_in and items_in[-1][0] not in self.widths:  # an item that opens with code: "- ```"
-                lead, kind = self.opened(b, it.chain, items_in[-1][0], indent, items_in)
-        inner = indent + " " * sum(self.widths.get(p, 0) for p, _ in items_in[-1:]) + "> " * inner_quote
-        lines = [(inner + line) if line else inner.rstrip() for line in _fence(code, lang)]
-        if lead:
-            lines[0] = lead + "> " * inner_quote + lines[0][len(inner):]
+            first, rest, kind = self.placed(b, it.chain, items_in)
+        q = "> " * inner_quote
+        lines = [(rest + q + line) if line else (rest + q).rstrip() for line in _fence(code, lang)]
+        lines[0] = first + q + lines[0][len(rest + q):]
         self.chunks.append((lines, kind, quote))
-        self.code_lead = lead
+        self.code_lead = first
         self.code_path, self.code_at, self.code_text, self.code_lang = b.xpath, at, code, lang
 
     def continued(self, b: Block, text: str, chain: tuple[tuple[str, str], ...]) -> bool:
@@ -170,79 +179,74 @@ class _Writer:
         self.last_list, self.last_kind = outer, items_in[0][1]
         return indent + marker, kind
 
-    def text(self, b: Block, text: str, chain: tuple[tuple[str, str], ...], indent: str,
-             items_in: list[tuple[str, str]], quote: int, inner_quote: int = 0) -> None:
+    def placed(self, b: Block, chain: tuple[tuple[str, str], ...],
+               items_in: list[tuple[str, str]]) -> tuple[str, str, str]:
+        """Where a block's lines start inside the list item around it: its first line (after
+        the item's marker, which the block writes when it is the item's first: `opened`) and
+        the others (the item's indentation), with the chunk's kind; outside lists, at the start."""
+        if not items_in:
+            return "", "", "other"
+        indent = " " * sum(self.widths.get(p, 2) for p, _ in items_in[:-1])
+        li = items_in[-1][0]
+        if li in self.widths:
+            rest = indent + " " * self.widths[li]
+            return rest, rest, "other"
+        first, kind = self.opened(b, chain, li, indent, items_in)
+        return first, indent + " " * self.widths[li], kind
+
+    def text(self, b: Block, text: str, chain: tuple[tuple[str, str], ...], items_in: list[tuple[str, str]],
+             quote: int, inner_quote: int) -> None:
         """A paragraph, list item (with its marker), definition term or definition; inside a list
-        item, after the item's marker or indentation, with the quotes inside the item
-        (``inner_quote``)."""
-        widths = self.widths
+        item, where `placed` says, with the quotes inside the item (``inner_quote``)."""
         last = next((t for _, t in reversed(chain) if t in ("li", "dt", "dd")), "")
         last_path = next((p for p, t in reversed(chain) if t in ("li", "dt", "dd")), "")
-        li = items_in[-1][0] if items_in else ""  # the innermost list item around the block
-        if not li:
+        if not items_in:
             quote, inner_quote = quote + inner_quote, 0
         self.inner_quote = q = "> " * inner_quote
-        kind = "other"
-        if li and li not in widths:  # the item's first block: its marker
-            lead, kind = self.opened(b, chain, li, indent, items_in)
-        else:
-            lead = indent + " " * widths[li] if li else ""
-        if last in ("dt", "dd") and last_path not in widths:  # a term, a definition (of a list in an item)
-            widths[last_path] = 0
+        lead, _, kind = self.placed(b, chain, items_in)
+        if last in ("dt", "dd") and last_path not in self.widths:  # a term, a definition (of a list in an item)
+            self.widths[last_path] = 0
             kind = last  # a definition follows its term without a blank line
             text = ": " + text if last == "dd" else text
         self.chunks.append(([lead + q + text], kind, quote))
 
     def table(self, it: Item, table: str, lines: list[str]) -> None:
         """A table's lines (``it`` its first cell's item, ``table`` its element path), inside the
-        list item around the table when there is one, as an item's other blocks are."""
+        list item around the table when there is one (`placed`), as an item's other blocks are."""
         paths = [p for p, _ in it.chain]
         chain = it.chain[:paths.index(table)] if table in paths else ()
-        tags = [t for _, t in chain]
-        outside = tags.index("li") if "li" in tags else len(tags)
-        quote, q = tags[:outside].count("blockquote"), "> " * tags[outside:].count("blockquote")
-        items_in = [(p, chain[n - 1][1] if n and chain[n - 1][1] in LIST_ELEMENTS else "ul")
-                    for n, (p, t) in enumerate(chain) if t == "li"]
+        items_in, quote, inner_quote = _around(chain)
         self.prev = None
         if not items_in:
-            self.chunks.append((lines, "other", quote + len(q) // 2))
+            self.chunks.append((lines, "other", quote + inner_quote))
             return
-        indent = " " * sum(self.widths.get(p, 2) for p, _ in items_in[:-1])
-        kind, lead = "other", ""
-        if items_in[-1][0] not in self.widths:  # an item that opens with a table
-            lead, kind = self.opened(it.block, chain, items_in[-1][0], indent, items_in)
-        pad = indent + " " * self.widths[items_in[-1][0]] + q
-        out = [pad + line for line in lines]
-        if lead:
-            out[0] = lead + q + lines[0]
-        self.chunks.append((out, kind, quote))
+        first, rest, kind = self.placed(it.block, chain, items_in)
+        q = "> " * inner_quote
+        self.chunks.append(([first + q + lines[0]] + [rest + q + line for line in lines[1:]], kind, quote))
 
-    def block(self, it: Item, at: int, tags: list[str], quote: int, inner_quote: int = 0) -> None:
-        """One block that is not in a table: a heading, code, or text. ``quote`` counts the quotes
-        around its outermost list item (or around it, outside lists), ``inner_quote`` those inside
-        that item, which are written after the item's indentation so the list goes on."""
+    def block(self, it: Item, at: int, tags: list[str]) -> None:
+        """One block that is not in a table: a heading, code, or text, inside the list items and
+        quotes around it (`_around`)."""
         b = it.block
         chain = it.chain
         if b.heading_level or b.tag == "pre" or "pre" in tags:
             self.prev = None
-        items_in = [(p, chain[n - 1][1] if n and chain[n - 1][1] in LIST_ELEMENTS else "ul")
-                    for n, (p, t) in enumerate(chain) if t == "li"]
-        indent = " " * sum(self.widths.get(p, 2) for p, _ in items_in[:-1])
+        items_in, quote, inner_quote = _around(chain)
         if b.heading_level:
             heading = "#" * b.heading_level + " " + block_markdown(b, self.base, self.images)
             if items_in:
-                self.text(b, heading, chain, indent, items_in, quote, inner_quote)  # a heading in an item
+                self.text(b, heading, chain, items_in, quote, inner_quote)  # a heading in an item
             else:
                 self.chunks.append(([heading], "other", quote + inner_quote))
             return
         if b.tag == "pre" or "pre" in tags:
-            self.code(it, at, indent, items_in, quote, inner_quote)
+            self.code(it, at, items_in, quote, inner_quote)
             return
         text = block_markdown(b, self.base, self.images)
         if not text:
             return
         if not self.continued(b, text, chain):
-            self.text(b, text, chain, indent, items_in, quote, inner_quote)
+            self.text(b, text, chain, items_in, quote, inner_quote)
         self.prev = b
 
 
@@ -266,8 +270,6 @@ def items_markdown(res: Result, items: list[Item], images: bool = False, title: 
     while i < len(items):
         chain = items[i].chain
         tags = [t for _, t in chain]
-        outside = tags.index("li") if "li" in tags else len(tags)  # quotes inside a list item go after its marker
-        quote, inner_quote = tags[:outside].count("blockquote"), tags[outside:].count("blockquote")
         if items[i].post_break:
             writer.chunks.append((["---"], "other", 0))  # a rule between a thread's posts
         if "td" in tags or "th" in tags:
@@ -276,7 +278,7 @@ def items_markdown(res: Result, items: list[Item], images: bool = False, title: 
             writer.table(items[i], table, _table(items[i:j], table, base, images))
             i = j
             continue
-        writer.block(items[i], i, tags, quote, inner_quote)
+        writer.block(items[i], i, tags)
         i += 1
     apart = comments_apart(res) if comments else []
     if apart:
