@@ -61,7 +61,7 @@ _COMPOUND_CHARS = 60
 #: French, Spanish, Italian, Portuguese, Dutch), as their blog themes write it: alone only in
 #: the plural, since the singular also names an opinion piece ("Kommentar", "Commento")
 _COMMENTS_WORD = r"(?:kommentare|commentaires|comentarios|commenti|comentários|reacties)"
-_COMMENT_WORD = r"(?:kommentare?|commentaires?|comentarios?|comment[io]|comentários?|reacties|reactie)"
+_COMMENT_WORD = rf"(?:{_COMMENTS_WORD}|kommentar|commentaire|comentario|commento|comentário|reactie)"
 #: a heading that counts or invites comments
 _HEADING = re.compile(r"^\s*(?:\d+\s+(?:comments?|responses?|replies|reactions)|comments?(?:\s*\(\d+\))?"
                       r"|(?:\d+|one|no)\s+(?:comments?|responses?|repl(?:y|ies))\s+(?:to|on)\s+[\"'“«„‘].*"

@@ -340,8 +340,6 @@ def product_page(root: etree._Element) -> bool:
 
 
 
-
-
 @dataclass
 class _Scan:
     """What one pass over the tree's ``meta``, ``script``, ``time`` and ``h1`` elements found."""
