@@ -25,7 +25,8 @@ parts naming the site (its site name or domain) are dropped. Dates are parsed wi
 gives them). The language is the primary subtag of the page's declaration (``<html lang>``,
 ``Content-Language``, ``og:locale``, JSON-LD ``inLanguage``); it is checked against the
 script of the page's text, and identified from the text (CLD2, by ``pycld2``) when the page
-declares none or its declaration does not fit the text's script.
+declares none, its declaration does not fit the text's script, or CLD2 is sure that a long
+enough text is in another language (a theme's ``lang="en"`` on a Swahili news site).
 
 Metadata is read on every page, so the reading is bounded: JSON-LD scripts over
 `MAX_JSONLD_CHARS` are skipped, and the walk of the parsed JSON visits at most
@@ -80,6 +81,11 @@ LANG_SAMPLE_CHARS = 400
 LANG_MIN_CONFIDENCE = 0.7
 #: the confidence of an answer CLD2 marks as unreliable is scaled by this
 LANG_UNRELIABLE = 0.75
+#: a declared language in the text's script yields to the one CLD2 identifies in at least this
+#: many characters of sample, at this confidence or above: a theme's ``lang="en"`` left on a
+#: Zulu, Swahili or German site
+LANG_OVERRULE_CHARS = 200
+LANG_OVERRULE_CONFIDENCE = 0.9
 
 
 @dataclass(frozen=True)
@@ -1306,15 +1312,36 @@ def _sample(blocks: Sequence[Block], extra: Sequence[str | None]) -> str:
     return " ".join(parts)[:LANG_SAMPLE_CHARS]
 
 
+#: languages close enough that CLD2 tells them apart less surely than a page's declaration does
+_KIN = (frozenset({"no", "nb", "nn"}), frozenset({"hr", "sr", "bs"}), frozenset({"ms", "id"}))
+
+
+def _overruled(lang: str, sample: str) -> str | None:
+    """The language CLD2 finds ``sample`` written in, when that is surely not the declared
+    ``lang`` (`LANG_OVERRULE_CHARS`, `LANG_OVERRULE_CONFIDENCE`, not a close kin); else None.
+
+    Only with CLD2: py3langid, where CLD2 cannot be installed, would read its model (a
+    second) in every process for a check that changes a page in a few hundred."""
+    if pycld2 is None or len(sample) < LANG_OVERRULE_CHARS:
+        return None
+    found, confidence = _identify(sample)
+    if confidence < LANG_OVERRULE_CONFIDENCE or found in (lang, "un") or any(found in k and lang in k for k in _KIN):
+        return None
+    return found
+
+
 def _language(declared: Iterable[str | None], sample: str) -> str | None:
     """The first usable declared language when it fits the script of ``sample`` (the page's
-    title, description and first prose); else the language identified from ``sample``, when
-    confident enough (`LANG_MIN_CONFIDENCE`, or 0.5 when the page declares none).
+    title, description and first prose) and a long sample does not surely say otherwise
+    (`_overruled`); else the language identified from ``sample``, when confident enough
+    (`LANG_MIN_CONFIDENCE`, or 0.5 when the page declares none).
 
     A sample under 40 characters is too short to identify in a spaced script, but not in
     Chinese, Japanese or Thai, whose 20 characters say as much as a sentence."""
     lang = next((p for p in map(_primary, declared) if p), None)
-    if (lang is not None and _fits(lang, _script(sample))) or (len(sample) < 40 and is_spaced(sample)):
+    if lang is not None and _fits(lang, _script(sample)):
+        return _overruled(lang, sample) or lang
+    if len(sample) < 40 and is_spaced(sample):
         return lang
     found, confidence = _identify(sample)
     if confidence >= LANG_MIN_CONFIDENCE or (lang is None and confidence >= 0.5):

@@ -217,9 +217,14 @@ def test_opengraph_title_that_disagrees_with_the_page_is_not_taken():
     assert m.title == "List of films"
 
 
+def declared(lang: str) -> str:
+    """A page too short for its text to overrule its declared language."""
+    return f'<html lang="{lang}"><head><title>Notícias</title></head><body><p>Bom dia.</p></body></html>'
+
+
 def test_lang_declaration_primary_subtag():
     assert meta_of(page(lang="en-US")).lang == "en"
-    assert meta_of(page(lang="pt_BR")).lang == "pt"
+    assert meta_of(declared("pt_BR")).lang == "pt"
 
 
 def test_lang_from_text_when_undeclared():
@@ -244,6 +249,31 @@ def test_lang_declaration_checked_against_the_text_script():
     russian = "Комитет собрался во вторник, чтобы обсудить новый бюджет публичной библиотеки города. " * 4
     html = f'<html lang="en"><head><title>Бюджет</title></head><body><p>{russian}</p></body></html>'
     assert meta_of(html).lang == "ru"
+
+
+SWAHILI = ("Serikali imetangaza mpango mpya wa kuboresha huduma za afya katika vijiji vya mikoa ya kusini, "
+           "ambapo zahanati nyingi zitapatiwa dawa na vifaa vya kisasa. Wananchi wameombwa kushiriki katika "
+           "mikutano ya hadhara ili kutoa maoni yao kuhusu mpango huo. ")
+NORWEGIAN = ("Regjeringen la tirsdag fram et nytt forslag om å styrke bibliotekene i kommunene, som har hatt "
+             "stadig flere besøkende de siste tre årene og nå trenger flere ansatte og lengre åpningstider. ")
+
+
+def test_a_declaration_in_the_texts_script_yields_to_a_sure_reading_of_a_long_text(monkeypatch):
+    """A theme's lang="en" left on a Swahili news site: the text's language, when CLD2 is sure
+    of at least 200 characters; a short text, or a close kin of the declared language, leaves
+    the declaration standing."""
+    import blockclf.metadata as md
+
+    def lang_of(text: str, lang: str = "en") -> str | None:
+        return meta_of(f'<html lang="{lang}"><head><title>Habari</title></head><body><p>{text}</p></body></html>').lang
+
+    assert lang_of(SWAHILI) == "sw"
+    assert lang_of(SWAHILI, "sw-TZ") == "sw"
+    assert lang_of(NORWEGIAN * 2, "nb") == "nb"  # CLD2 reads Bokmål as "no": the declared kin stands
+    assert lang_of(NORWEGIAN * 2, "de") == "no"
+    assert lang_of(SWAHILI[:150]) == "en"  # too short to overrule
+    monkeypatch.setattr(md, "pycld2", None)  # where CLD2 cannot be installed, the declaration stands
+    assert lang_of(SWAHILI) == "en"
 
 
 @pytest.mark.parametrize("script", [
@@ -319,7 +349,7 @@ def test_a_character_set_or_a_withdrawn_code_where_the_language_belongs():
     body = "<p>" + "Der Fluss schlängelt sich in langen Schleifen durch die weite Ebene bis zum Meer. " * 3 + "</p>"
     charset = f'<html><head><meta http-equiv="Content-Language" content="utf-8"></head><body>{body}</body></html>'
     assert meta_of(charset).lang == "de"  # "utf-8" names no language: the text's is identified
-    assert meta_of(page(lang="in")).lang == "id"  # Indonesian's old code
+    assert meta_of(declared("in")).lang == "id"  # Indonesian's old code
 
 
 def test_languages_are_identified_where_cld2_cannot_be_installed(monkeypatch):
