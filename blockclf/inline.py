@@ -9,6 +9,7 @@ unmatched closing tags are dropped and open ones closed at the end.
 from __future__ import annotations
 
 import re
+import unicodedata
 from html import escape, unescape
 
 from .block import Block
@@ -190,13 +191,13 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
             _close(stack, base)
     while len(stack) > 1:
         _close(stack, base)
-    out = " ".join("".join(stack[0][2]).split())
+    out = " ".join(_joined(stack[0][2]).split())
     return _escape_line_start(out) if starts_line else out
 
 
 def _close(stack: list[list], base: str | None) -> None:
     tag, attrs, pieces = stack.pop()
-    inner = "".join(pieces)
+    inner = _joined(pieces)
     if tag == "code":
         out = _code_span(inner)
     else:
@@ -208,11 +209,68 @@ def _close(stack: list[list], base: str | None) -> None:
         elif tag == "a":
             url = _url(attrs.get("href", ""), base)
             out = f"{lead}[{stripped}]({url}){trail}" if url else inner  # no address: the text, unlinked
-        elif tag == "strong":
-            out = f"{lead}**{stripped}**{trail}"
         else:
-            out = f"{lead}*{stripped}*{trail}"
+            mark = "**" if tag == "strong" else "*"
+            before = lead[-1:] or next((p[-1] for p in reversed(stack[-1][2]) if p), "")
+            head, body, tail = _outside_punctuation(stripped, before)
+            if not body:  # a mark alone in bold ("**✓**" in a table): written as it is
+                head, body, tail = "", stripped, ""
+            out = f"{lead}{head}{mark}{body}{tail}{mark}{trail}"
+            if tail and not trail:  # whether its end stays in depends on what follows
+                span = _Emphasis(out)
+                span.moved = f"{lead}{head}{mark}{body}{mark}{tail}"
+                out = span
     stack[-1][2].append(out)
+
+
+class _Emphasis(str):
+    """An emphasis span that ends with punctuation outside ASCII, written with it inside the
+    stars; ``moved`` writes it after them, as the span must be when a letter follows."""
+
+    moved: str
+
+
+def _joined(pieces: list[str]) -> str:
+    """The pieces as one string, each `_Emphasis` written as what follows it requires: its
+    punctuation inside the stars before a space, punctuation or the end, else after them."""
+    out = []
+    for i, piece in enumerate(pieces):
+        if isinstance(piece, _Emphasis):
+            after = next((p[0] for p in pieces[i + 1:] if p), "")
+            if after and not after.isspace() and unicodedata.category(after)[0] not in "PS":
+                piece = piece.moved
+        out.append(piece)
+    return "".join(out)
+
+
+def _is_wide_punctuation(ch: str) -> bool:
+    return not ch.isascii() and unicodedata.category(ch)[0] in "PS"
+
+
+def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
+    """``text``, to be written inside emphasis, as what goes before the opening stars, what
+    goes inside, and what goes after the closing ones; ``before`` is the character the
+    opening stars follow ("" at the start of the line or of the span around).
+
+    CommonMark closes emphasis right after punctuation only before a space or more
+    punctuation, and opens it right before punctuation only after them: Chinese bold that ends
+    a sentence inside a paragraph, written ``**…商船。**至今``, reads as four stray stars.
+    Punctuation outside ASCII (a full stop, typographic quotes, a symbol) that starts the span
+    after a letter (``Jenny**“``) is written before the stars; what ends it is returned apart,
+    to be written after them where a letter follows (``**…商船**。至今``, `_joined`). ASCII
+    punctuation stays inside: the escapes, links and code written here are made of it, and a
+    space usually follows it ("**Note:** text")."""
+    start, end = 0, len(text)
+    if before and not before.isspace() and unicodedata.category(before)[0] not in "PS":
+        while start < end and _is_wide_punctuation(text[start]):
+            start += 1
+        while start < end and text[start].isspace():
+            start += 1
+    while end > start and _is_wide_punctuation(text[end - 1]):
+        end -= 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return text[:start], text[start:end], text[end:]
 
 
 def block_html(block: Block, base: str | None = None, images: bool = False) -> str:

@@ -289,6 +289,18 @@ def test_a_span_closed_and_opened_again_at_once_is_one_span():
 
 
 
+def test_emphasis_that_ends_or_starts_with_chinese_punctuation_is_read_as_emphasis():
+    """CommonMark closes ``**`` right after punctuation only before a space or punctuation: a
+    bold sentence that a letter follows inside a Chinese paragraph has its full stop written
+    after the stars, and a bold quote after a letter its quote marks outside them; before a
+    space or punctuation, and ASCII punctuation always, stay inside."""
+    res = page("<p>由于<b>素有“拖鞋军”之称的商船。</b>至今共有<b>20多艘</b>。她说“<b>推不动。</b>”"
+               "Jenny<b>“推不动”</b>说 <i>«Oui»</i> <b>Note:</b> fin <b>✓</b></p>")
+    assert to_markdown(res) == ("由于**素有“拖鞋军”之称的商船**。至今共有**20多艘**。她说“**推不动。**”"
+                                "Jenny“**推不动**”说 *«Oui»* **Note:** fin **✓**\n")
+    assert "<b>" not in to_html(res) and "<strong>素有“拖鞋军”之称的商船。</strong>" in to_html(res)
+
+
 def test_bold_beside_bold_italic_is_one_bold_span():
     res = page("<p><i><b>Online NewsHour Specials</b></i><b>:</b> more, <b>a</b><i><b>b</b></i> and "
                "<b><i>c</i></b><i>d</i>, <i><b>e</b></i> <b>f</b>.</p>")
