@@ -204,7 +204,7 @@ def _close(stack: list[list], base: str | None) -> None:
         stripped = inner.strip()
         lead = " " if inner[:1].isspace() else ""
         trail = " " if inner[-1:].isspace() else ""
-        if not stripped or (tag != "a" and any(t[0] == tag for t in stack)):  # bold in bold adds no stars
+        if not stripped or any(t[0] == tag for t in stack):  # bold in bold adds no stars, nor a link in a link
             out = inner
         elif tag == "a":
             url = _url(attrs.get("href", ""), base)
@@ -243,31 +243,38 @@ def _joined(pieces: list[str]) -> str:
     return "".join(out)
 
 
-def _is_wide_punctuation(ch: str) -> bool:
-    return not ch.isascii() and unicodedata.category(ch)[0] in "PS"
+#: ASCII punctuation that no Markdown written here is made of (escapes, links, images, code,
+#: emphasis, entities): it may be written outside a span's stars
+_LOOSE_ASCII = frozenset(".,:?'\"$%#@~^=+-/|")
+
+
+def _is_loose_punctuation(ch: str) -> bool:
+    return ch in _LOOSE_ASCII if ch.isascii() else unicodedata.category(ch)[0] in "PS"
 
 
 def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
     """``text``, to be written inside emphasis, as what goes before the opening stars, what
-    goes inside, and what goes after the closing ones; ``before`` is the character the
+    goes inside, and what may go after the closing ones; ``before`` is the character the
     opening stars follow ("" at the start of the line or of the span around).
 
     CommonMark closes emphasis right after punctuation only before a space or more
     punctuation, and opens it right before punctuation only after them: Chinese bold that ends
-    a sentence inside a paragraph, written ``**…商船。**至今``, reads as four stray stars.
-    Punctuation outside ASCII (a full stop, typographic quotes, a symbol) that starts the span
-    after a letter (``Jenny**“``) is written before the stars; what ends it is returned apart,
-    to be written after them where a letter follows (``**…商船**。至今``, `_joined`). ASCII
-    punctuation stays inside: the escapes, links and code written here are made of it, and a
-    space usually follows it ("**Note:** text")."""
+    a sentence inside a paragraph, written ``**…商船。**至今``, reads as four stray stars, and
+    so does a price in bold right after a word, ``Only**$209**``. Punctuation or a symbol that
+    starts the span after a letter is written before the stars (``Only$**209**``,
+    ``Jenny“**推不动**”说``); what ends it is returned apart, to be written after them where a
+    letter follows (``**…商船**。至今``, `_joined`). The ASCII characters that escapes, links,
+    images, code and entities are made of never move (`_LOOSE_ASCII`), nor does an escaped one."""
     start, end = 0, len(text)
     if before and not before.isspace() and unicodedata.category(before)[0] not in "PS":
-        while start < end and _is_wide_punctuation(text[start]):
+        while start < end and _is_loose_punctuation(text[start]):
             start += 1
         while start < end and text[start].isspace():
             start += 1
-    while end > start and _is_wide_punctuation(text[end - 1]):
+    while end > start and _is_loose_punctuation(text[end - 1]):
         end -= 1
+    if end < len(text) and (len(text[:end]) - len(text[:end].rstrip("\\"))) % 2:
+        end += 1  # an escaped character stays with its backslash
     while end > start and text[end - 1].isspace():
         end -= 1
     return text[:start], text[start:end], text[end:]

@@ -299,6 +299,14 @@ def test_emphasis_that_ends_or_starts_with_chinese_punctuation_is_read_as_emphas
     assert to_markdown(res) == ("由于**素有“拖鞋军”之称的商船**。至今共有**20多艘**。她说“**推不动。**”"
                                 "Jenny“**推不动**”说 *«Oui»* **Note:** fin **✓**\n")
     assert "<b>" not in to_html(res) and "<strong>素有“拖鞋军”之称的商船。</strong>" in to_html(res)
+    ascii_marks = page("<p>Interior Only<b>$209</b>, mail <b>help@site.org.</b>Thanks, and <em>ok\\.</em>x.</p>")
+    assert to_markdown(ascii_marks) == "Interior Only$**209**, mail **help@site.org**.Thanks, and *ok\\\\*.x.\n"
+
+
+def test_a_link_inside_a_link_is_written_once():
+    """A CommonMark reader reads no link inside a link: the outer one is written, around the text."""
+    res = page('<p>See <a href="/a"><span><a href="/b"><b>the guide</b></a></span></a> now.</p>')
+    assert to_markdown(res) == "See [**the guide**](https://site.org/a) now.\n"
 
 
 def test_bold_beside_bold_italic_is_one_bold_span():
