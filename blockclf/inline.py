@@ -198,36 +198,54 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
 def _close(stack: list[list], base: str | None) -> None:
     tag, attrs, pieces = stack.pop()
     inner = _joined(pieces)
-    if tag == "code":
-        out = _code_span(inner)
+    stripped = inner.strip()
+    lead = " " if inner[:1].isspace() else ""
+    trail = " " if inner[-1:].isspace() else ""
+    if tag == "code":  # the spaces at its ends part it from the words around
+        out = f"{lead}{_code_span(inner)}{trail}" if stripped else inner
+    elif not stripped or any(t[0] == tag for t in stack):  # bold in bold adds no stars, nor a link in a link
+        out = inner
+    elif tag == "a":
+        url = _url(attrs.get("href", ""), base)
+        out = f"{lead}[{stripped}]({url}){trail}" if url else inner  # no address: the text, unlinked
+        if url and not lead:
+            _escape_bang(stack[-1][2])
     else:
-        stripped = inner.strip()
-        lead = " " if inner[:1].isspace() else ""
-        trail = " " if inner[-1:].isspace() else ""
-        if not stripped or any(t[0] == tag for t in stack):  # bold in bold adds no stars, nor a link in a link
-            out = inner
-        elif tag == "a":
-            url = _url(attrs.get("href", ""), base)
-            out = f"{lead}[{stripped}]({url}){trail}" if url else inner  # no address: the text, unlinked
-        else:
-            mark = "**" if tag == "strong" else "*"
-            before = lead[-1:] or next((p[-1] for p in reversed(stack[-1][2]) if p), "")
-            head, body, tail = _outside_punctuation(stripped, before)
-            if not body:  # a mark alone in bold ("**✓**" in a table): written as it is
-                head, body, tail = "", stripped, ""
-            out = f"{lead}{head}{mark}{body}{tail}{mark}{trail}"
-            if tail and not trail:  # whether its end stays in depends on what follows
-                span = _Emphasis(out)
-                span.moved = f"{lead}{head}{mark}{body}{mark}{tail}"
-                out = span
+        before = lead or next((p[-1] for p in reversed(stack[-1][2]) if p), "")
+        out = _emphasis("**" if tag == "strong" else "*", inner, before)
     stack[-1][2].append(out)
 
 
 class _Emphasis(str):
-    """An emphasis span that ends with punctuation outside ASCII, written with it inside the
-    stars; ``moved`` writes it after them, as the span must be when a letter follows."""
+    """An emphasis span that ends with punctuation, written with it inside the stars;
+    ``moved`` writes it after them (or, for a mark alone, without stars), as the span must be
+    when a letter follows."""
 
     moved: str
+
+
+def _emphasis(mark: str, inner: str, before: str) -> str:
+    """``inner`` (not blank) as emphasis: between ``mark``s, its spaces outside them, and the
+    punctuation at its edges where a reader needs it (`_outside_punctuation`); ``before`` is
+    the character written before it."""
+    stripped = inner.strip()
+    lead = " " if inner[:1].isspace() else ""
+    trail = " " if inner[-1:].isspace() else ""
+    if not any(unicodedata.category(c)[0] not in "PSZ" for c in stripped):
+        # marks alone: as they are ("**✓**" in a table), but after a letter or other stars,
+        # where no reader takes them for emphasis ("Combo**®**", "squad**)**"), without stars
+        if _opens(before) or before == "*":
+            return inner
+        head, body, tail, moved = "", stripped, "", f"{lead}{stripped}"
+    else:
+        head, body, tail = _outside_punctuation(stripped, before)
+        moved = f"{lead}{head}{mark}{body}{mark}{tail}"
+    out = f"{lead}{head}{mark}{body}{tail}{mark}{trail}"
+    if trail or out == moved:
+        return out
+    span = _Emphasis(out)  # how its end is written depends on what follows
+    span.moved = moved
+    return span
 
 
 def _joined(pieces: list[str]) -> str:
@@ -248,6 +266,23 @@ def _joined(pieces: list[str]) -> str:
 _LOOSE_ASCII = frozenset(".,:?'\"$%#@~^=+-/|")
 
 
+def _opens(before: str) -> bool:
+    """Whether stars after ``before`` open emphasis only before a letter: after a letter or a
+    digit, not after a space, punctuation, or the start of a line or span."""
+    return bool(before) and not before.isspace() and unicodedata.category(before)[0] not in "PS"
+
+
+def _escape_bang(pieces: list[str]) -> None:
+    """Escape the ``!`` that the written pieces end with, if unescaped: a link written right
+    after it ("stronger![8](…)", a footnote) would read as an image."""
+    i = next((j for j in range(len(pieces) - 1, -1, -1) if pieces[j]), None)
+    if i is None or isinstance(pieces[i], _Emphasis) or not pieces[i].endswith("!"):
+        return
+    piece = pieces[i]
+    if (len(piece) - 1 - len(piece[:-1].rstrip("\\"))) % 2 == 0:
+        pieces[i] = piece[:-1] + "\\!"
+
+
 def _is_loose_punctuation(ch: str) -> bool:
     return ch in _LOOSE_ASCII if ch.isascii() else unicodedata.category(ch)[0] in "PS"
 
@@ -266,7 +301,7 @@ def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
     letter follows (``**…商船**。至今``, `_joined`). The ASCII characters that escapes, links,
     images, code and entities are made of never move (`_LOOSE_ASCII`), nor does an escaped one."""
     start, end = 0, len(text)
-    if before and not before.isspace() and unicodedata.category(before)[0] not in "PS":
+    if _opens(before):
         while start < end and _is_loose_punctuation(text[start]):
             start += 1
         while start < end and text[start].isspace():

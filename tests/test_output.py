@@ -301,6 +301,19 @@ def test_emphasis_that_ends_or_starts_with_chinese_punctuation_is_read_as_emphas
     assert "<b>" not in to_html(res) and "<strong>素有“拖鞋军”之称的商船。</strong>" in to_html(res)
     ascii_marks = page("<p>Interior Only<b>$209</b>, mail <b>help@site.org.</b>Thanks, and <em>ok\\.</em>x.</p>")
     assert to_markdown(ascii_marks) == "Interior Only$**209**, mail **help@site.org**.Thanks, and *ok\\\\*.x.\n"
+    marks = page("<p>Combo<b>®</b> vacuum, <b>✓</b> done, <b>“</b>Yes and others<em>.</em> (in squad<b>)</b> "
+                 "<b>what</b><em>。</em></p>")
+    assert to_markdown(marks) == "Combo® vacuum, **✓** done, “Yes and others. (in squad) **what**。\n"  # marks alone
+
+
+def test_the_spaces_at_the_ends_of_inline_code_stay_between_it_and_the_words():
+    res = page("<p>Thank you for trying the<code> beta of </code>imageData<code>API. </code>Please write.</p>")
+    assert to_markdown(res) == "Thank you for trying the `beta of` imageData`API.` Please write.\n"
+
+
+def test_a_link_right_after_an_exclamation_mark_is_no_image():
+    res = page('<p>Much stronger!<a href="#fn8">[8]</a> And more!<a href="/b">yes</a></p>')
+    assert to_markdown(res) == ("Much stronger\\![\\[8\\]](https://site.org/a/b.html#fn8) And more\\![yes](https://site.org/b)\n")
 
 
 def test_a_link_inside_a_link_is_written_once():
