@@ -899,6 +899,10 @@ def _author_text(text: str | None) -> str | None:
     text = _clean(text, 120)
     if not text:
         return None
+    words = text.split()
+    half = len(words) // 2
+    if half and len(words) % 2 == 0 and [w.casefold() for w in words[:half]] == [w.casefold() for w in words[half:]]:
+        text = " ".join(words[:half])  # written twice: the byline's words and a hidden copy for microformats
     text = _BY_PREFIX.sub("", text).strip(" |,;:-–—@／")
     parts = [p.strip() for p in text.split(",")]
     if len(parts) > 1:

@@ -403,6 +403,7 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("Post by mickyd » Wed Mar 03, 2021 9:14 am", "mickyd"),  # a forum's post header
     ("Jane Doe, Head of Marketing", "Jane Doe"),
     ("Jane Doe Published 12:30 PM", "Jane Doe"),
+    ("By Sue Pleming and Mark John Sue Pleming And Mark John", "Sue Pleming and Mark John"),  # and a microformat's copy
 ])
 def test_byline_text_is_cleaned_to_the_name(byline, name):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author == name
