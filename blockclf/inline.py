@@ -212,7 +212,7 @@ def _close(stack: list[list], base: str | None) -> None:
             _escape_bang(stack[-1][2])
     else:
         before = lead or next((p[-1] for p in reversed(stack[-1][2]) if p), "")
-        out = _emphasis("**" if tag == "strong" else "*", inner, before)
+        out = _emphasis("**" if tag == "strong" else "*", stripped, lead, trail, before)
     stack[-1][2].append(out)
 
 
@@ -224,18 +224,15 @@ class _Emphasis(str):
     moved: str
 
 
-def _emphasis(mark: str, inner: str, before: str) -> str:
-    """``inner`` (not blank) as emphasis: between ``mark``s, its spaces outside them, and the
-    punctuation at its edges where a reader needs it (`_outside_punctuation`); ``before`` is
-    the character written before it."""
-    stripped = inner.strip()
-    lead = " " if inner[:1].isspace() else ""
-    trail = " " if inner[-1:].isspace() else ""
+def _emphasis(mark: str, stripped: str, lead: str, trail: str, before: str) -> str:
+    """``stripped`` (not blank) as emphasis: between ``mark``s, the spaces around it (``lead``,
+    ``trail``) outside them, and the punctuation at its edges where a reader needs it
+    (`_outside_punctuation`); ``before`` is the character written before it."""
     if not any(unicodedata.category(c)[0] not in "PSZ" for c in stripped):
         # marks alone: as they are ("**✓**" in a table), but after a letter or other stars,
         # where no reader takes them for emphasis ("Combo**®**", "squad**)**"), without stars
         if _opens(before) or before == "*":
-            return inner
+            return f"{lead}{stripped}{trail}"
         head, body, tail, moved = "", stripped, "", f"{lead}{stripped}"
     else:
         head, body, tail = _outside_punctuation(stripped, before)
