@@ -211,7 +211,8 @@ def _close(stack: list[list], base: str | None) -> None:
         if url and not lead:
             _escape_bang(stack[-1][2])
     else:
-        before = lead or next((p[-1] for p in reversed(stack[-1][2]) if p), "")
+        # what stands before it, through the spans it opens (they may be written without stars)
+        before = lead or next((p[-1] for level in reversed(stack) for p in reversed(level[2]) if p), "")
         out = _emphasis("**" if tag == "strong" else "*", stripped, lead, trail, before)
     stack[-1][2].append(out)
 
@@ -228,15 +229,17 @@ def _emphasis(mark: str, stripped: str, lead: str, trail: str, before: str) -> s
     """``stripped`` (not blank) as emphasis: between ``mark``s, the spaces around it (``lead``,
     ``trail``) outside them, and the punctuation at its edges where a reader needs it
     (`_outside_punctuation`); ``before`` is the character written before it."""
-    if not any(unicodedata.category(c)[0] not in "PSZ" for c in stripped):
-        # marks alone: as they are ("**✓**" in a table), but after a letter or other stars,
-        # where no reader takes them for emphasis ("Combo**®**", "squad**)**"), without stars
-        if _opens(before) or before == "*":
-            return f"{lead}{stripped}{trail}"
-        head, body, tail, moved = "", stripped, "", f"{lead}{stripped}"
-    else:
-        head, body, tail = _outside_punctuation(stripped, before)
-        moved = f"{lead}{head}{mark}{body}{mark}{tail}"
+    if "`" not in stripped and "](" not in stripped and not any(unicodedata.category(c)[0] not in "PSZ"
+                                                               for c in stripped):
+        # marks alone, not code or a link ("Combo**®**", "**✓**"): without stars, which beside a
+        # letter or other stars no reader takes for emphasis, and which add nothing to a mark
+        return f"{lead}{stripped}{trail}"
+    head, body, tail = _outside_punctuation(stripped, before)
+    if _glued(before) and _is_mark(body[0]):  # code or a link right after a letter: "a**`x`**"
+        return f"{lead}{stripped}{trail}"  # can open no emphasis there
+    # a letter after its end: the punctuation moves out, or, where none can (it ends with code
+    # or a link), the stars go
+    moved = f"{lead}{head}{body}" if not tail and _is_mark(body[-1]) else f"{lead}{head}{mark}{body}{mark}{tail}"
     out = f"{lead}{head}{mark}{body}{tail}{mark}{trail}"
     if trail or out == moved:
         return out
@@ -250,23 +253,22 @@ def _joined(pieces: list[str]) -> str:
     punctuation inside the stars before a space, punctuation or the end, else after them."""
     out = []
     for i, piece in enumerate(pieces):
-        if isinstance(piece, _Emphasis):
-            after = next((p[0] for p in pieces[i + 1:] if p), "")
-            if after and not after.isspace() and unicodedata.category(after)[0] not in "PS":
-                piece = piece.moved
+        if isinstance(piece, _Emphasis) and _glued(next((p[0] for p in pieces[i + 1:] if p), "")):
+            piece = piece.moved
         out.append(piece)
     return "".join(out)
 
 
 #: ASCII punctuation that no Markdown written here is made of (escapes, links, images, code,
 #: emphasis, entities): it may be written outside a span's stars
-_LOOSE_ASCII = frozenset(".,:?'\"$%#@~^=+-/|")
+_LOOSE_ASCII = frozenset(".,:;!?'\"$%#@~^=+-/|")
 
 
-def _opens(before: str) -> bool:
-    """Whether stars after ``before`` open emphasis only before a letter: after a letter or a
-    digit, not after a space, punctuation, or the start of a line or span."""
-    return bool(before) and not before.isspace() and unicodedata.category(before)[0] not in "PS"
+def _glued(ch: str) -> bool:
+    """Whether stars beside ``ch`` open or close emphasis only on a letter's side: beside a
+    letter or a digit, or beside other stars, which would make one run with them; not beside
+    a space, punctuation, or the start or end of the line."""
+    return ch == "*" or (bool(ch) and not ch.isspace() and unicodedata.category(ch)[0] not in "PS")
 
 
 def _escape_bang(pieces: list[str]) -> None:
@@ -280,8 +282,17 @@ def _escape_bang(pieces: list[str]) -> None:
         pieces[i] = piece[:-1] + "\\!"
 
 
-def _is_loose_punctuation(ch: str) -> bool:
-    return ch in _LOOSE_ASCII if ch.isascii() else unicodedata.category(ch)[0] in "PS"
+#: the end of a link as written here: its address holds no parenthesis (`_URL_UNSAFE`)
+_LINK_END = re.compile(r"\]\([^()\s]*\)$")
+
+
+def _is_mark(ch: str) -> bool:
+    """Punctuation or a symbol, but a star: a star beside stars makes one run with them."""
+    return ch != "*" and unicodedata.category(ch)[0] in "PS"
+
+
+def _is_loose_punctuation(ch: str, also: str = "") -> bool:
+    return (ch in _LOOSE_ASCII or ch in also) if ch.isascii() else unicodedata.category(ch)[0] in "PS"
 
 
 def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
@@ -298,13 +309,14 @@ def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
     letter follows (``**…商船**。至今``, `_joined`). The ASCII characters that escapes, links,
     images, code and entities are made of never move (`_LOOSE_ASCII`), nor does an escaped one."""
     start, end = 0, len(text)
-    if _opens(before):
-        while start < end and _is_loose_punctuation(text[start]):
+    if _glued(before):  # a link opens with "[", never with a parenthesis
+        while start < end and _is_loose_punctuation(text[start], "()"):
             start += 1
         while start < end and text[start].isspace():
             start += 1
-    while end > start and _is_loose_punctuation(text[end - 1]):
-        end -= 1
+    while end > start and (_is_loose_punctuation(text[end - 1], "(")
+                           or (text[end - 1] == ")" and not _LINK_END.search(text, 0, end))):
+        end -= 1  # a ")" that ends a link written here stays
     if end < len(text) and (len(text[:end]) - len(text[:end].rstrip("\\"))) % 2:
         end += 1  # an escaped character stays with its backslash
     while end > start and text[end - 1].isspace():
@@ -329,6 +341,8 @@ def block_html(block: Block, base: str | None = None, images: bool = False) -> s
                     out.append(f'<img src="{escape(src)}" alt="{escape(attrs.get("alt", ""))}">')
             elif value == "a":
                 href = "" if heading and _within(attrs.get("href", ""), base) else _url(attrs.get("href", ""), base)
+                if href and ("a", True) in open_tags:  # a link in a link is no HTML: the outer one stands
+                    href = ""
                 if href:  # no usable address: the text, unlinked
                     out.append(f'<a href="{escape(href)}">')
                 open_tags.append((value, bool(href)))

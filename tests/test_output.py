@@ -297,13 +297,13 @@ def test_emphasis_that_ends_or_starts_with_chinese_punctuation_is_read_as_emphas
     res = page("<p>由于<b>素有“拖鞋军”之称的商船。</b>至今共有<b>20多艘</b>。她说“<b>推不动。</b>”"
                "Jenny<b>“推不动”</b>说 <i>«Oui»</i> <b>Note:</b> fin <b>✓</b></p>")
     assert to_markdown(res) == ("由于**素有“拖鞋军”之称的商船**。至今共有**20多艘**。她说“**推不动。**”"
-                                "Jenny“**推不动**”说 *«Oui»* **Note:** fin **✓**\n")
+                                "Jenny“**推不动**”说 *«Oui»* **Note:** fin ✓\n")
     assert "<b>" not in to_html(res) and "<strong>素有“拖鞋军”之称的商船。</strong>" in to_html(res)
     ascii_marks = page("<p>Interior Only<b>$209</b>, mail <b>help@site.org.</b>Thanks, and <em>ok\\.</em>x.</p>")
     assert to_markdown(ascii_marks) == "Interior Only$**209**, mail **help@site.org**.Thanks, and *ok\\\\*.x.\n"
     marks = page("<p>Combo<b>®</b> vacuum, <b>✓</b> done, <b>“</b>Yes and others<em>.</em> (in squad<b>)</b> "
                  "<b>what</b><em>。</em></p>")
-    assert to_markdown(marks) == "Combo® vacuum, **✓** done, “Yes and others. (in squad) **what**。\n"  # marks alone
+    assert to_markdown(marks) == "Combo® vacuum, ✓ done, “Yes and others. (in squad) **what**。\n"  # marks alone
 
 
 def test_the_spaces_at_the_ends_of_inline_code_stay_between_it_and_the_words():
