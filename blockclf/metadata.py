@@ -81,6 +81,10 @@ LANG_SAMPLE_CHARS = 400
 LANG_MIN_CONFIDENCE = 0.7
 #: the confidence of an answer CLD2 marks as unreliable is scaled by this
 LANG_UNRELIABLE = 0.75
+#: CLD2's answer speaks for the share of the text it could place in a language (percent); under
+#: this share, its confidence is scaled down in proportion: Chinese specifications full of
+#: Latin part names and numbers leave 5% placed, as Scots
+LANG_MIN_PLACED = 33
 #: a declared language in the text's script yields to the one CLD2 identifies in at least this
 #: many characters of sample, at this confidence or above: a theme's ``lang="en"`` left on a
 #: Zulu, Swahili or German site
@@ -1251,7 +1255,8 @@ _CLD2_REFUSES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\uf
 
 def _identify(text: str) -> tuple[str, float]:
     """The language of a text and CLD2's confidence in it: that language's share of the text
-    CLD2 could place (its mark of an unreliable answer scales it by `LANG_UNRELIABLE`).
+    CLD2 could place, or of `LANG_MIN_PLACED` percent of it when it placed less (its mark of an
+    unreliable answer scales it by `LANG_UNRELIABLE`).
 
     Where ``pycld2`` has no wheel and could not be built, py3langid answers instead (its
     normalised probability as the confidence): pure Python, but it reads a 68 MB model, about
@@ -1266,7 +1271,7 @@ def _identify(text: str) -> tuple[str, float]:
     if not known:
         return "un", 0.0
     code, percent = max(known, key=lambda k: k[1])
-    share = percent / sum(p for _, p in known) * (1.0 if reliable else LANG_UNRELIABLE)
+    share = percent / max(sum(p for _, p in known), LANG_MIN_PLACED) * (1.0 if reliable else LANG_UNRELIABLE)
     return _LEGACY_CODES.get(code, code), share
 
 

@@ -258,6 +258,24 @@ NORWEGIAN = ("Regjeringen la tirsdag fram et nytt forslag om å styrke bibliotek
              "stadig flere besøkende de siste tre årene og nå trenger flere ansatte og lengre åpningstider. ")
 
 
+def test_a_language_placed_in_little_of_the_text_does_not_replace_the_declared_one(monkeypatch):
+    """Chinese specifications full of Latin part names read as Latin script, so the declared
+    "zh" does not fit; CLD2 then placed 5% of the text, as Scots, which must not stand."""
+    import blockclf.metadata as md
+
+    class FewPlaced:
+        error = ValueError
+
+        @staticmethod
+        def detect(text: str, isPlainText: bool = True) -> tuple:
+            return False, len(text), (("SCOTS", "sco", 5, 8192.0), ("Unknown", "un", 0, 0.0))
+
+    monkeypatch.setattr(md, "pycld2", FewPlaced)
+    assert md._identify("Wi-Fi 802.11 b/g/n (150 Mbps)")[1] < 0.2
+    specs = "规格 Wi-Fi：802.11 a/b/g/n/ac (433 Mbps)，BLE 5.0，GPIO x 26，I2C/SPI/UART x 2，ADC 12-bit x 6"
+    assert md._language(["zh-CN"], specs) == "zh"
+
+
 def test_a_declaration_in_the_texts_script_yields_to_a_sure_reading_of_a_long_text(monkeypatch):
     """A theme's lang="en" left on a Swahili news site: the text's language, when CLD2 is sure
     of at least 200 characters; a short text, or a close kin of the declared language, leaves
