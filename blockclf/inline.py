@@ -260,8 +260,9 @@ def _joined(pieces: list[str]) -> str:
 
 
 #: ASCII punctuation that no Markdown written here is made of (escapes, links, images, code,
-#: emphasis, entities): it may be written outside a span's stars
-_LOOSE_ASCII = frozenset(".,:;!?'\"$%#@~^=+-/|")
+#: emphasis, entities): it may be written outside a span's stars (";" ends no entity written
+#: here, whose "&amp;" is always followed by the rest of the page's text)
+_LOOSE_ASCII = frozenset(".,:;?'\"$%#@~^=+-/|")
 
 
 def _glued(ch: str) -> bool:
@@ -314,7 +315,7 @@ def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
             start += 1
         while start < end and text[start].isspace():
             start += 1
-    while end > start and (_is_loose_punctuation(text[end - 1], "(")
+    while end > start and (_is_loose_punctuation(text[end - 1], "(!")  # "!" opens an image only at a start
                            or (text[end - 1] == ")" and not _LINK_END.search(text, 0, end))):
         end -= 1  # a ")" that ends a link written here stays
     if end < len(text) and (len(text[:end]) - len(text[:end].rstrip("\\"))) % 2:

@@ -311,6 +311,12 @@ def test_the_spaces_at_the_ends_of_inline_code_stay_between_it_and_the_words():
     assert to_markdown(res) == "Thank you for trying the `beta of` imageData`API.` Please write.\n"
 
 
+def test_an_image_in_bold_after_a_word_stays_an_image():
+    res = page('<p>See<b><img src="/i.png" alt="chart"></b> and <b>Wow!</b>Next.</p>')
+    md = to_markdown(res, images=True)
+    assert md == "See![chart](https://site.org/i.png) and **Wow**!Next.\n"  # no stars can open before "!["
+
+
 def test_a_link_right_after_an_exclamation_mark_is_no_image():
     res = page('<p>Much stronger!<a href="#fn8">[8]</a> And more!<a href="/b">yes</a></p>')
     assert to_markdown(res) == ("Much stronger\\![\\[8\\]](https://site.org/a/b.html#fn8) And more\\![yes](https://site.org/b)\n")
