@@ -229,8 +229,7 @@ def _emphasis(mark: str, stripped: str, lead: str, trail: str, before: str) -> s
     """``stripped`` (not blank) as emphasis: between ``mark``s, the spaces around it (``lead``,
     ``trail``) outside them, and the punctuation at its edges where a reader needs it
     (`_outside_punctuation`); ``before`` is the character written before it."""
-    if "`" not in stripped and "](" not in stripped and not any(unicodedata.category(c)[0] not in "PSZ"
-                                                               for c in stripped):
+    if "`" not in stripped and "](" not in stripped and all(c.isspace() or _is_punctuation(c) for c in stripped):
         # marks alone, not code or a link ("Combo**®**", "**✓**"): without stars, which beside a
         # letter or other stars no reader takes for emphasis, and which add nothing to a mark
         return f"{lead}{stripped}{trail}"
@@ -265,11 +264,16 @@ def _joined(pieces: list[str]) -> str:
 _LOOSE_ASCII = frozenset(".,:;?'\"$%#@~^=+-/|")
 
 
+def _is_punctuation(ch: str) -> bool:
+    """Punctuation or a symbol, as CommonMark's rules for emphasis count them."""
+    return unicodedata.category(ch)[0] in "PS"
+
+
 def _glued(ch: str) -> bool:
     """Whether stars beside ``ch`` open or close emphasis only on a letter's side: beside a
     letter or a digit, or beside other stars, which would make one run with them; not beside
     a space, punctuation, or the start or end of the line."""
-    return ch == "*" or (bool(ch) and not ch.isspace() and unicodedata.category(ch)[0] not in "PS")
+    return ch == "*" or (bool(ch) and not ch.isspace() and not _is_punctuation(ch))
 
 
 def _escape_bang(pieces: list[str]) -> None:
@@ -289,11 +293,11 @@ _LINK_END = re.compile(r"\]\([^()\s]*\)$")
 
 def _is_mark(ch: str) -> bool:
     """Punctuation or a symbol, but a star: a star beside stars makes one run with them."""
-    return ch != "*" and unicodedata.category(ch)[0] in "PS"
+    return ch != "*" and _is_punctuation(ch)
 
 
 def _is_loose_punctuation(ch: str, also: str = "") -> bool:
-    return (ch in _LOOSE_ASCII or ch in also) if ch.isascii() else unicodedata.category(ch)[0] in "PS"
+    return (ch in _LOOSE_ASCII or ch in also) if ch.isascii() else _is_punctuation(ch)
 
 
 def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
