@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import lxml.html
 import numpy as np
 import pytest
 
@@ -439,10 +440,26 @@ def test_cli_formats_and_images_option(capsys, tiny_model_file: Path, tmp_path: 
     written = (out_dir / f"p{ext}").read_text(encoding="utf-8")
     if fmt == "html":
         assert "<h1>Head</h1>" in written and "<code>code</code>" in written and 'alt="A"' in written
+        # a browser opening the file alone reads it as UTF-8: it finds the declaration in the first bytes
+        assert written.startswith('<meta charset="utf-8">\n<h1>Head</h1>')
     elif fmt == "markdown":
         assert written.startswith("# Head\n") and "`code`" in written and "![A](i.png)" in written
     else:
         assert json.loads(written)["markdown"].startswith("# Head\n")
+
+
+def test_html_file_reads_as_utf8_where_a_reader_does_not_guess(capsys, tiny_model_file: Path, tmp_path: Path):
+    """libxml2 reads an HTML file that declares no encoding as Latin-1 ("CafÃ©"); the file the
+    command writes declares UTF-8 in its first bytes, as browsers and parsers look for it."""
+    path = tmp_path / "p.html"
+    words = "The café’s naïve owner sent his résumé, and 元旦快乐。 " * 4
+    path.write_text(f'<html><head><meta charset="utf-8"></head><body><h1>Café</h1><p>{words}</p></body></html>',
+                    encoding="utf-8")
+    code = main(["extract", str(path), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file), "--format", "html",
+                 "--threshold", "0"])
+    assert code == 0, capsys.readouterr().err
+    read = lxml.html.parse(str(tmp_path / "out" / "p.html")).getroot()
+    assert read.findtext(".//h1") == "Café" and words.strip() in read.text_content()
 
 
 def test_code_cut_at_line_breaks_is_one_block():
@@ -562,7 +579,7 @@ def test_cli_title_options(tmp_path, capsys):
         assert out.startswith("Rivers - Site\n") == starts
         assert out.endswith("nobody planned it.\n")
     # Markdown and HTML are headed by default, and not with --no-title
-    for fmt, head in (("markdown", "# Rivers - Site\n"), ("html", "<h1>Rivers - Site</h1>\n")):
+    for fmt, head in (("markdown", "# Rivers - Site\n"), ("html", '<meta charset="utf-8">\n<h1>Rivers - Site</h1>\n')):
         for args, starts in (([], True), (["--no-title"], False)):
             assert main(["extract", str(f), "--format", fmt, *args]) == 0
             assert capsys.readouterr().out.startswith(head) == starts

@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 __all__ = ["EXT", "add_parser", "run"]
 
 EXT = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
+#: the first line of the command's HTML output: a fragment declares no encoding, and a reader
+#: that does not guess one reads the file as Latin-1 (libxml2, hence lxml: "CafÃ©"); browsers
+#: and parsers look for this declaration in a file's first bytes wherever it stands, and a page
+#: that embeds the fragment ignores it (`render.to_html` returns the fragment alone)
+HTML_CHARSET = '<meta charset="utf-8">\n'
 
 
 def _render(res: Result, fmt: str, images: bool = False, title: bool | None = None) -> str:
@@ -49,7 +54,7 @@ def _render(res: Result, fmt: str, images: bool = False, title: bool | None = No
     if fmt == "markdown":
         return to_markdown(res, images, title=title is not False)
     if fmt == "html":
-        return to_html(res, images, title=title is not False)
+        return HTML_CHARSET + to_html(res, images, title=title is not False)
     return _json_document(to_dict(res, images))
 
 
