@@ -95,13 +95,21 @@ CARD_MIN_UNITS = 5
 #: error: the title or headline says so and under this many characters were kept
 ERROR_MAX_KEPT_CHARS = 2000
 _NOT_FOUND = re.compile(
-    r"\b(?:404|410)\b|not found|no longer (?:exists|available)|(?:does not|doesn't|did not) exist"
+    r"not found|no longer (?:exists|available)|(?:does not|doesn't|did not) exist"
     r"|nicht gefunden|introuvable|no encontrada|non trovata|niet gevonden|não encontrada|nie znaleziono",
     re.IGNORECASE)
 _SERVER_ERROR = re.compile(
-    r"\b(?:500|502|503|504)\b|internal server error|service (?:temporarily )?unavailable|bad gateway"
-    r"|gateway time-?out|server error",
+    r"internal server error|service (?:temporarily )?unavailable|bad gateway|gateway time-?out|server error",
     re.IGNORECASE)
+#: an HTTP status code that says not found or server error, as a number of its own (not "$2,500",
+#: "2.500", "500%")...
+_STATUS = re.compile(r"(?<![\d.,$€£¥])\b(404|410|500|502|503|504)\b(?![.,]?\d|%)")
+#: ...counts beside a word for an error or a page ("Error 404", "404 Page", "HTTP 503"), or alone in
+#: a part of the title ("404 | Example"): titles name prices and counts too ("Espresso Machines
+#: Under 500", "Indianapolis 500", "Cut Nearly 500 Jobs")
+_ERROR_WORD = re.compile(r"\b(?:error|errore|erreur|fehler|fout|erro|http|status|oops|page|seite|página|pagina)\b",
+                         re.IGNORECASE)
+_TITLE_PART = re.compile(r"\s[-|–—·•»:]\s|[|–—·•»:]")
 _POSITION = re.compile(r"\[\d+\]")
 _SLUG_SPLIT = re.compile(r"[-_+\s]")
 
@@ -283,14 +291,24 @@ def index_score(stats: dict[str, float], url: str | None, title: str, dated: boo
 
 
 def error_reason(blocks: Sequence[Block], kept: Iterable[bool], title: str) -> str | None:
-    """``not-found`` or ``server-error`` when the page's title or a kept ``<h1>`` says so, else None."""
+    """``not-found`` or ``server-error`` when the page's title or a kept ``<h1>`` says so in words,
+    or gives the status code as an error's (`_status`), else None."""
     heads = [title] + [b.text for b, k in zip(blocks, kept) if k and b.heading_level == 1][:3]
     for text in heads:
         if text and len(text) <= 200:
-            if _NOT_FOUND.search(text):
+            code = _status(text)
+            if _NOT_FOUND.search(text) or code in ("404", "410"):
                 return "not-found"
-            if _SERVER_ERROR.search(text):
+            if _SERVER_ERROR.search(text) or code is not None:
                 return "server-error"
+    return None
+
+
+def _status(text: str) -> str | None:
+    """The HTTP status code (`_STATUS`) a heading gives as an error's, if any."""
+    for m in _STATUS.finditer(text):
+        if _ERROR_WORD.search(text) or any(part.strip(" !.()[]") == m.group(1) for part in _TITLE_PART.split(text)):
+            return m.group(1)
     return None
 
 

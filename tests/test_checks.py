@@ -68,6 +68,24 @@ def test_error_pages(title, reason):
     assert verdict_flag(res) == f"error:{reason}"
 
 
+@pytest.mark.parametrize("title", [
+    "Say Hello To the World's Cheapest Car - The $2,500 Nano",  # a price: "500" is not a status code
+    "The Best Cheap Laptops Under $500",
+    "The Axe Falls: Bristol-Myers To Cut Nearly 500 Jobs",  # a count, with no word for an error beside it
+    "Crack A Cold One: The Milk Choices For This Year's Indianapolis 500 Are Here",
+])
+def test_a_number_in_a_title_is_no_status_code(title):
+    res = _result(f"<title>{title}</title><nav>{NAV}</nav><p>{PROSE * 2}</p>")
+    assert error_reason(res.blocks, res.kept, res.title) is None and res.verdict != "error"
+
+
+@pytest.mark.parametrize("title,reason", [("HTTP 500 | Example", "server-error"), ("Fehler 404", "not-found"),
+                                          ("Example – 410", "not-found"), ("502", "server-error")])
+def test_a_status_code_beside_an_error_word_or_alone(title, reason):
+    res = _result(f"<title>{title}</title><nav>{NAV}</nav><p>Sorry, we could not find what you asked for.</p>")
+    assert error_reason(res.blocks, res.kept, res.title) == reason
+
+
 def test_error_from_the_headline_alone():
     res = _result(f"<title>Example</title><h1>Oops! That page can't be found (404)</h1><p>{PROSE * 2}</p>")
     assert error_reason(res.blocks, res.kept, res.title) == "not-found" and res.verdict == "error"
