@@ -80,7 +80,9 @@ INDEX_W_SLUG = -0.55
 INDEX_W_DATED = -1.15
 #: ... ``ln(1 + title_words)``: an article's headline is longer than a section's name
 INDEX_W_TITLE = -1.15
-#: a page whose body (``kept_body_chars``) holds this many characters or more is never an index
+#: a page whose body (``kept_body_chars``) holds this many characters or more is never an index;
+#: nor is one that keeps a code block (``kept_code_blocks``): documentation splits its prose
+#: into short sections whose links and short titles read like a section page's
 INDEX_MAX_BODY = 4000
 #: an index page is read again at this share of the threshold: a listing's items, a thread's
 #: short posts score under articles' paragraphs but above the page's menus (chosen on dev)
@@ -347,8 +349,8 @@ def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str 
     ``empty`` (no visible text), ``error`` (the title or headline says not found or server
     error, and little was kept; the reason is added as a warning, ``not-found`` or
     ``server-error``), ``too-little-text`` (under `MIN_KEPT_CHARS` on the page), ``index``
-    (the main content is a list of links or teasers: `index_score` over 0, and a body under
-    `INDEX_MAX_BODY` characters), otherwise
+    (the main content is a list of links or teasers: `index_score` over 0, a body under
+    `INDEX_MAX_BODY` characters and no code block kept), otherwise
     ``document``. ``dated``: the page names its publication date or its author (metadata).
     """
     stats = _page_stats(blocks, kept)
@@ -392,6 +394,7 @@ def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
         "kept_body_chars": body_chars(kept_blocks),
         "card_share": round(card_share(shown, groups), 4),
         "repeat_units": repeat_units(shown, by_path),
+        "kept_code_blocks": sum(1 for b in kept_blocks if b.tag == "pre"),
     }
 
 
@@ -402,7 +405,7 @@ def _verdict(stats: dict[str, float], reason: str | None) -> str:
         return "error"
     if stats["page_chars"] < MIN_KEPT_CHARS:
         return "too-little-text"
-    if stats["index_score"] > 0 and stats["kept_body_chars"] < INDEX_MAX_BODY:
+    if stats["index_score"] > 0 and stats["kept_body_chars"] < INDEX_MAX_BODY and not stats["kept_code_blocks"]:
         return "index"
     return "document"
 

@@ -129,6 +129,23 @@ def test_a_long_body_is_never_an_index():
     assert res.verdict == "document"
 
 
+def test_documentation_that_keeps_code_is_never_an_index():
+    # short sections, each a paragraph and an example, under a page of one word: its links and
+    # short title read like a section page's, but a list of links or teasers carries no code
+    sections = "".join(f'<section><h2>Option {i}</h2><p>Set <a href="#o{i}">option {i}</a> to change how the '
+                       f'river is drawn; see <a href="/api/{i}">its reference</a>.</p><pre><code>draw(river, '
+                       f'option_{i}=True)</code></pre></section>' for i in range(12))
+    links = "".join(f'<li><a href="/guide/{i}">Guide page {i}</a></li>' for i in range(30))
+    html = f"<title>Fields</title><nav><ul>{links}</ul></nav><h1>Fields</h1>{sections}"
+    page = prepare(html.encode())
+    kept = [not b.text.startswith("Guide page") for b in page.blocks]
+    res = _result(html, kept=kept, url="https://docs.example.org/concepts/fields/")
+    assert res.stats["index_score"] > 0 and res.stats["kept_code_blocks"] == 12
+    assert res.verdict == "document"
+    without_code = [k and b.tag != "pre" for k, b in zip(kept, page.blocks)]
+    assert _result(html, kept=without_code, url="https://docs.example.org/concepts/fields/").verdict == "index"
+
+
 def test_section_address_with_many_links_is_an_index():
     links = "".join(f'<li><a href="/t{i}">Topic number {i} on the river</a> and a few more words</li>'
                     for i in range(20))
@@ -352,7 +369,7 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
             verdict = "error"
         elif page_chars < 200:
             verdict = "too-little-text"
-        elif score > 0 and body_chars < 4000:
+        elif score > 0 and body_chars < 4000 and not any(b["tag"] == "pre" for b in kept):
             verdict = "index"
         else:
             verdict = "document"
