@@ -440,7 +440,7 @@ def test_cli_formats_and_images_option(capsys, tiny_model_file: Path, tmp_path: 
     written = (out_dir / f"p{ext}").read_text(encoding="utf-8")
     if fmt == "html":
         assert "<h1>Head</h1>" in written and "<code>code</code>" in written and 'alt="A"' in written
-        # a browser opening the file alone reads it as UTF-8: it finds the declaration in the first bytes
+        # a reader of the file alone reads it as UTF-8: it finds the declaration in the first bytes
         assert written.startswith('<meta charset="utf-8">\n<h1>Head</h1>')
     elif fmt == "markdown":
         assert written.startswith("# Head\n") and "`code`" in written and "![A](i.png)" in written
