@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 import numpy as np
 
 from .block import Block
-from .words import paired_tokens, title_words
+from .words import paired_tokens, title_parts, title_words
 
 if TYPE_CHECKING:
     from .result import Result
@@ -111,7 +111,6 @@ _STATUS = re.compile(r"(?<![\d.,$€£¥])\b(404|410|500|502|503|504)\b(?![.,]?\
 #: Under 500", "Indianapolis 500", "Cut Nearly 500 Jobs")
 _ERROR_WORD = re.compile(r"\b(?:error|errore|erreur|fehler|fout|erro|http|status|oops|page|seite|página|pagina)\b",
                          re.IGNORECASE)
-_TITLE_PART = re.compile(r"\s[-|–—·•»:]\s|[|–—·•»:]")
 _POSITION = re.compile(r"\[\d+\]")
 _SLUG_SPLIT = re.compile(r"[-_+\s]")
 
@@ -308,10 +307,13 @@ def error_reason(blocks: Sequence[Block], kept: Iterable[bool], title: str) -> s
 
 def _status(text: str) -> str | None:
     """The HTTP status code (`_STATUS`) a heading gives as an error's, if any."""
-    for m in _STATUS.finditer(text):
-        if _ERROR_WORD.search(text) or any(part.strip(" !.()[]") == m.group(1) for part in _TITLE_PART.split(text)):
-            return m.group(1)
-    return None
+    codes = [m.group(1) for m in _STATUS.finditer(text)]
+    if not codes:
+        return None
+    if _ERROR_WORD.search(text):
+        return codes[0]
+    alone = {part.strip(" !.()[]") for part, _, _ in title_parts(text)}
+    return next((code for code in codes if code in alone), None)
 
 
 def verdict_flag(res: Result) -> str | None:

@@ -59,7 +59,7 @@ from lxml import etree
 from .block import Block
 from .data import host_domain
 from .html import Document, join_url
-from .words import is_spaced
+from .words import is_spaced, title_parts
 
 __all__ = ["MAX_JSONLD_CHARS", "MAX_JSONLD_DEPTH", "MAX_JSONLD_NODES", "MAX_PAGE_PRODUCTS", "Metadata", "clean_title",
            "page_metadata", "product_page"]
@@ -968,22 +968,6 @@ def _by_block(blocks: Sequence[Block]) -> str | None:
 
 #: an <h1> of at most this many words that is not the headline may be the site's logo
 MAX_LOGO_WORDS = 6
-#: title separators: spaced dashes, bars, bullets, slashes; bare bars; an underscore after a space
-_SEPARATORS = re.compile(r"\s+[|\-–—·•»:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*")
-
-
-def _title_parts(title: str) -> list[tuple[str, int, int]]:
-    """The parts of a title between its separators, each with where it starts and ends."""
-    out: list[tuple[str, int, int]] = []
-    pos = 0
-    for m in _SEPARATORS.finditer(title):
-        if title[pos:m.start()].strip():
-            out.append((title[pos:m.start()], pos, m.start()))
-        pos = m.end()
-    if title[pos:].strip():
-        out.append((title[pos:], pos, len(title)))
-    return out
-
 
 def _site_like(part: str, sitename: str | None, domain: str | None, logos: Sequence[str] = ()) -> bool:
     """Whether a title part names the site: its site name, its domain's name, or a logo ``<h1>``
@@ -1116,7 +1100,7 @@ def _lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, dom
     title's start counts: a later part that a heading says is as often the page's section
     ("Soccer"). The first `_LEAD_TRIED` headings and bold lines are tried, each against the
     title's leading runs only (`_best_run`'s ``leading``)."""
-    spans = _title_parts(title)
+    spans = title_parts(title)
     if len(spans) < 2:
         return None
     tried = 0
@@ -1149,7 +1133,7 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
     title = _clean(title, 2000)
     if not title:
         return None
-    spans = _title_parts(title)
+    spans = title_parts(title)
     parts = [p for p, _, _ in spans]
     found = _h1_headline(title, spans, h1, sitename, domain)
     if found:
@@ -1415,7 +1399,7 @@ def _headline(page_title: str | None, h1: list[str], offered: list[str], sitenam
     """
     title = None
     if page_title:
-        title = _h1_headline(page_title, _title_parts(page_title), h1, sitename, domain)
+        title = _h1_headline(page_title, title_parts(page_title), h1, sitename, domain)
     raw_title = page_title or (offered[0] if offered else None)
     if title is None:
         anchors = [t for t in (page_title, *h1) if t]
@@ -1436,7 +1420,7 @@ def _title_part(text: str, title: str | None, sitename: str | None, domain: str 
     """
     if not title:
         return False
-    spans = _title_parts(title)
+    spans = title_parts(title)
     run = _best_run(text, title, spans, sitename, domain, anywhere=True)
     if run is None or run == (0, len(spans)):
         return False

@@ -27,8 +27,8 @@ import re
 from functools import cache
 from typing import NamedTuple
 
-__all__ = ["HAN_KANA_PER_WORD", "LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "paired_tokens", "title_words",
-           "tokens", "unspaced_counts"]
+__all__ = ["HAN_KANA_PER_WORD", "LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "paired_tokens", "title_parts",
+           "title_words", "tokens", "unspaced_counts"]
 
 #: a token of spaced text
 WORD = re.compile(r"\w+")
@@ -122,3 +122,21 @@ def title_words(title: str) -> float:
     han_kana_char = _unspaced().han_kana_char
     han_kana = len(han_kana_char.findall(title))
     return len(WORD.findall(han_kana_char.sub(" ", title))) + han_kana / HAN_KANA_PER_WORD
+
+
+#: title separators: spaced dashes, bars, bullets, slashes; bare bars; an underscore after a space
+_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—·•»:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*")
+
+
+def title_parts(title: str) -> list[tuple[str, int, int]]:
+    """The parts of a title between its separators (``"Page - Site | Home"``), each with where
+    it starts and ends: the headline's (metadata) and an error code's (checks)."""
+    out: list[tuple[str, int, int]] = []
+    pos = 0
+    for m in _TITLE_SEPARATORS.finditer(title):
+        if title[pos:m.start()].strip():
+            out.append((title[pos:m.start()], pos, m.start()))
+        pos = m.end()
+    if title[pos:].strip():
+        out.append((title[pos:], pos, len(title)))
+    return out
