@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
+from hypothesis import HealthCheck, currently_in_test_context, event, example, given, settings
 from hypothesis import strategies as st
 
 from blockclf.html import PageError, parse
@@ -140,8 +140,16 @@ def check_nothing_lost(page, results) -> None:
     merged = sorted(kept + removed, key=lambda b: b.index)
     assert [b.index for b in merged] == list(range(len(res.blocks)))
     noscript = NOSCRIPT_READ or "noscript-only" in page.doc.warnings
+    shown = squash(visible_text(page.doc.root, noscript))
+    if "read-hidden" in res.warnings:
+        # read again with the hidden elements shown (the visible text was too short): a block may join
+        # visible text and an inline hidden element's, flagged hidden, so the visible text is all there,
+        # in order, among the hidden text
+        rest = iter(squash("".join(b.text for b in merged)))
+        assert all(c in rest for c in shown)
+        return
     # hidden elements come as flagged blocks of their own; the others are the visible text
-    assert squash("".join(b.text for b in merged if not b.hidden)) == squash(visible_text(page.doc.root, noscript))
+    assert squash("".join(b.text for b in merged if not b.hidden)) == shown
 
 
 def _event(what: str) -> None:
@@ -164,6 +172,9 @@ def run_pipeline(source, model):
 
 @FUZZ
 @given(SOUP)
+# too little visible text, so the page is read again with its hidden link shown, which joins the text
+# before it in one block: found by this test when its markup pieces were drawn in another order
+@example(soup="000000000000<A STYLE=DISPLAY:NONE>0000000000000")
 def test_fuzz_tag_soup_text(model, soup):
     out = run_pipeline(soup, model)
     if not isinstance(out, PageError):
