@@ -14,6 +14,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from html import escape
+from typing import cast
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -110,7 +111,7 @@ _NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notran
                         "source", "auto", "undefined"))
 
 
-def _is_hidden(el: etree._Element, attrib, style: str | None) -> bool:
+def _is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> bool:
     """True for elements a sighted reader does not see: not rendered (``hidden``, ``aria-hidden``, inline
     ``style``, read once by the caller) or moved off screen for screen readers (`SCREEN_READER_CLASSES`).
 
@@ -134,7 +135,7 @@ def _is_hidden(el: etree._Element, attrib, style: str | None) -> bool:
 _CONSENT, _NOTICE = 1, 2
 
 
-def _overlay(tag: str, attrib) -> int:
+def _overlay(tag: str, attrib: dict[str, str]) -> int:
     """`_CONSENT` for the root of a cookie banner or consent settings dialog, `_NOTICE` for a notice a
     site lays over its pages (`NOTICE_IDS`), else 0; both are read as hidden text: shown over the
     page until dismissed, never part of it. A consent dialog has an id or class of a common consent
@@ -199,6 +200,8 @@ _PROSE_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "article", "sectio
 
 
 _SCREEN_READER_CACHE: dict[str, bool] = {}
+#: the attributes of an element that has none (never changed)
+_NO_ATTRIBUTES: dict[str, str] = {}
 
 
 def _has_class(cls: str, names: frozenset[str], cache: dict[str, bool], fold: bool) -> bool:
@@ -342,7 +345,7 @@ _TOKEN_CACHE_SIZE = 50_000
 _CACHED_CHARS = 200
 
 
-def _tokens(attrib) -> tuple[str, ...]:
+def _tokens(attrib: dict[str, str]) -> tuple[str, ...]:
     cls = attrib.get("class")
     ident = attrib.get("id")
     if not cls and not ident:
@@ -380,9 +383,10 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
         tag = item.tag.lower() if isinstance(item.tag, str) else None
         if tag is None or tag in skip_tags:
             continue
-        attrib = item.attrib
-        if item is not el and attrib and _is_hidden(item, attrib, attrib.get("style")):
-            continue
+        if item is not el and len(item.attrib):
+            attrib = cast("dict[str, str]", dict(item.items()))
+            if _is_hidden(item, attrib, attrib.get("style")):
+                continue
         link = in_link
         if tag == "a" and item.get("href") is not None:
             link = True
@@ -771,10 +775,10 @@ class _Segmenter:
                     return origin + url
         return _joined(self.base, url)
 
-    def _open(self, el: etree._Element, inline: str) -> str | None:
-        """Open ``el``'s inline tag in `Block.rich`; the closing tag, or None when none is due."""
+    def _open(self, attrib: dict[str, str], inline: str) -> str | None:
+        """Open an inline element (its ``attrib``) in `Block.rich`; the closing tag, or None when none is due."""
         if inline == "a":
-            href = el.get("href")
+            href = attrib.get("href")
             # a named anchor, a script address, or "#" (a script's handle: "Select all", "Show more"):
             # the text stays, unlinked
             url = self._href(href) if href is None or href.strip() != "#" else None
@@ -783,9 +787,9 @@ class _Segmenter:
             self.put(f'{_OPEN}a href="{_attr(url)}"{_CLOSE}')
             return f"{_OPEN}/a{_CLOSE}"
         if inline == "img":
-            src = self._href(el.get("src") or el.get("data-src"))
+            src = self._href(attrib.get("src") or attrib.get("data-src"))
             if src is not None:
-                alt = " ".join((el.get("alt") or "").split())
+                alt = " ".join((attrib.get("alt") or "").split())
                 self.put(f'{_OPEN}img src="{_attr(src)}" alt="{_attr(alt)}"{_CLOSE}')
             return None
         self.put(f"{_OPEN}{inline}{_CLOSE}")
@@ -816,7 +820,10 @@ class _Segmenter:
         too_deep = len(ancestors) >= limits.max_depth
         if too_deep and "too-deep" not in self.doc.warnings:
             self.doc.warnings.append("too-deep")
-        attrib = el.attrib
+        # read once: each lookup through lxml decodes the attribute again, and a page's elements
+        # are looked up a dozen times each (hidden, consent, tokens, furniture, links)
+        items = el.items()
+        attrib = cast("dict[str, str]", dict(items)) if items else _NO_ATTRIBUTES  # an HTML tree's values are str
         n_attrib = len(attrib)
         skipped = tag in self.skip_tags
         style = attrib.get("style") if n_attrib and not skipped else None
@@ -855,7 +862,7 @@ class _Segmenter:
             lists += 1
         elif tag == "table":
             tables += 1
-        elif tag == "a" and el.get("href") is not None:  # named anchors are not links
+        elif tag == "a" and attrib.get("href") is not None:  # named anchors are not links
             link = True
             self.n_links += 1
         elif tag == "pre":
@@ -884,7 +891,7 @@ class _Segmenter:
             elif inline == "a" and _is_anchor_glyph(el):
                 furniture = True
             elif not pre and not self.furniture:
-                close = self._open(el, inline)
+                close = self._open(attrib, inline)
         if furniture:
             if self.rich is None:
                 self.rich = list(self.pieces)
