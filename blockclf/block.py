@@ -6,9 +6,39 @@ table indexed like the block list, predictions become fields of the result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 
+def _quick_init(cls: type[_T]) -> type[_T]:
+    """``cls`` with an ``__init__`` that sets its slots through their own setters.
+
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, which
+    for a record of 23 fields took 1.9 µs; the segmenter makes a few hundred a page (a tenth
+    of its time). Setting each slot through its descriptor takes half that. The signature,
+    the defaults (all immutable), equality and the refusal to change a field after
+    construction are the dataclass's own.
+    """
+    params, body, names = [], [], {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            names[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        names[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), names)  # our own field names only
+    init = names["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
+
+
+@_quick_init
 @dataclass(frozen=True, slots=True)
 class Block:
     """A run of visible text between two block boundaries, with where it sat in the page.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 import pytest
 
@@ -30,3 +31,24 @@ def test_blocks_compare_by_value_and_hash():
     b = Block(index=0, text="t", tag="p", xpath="/html/body/p", depth=2, tokens=("x",))
     assert a == b and hash(a) == hash(b)
     assert dataclasses.replace(a, text="u") != a
+
+
+def test_construction_takes_every_field_as_the_dataclass_declares_it():
+    """`Block.__init__` sets the slots directly (it is the segmenter's most frequent call): the
+    same parameters in field order, the same defaults, every field set, errors for a missing or
+    unknown argument."""
+    params = list(inspect.signature(Block).parameters.values())
+    fields = dataclasses.fields(Block)
+    assert [p.name for p in params] == [f.name for f in fields]
+    assert [p.default for p in params] == [inspect.Parameter.empty if f.default is dataclasses.MISSING
+                                           else f.default for f in fields]
+    values = [7, "t", "td", "/html/body/table/tr/td[2]", 5, ("H",), 2, 1, 1, 3, 1, 90, ("c",), ("html", "td"),
+              False, True, "<b>t</b>", "py", 4, 2, 3, True, True]
+    assert len(values) == len(fields)
+    b = Block(*values)
+    assert [getattr(b, f.name) for f in fields] == values
+    assert Block(**{f.name: v for f, v in zip(fields, values)}) == b
+    with pytest.raises(TypeError):
+        Block(0, "t", "p")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Block(0, "t", "p", "/p", 1, colour="red")  # type: ignore[call-arg]
