@@ -9,6 +9,7 @@ scored a few rows, explanations included) or was refused with a one-line error.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import select
@@ -29,7 +30,7 @@ from blockclf import ModelError, load_model
 from blockclf.cli import main
 from blockclf.features import FEATURES
 from blockclf.model import default_model_path
-from blockclf.modelcheck import ModelTextError, checked_text
+from blockclf.modelcheck import SHIPPED_TEXTS, ModelTextError, checked_text, walk_checked
 from blockclf.site import ProfileError, SiteProfile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -290,6 +291,19 @@ def test_shipped_models_score_as_their_unchecked_text_does(shipped):
         np.testing.assert_array_equal(model.classifier.predict_proba(X)[:, 1], raw.predict(X))
         text = checked_text(data["booster"], len(FEATURES))
         assert data["booster"].startswith(text[:-len("end of trees\n")]) and "parameters:" not in text
+
+
+def test_shipped_models_texts_are_known_and_pass_the_whole_check(shipped):
+    """The digests that spare the shipped models the check at every start are theirs (a
+    retrained model needs its digest recorded), and their texts pass the whole check, cut the same."""
+    texts = [(data["booster"], len(FEATURES)) for data in shipped.values()]
+    texts += [(data["refiner"]["booster"], len(data["refiner"]["features"])) for data in shipped.values()
+              if data.get("refiner")]
+    assert {hashlib.sha256(t.encode()).hexdigest(): n for t, n in texts} == SHIPPED_TEXTS
+    for text, n in texts:
+        assert checked_text(text, n) == walk_checked(text, n)
+    with pytest.raises(ModelTextError, match="max_feature_idx"):  # a known text read for other columns
+        checked_text(texts[0][0], texts[0][1] + 1)
 
 
 def test_checker_reports_the_first_problem_in_one_line(shipped):
