@@ -33,7 +33,6 @@ def _quick_init(cls: type[_T]) -> type[_T]:
     exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), names)  # our own field names only
     init = names["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__doc__ = cls.__init__.__doc__
     cls.__init__ = init  # type: ignore[method-assign]
     return cls
 
