@@ -208,6 +208,8 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
       it in a styled paragraph or ``<div>``) is not written again under ``# Title``; one
       inside a list, a table or a quote is kept: there it is part of something else.
     - A kept ``<h1>`` that does not say the headline leaves the page's headings as they are.
+    - A heading right after the headline's that says it again (pages laid out twice, for narrow
+      and for wide screens, with both kept) is not written twice.
     """
     head = headline(res) if title else None
     if not head or not items:
@@ -218,14 +220,20 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     for n, item in enumerate(items):
         b = item.block
         if b.heading_level and tokens(b.text) == want:
+            after = n + 2 if n + 1 < len(items) and _says(items[n + 1], want) else n + 1
             if n == 0 and b.heading_level == 1:
-                return None, items
+                return None, [item, *items[after:]]
             # moved up, it leaves the list, table or quote it sat in
             top = _top_heading(item, item.chain if n == 0 else tuple(c for c in item.chain if c[1] in _HEADING_TAGS))
-            return None, [top, *items[:n], *items[n + 1:]]
+            return None, [top, *items[:n], *items[after:]]
     if items[0].chain or tokens(items[0].block.text) != want:
         return head, items
     return head, items[1:]
+
+
+def _says(item: Item, want: list[str]) -> bool:
+    """Whether ``item`` is a heading that says the headline (``want``, its tokens)."""
+    return bool(item.block.heading_level) and tokens(item.block.text) == want
 
 
 def _top_heading(item: Item, chain: tuple[tuple[str, str], ...]) -> Item:

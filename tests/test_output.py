@@ -535,6 +535,21 @@ def test_a_headline_set_as_a_paragraph_is_written_once():
     assert to_markdown(listed).count("Tiffany") == 2  # an item of a list is not the headline's stand-in
 
 
+def test_a_headline_laid_out_twice_is_written_once():
+    # one layout for narrow screens, one for wide, both kept: the second headline is not written again
+    res = titled_page('<div><h1>Development update</h1></div><div class="wide"><h1>Development update</h1></div>'
+                      "<p>The body of the update.</p><h2>Development update</h2><p>Later.</p>", "Development update")
+    md = to_markdown(res)
+    assert md.startswith("# Development update\n\nThe body of the update.")
+    assert md.count("Development update") == 2  # a heading further on is the page's own
+    assert to_html(res).count("<h1>") == 1
+    assert to_text(res).count("Development update") == 3  # text is every kept block
+    # the same when the headline is moved up past a kicker
+    moved = titled_page("<p>Science</p><h2>Rivers on the move</h2><h2>Rivers on the move</h2><p>The body.</p>",
+                        "Rivers on the move")
+    assert to_markdown(moved).startswith("# Rivers on the move\n\nScience\n\nThe body.")
+
+
 def test_the_headline_is_the_top_heading_whatever_level_and_place_the_page_gave_it():
     # a headline set in an <h2>, with a link: it heads the document at level 1, as the page wrote it
     res = titled_page('<h2><a href="/story">Rivers on the move</a></h2><p>The body of the story.</p>'
