@@ -141,7 +141,8 @@ def add_parser(sub: Any) -> None:
                     "a before/after table on the test split; implied by --base and --extra-data")
     tr.add_argument("--refine", action="store_true",
                     help="add the refining pass, which scores every block again beside the first pass's scores "
-                         "around it (models/refined.json): more accurate, slower to train and to extract")
+                         "around it (models/refined.json): more accurate on the sources trained on, slower to "
+                         "train and to extract")
     tr.add_argument("--precision-target", type=float, metavar="P",
                     help="mean page precision the precision mode aims at on the dev pages (default 0.95)")
     tr.add_argument("--recall-target", type=float, metavar="R",
