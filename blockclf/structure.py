@@ -218,10 +218,9 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     if not want:
         return head, items
     for n, item in enumerate(items):
-        b = item.block
-        if b.heading_level and tokens(b.text) == want:
+        if _says(item, want):
             after = n + 2 if n + 1 < len(items) and _says(items[n + 1], want) else n + 1
-            if n == 0 and b.heading_level == 1:
+            if n == 0 and item.block.heading_level == 1:
                 return None, [item, *items[after:]]
             # moved up, it leaves the list, table or quote it sat in
             top = _top_heading(item, item.chain if n == 0 else tuple(c for c in item.chain if c[1] in _HEADING_TAGS))
