@@ -19,6 +19,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .ads import ad_label_mask
+
 if TYPE_CHECKING:
     from .block import Block
     from .result import Result
@@ -256,6 +258,7 @@ def explain_html(res: Result, title: str | None = None) -> str:
     ]
     comment = res.comment if res.comment is not None and len(res.comment) == len(res.blocks) else None
     post = res.post if res.post is not None and len(res.post) == len(res.blocks) else None
+    ads = ad_label_mask(res.blocks)
     for i, b in enumerate(res.blocks):
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
@@ -269,6 +272,8 @@ def explain_html(res: Result, title: str | None = None) -> str:
         role = int(post[i]) if post is not None else 0
         if role:
             tip += "\n" + _POST_FATE[role]
+        if ads[i]:
+            tip += "\nan ad slot's label (\"Advertisement\"): removed whatever its score"
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
         marks = ["blk", "kept" if kept else "removed", shape, "hidden" if b.hidden else "",
                  "comment" if in_thread else "", "post" if role else ""]

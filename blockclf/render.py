@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .ads import labels_ad
 from .explain import HIDDEN_UNREAD, describe, hidden_kind, hidden_note
 from .htmlout import to_html
 from .inline import block_plain
@@ -185,6 +186,8 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
             rec["reason"] = "comment"  # part of a readers' comment thread
         elif res.post is not None and len(res.post) and res.post[i] == FURNITURE:
             rec["reason"] = "post-furniture"  # around each post of a thread page
+        elif labels_ad(b):
+            rec["reason"] = "ad-label"  # "Advertisement" over an ad slot
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]

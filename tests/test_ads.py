@@ -1,0 +1,70 @@
+"""An ad slot's label ("Advertisement") between an article's paragraphs is never kept."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from blockclf.ads import ad_label_mask, is_ad_label
+from blockclf.explain import explain_html
+from blockclf.html import parse
+from blockclf.predict import extract
+from blockclf.render import removal_log
+from blockclf.segment import segment
+
+PARAS = [f"Paragraph {i} of the story: the river cut a new channel through the soft plain after the flood, "
+         "and the town that had stood on its bank for two centuries moved uphill, stone by stone." for i in range(8)]
+
+
+def _page(label: str) -> str:
+    body = ""
+    for i, p in enumerate(PARAS):
+        body += f"<p>{p}</p>"
+        if i % 2:  # an ad slot inside the article's own container, as news sites set them
+            body += f'<div class="article-body__slot"><div class="label">{label}</div><div id="slot-{i}"></div></div>'
+    return (f"<html><head><title>Why Rivers Meander</title></head><body><nav><a href='/'>Home</a></nav>"
+            f'<article class="article-body"><h1>Why Rivers Meander</h1>{body}'
+            "<p>Advertising paid for the town's new bridge, the mayor said at the opening.</p>"
+            "<h2>Sponsored</h2><p>The survey of the plain was paid for by the county's farmers, who wanted "
+            "to know where the river would go next and which of their fields it would take.</p></article>"
+            "<footer>© Example News</footer></body></html>")
+
+
+@pytest.mark.parametrize("text", ["Advertisement", "ADVERTISEMENT", "- Advertisement -", "Anzeige",
+                                  "Story continues below advertisement", "広告", "Continue reading the main story"])
+def test_ad_labels_are_recognised_in_any_case_and_punctuation(text):
+    assert is_ad_label(text)
+
+
+@pytest.mark.parametrize("text", ["Advertising", "Advertisement for the new bridge", "Ads by the county", "",
+                                  "Advertisement " * 20])
+def test_text_about_advertising_is_not_a_label(text):
+    assert not is_ad_label(text)
+
+
+@pytest.mark.parametrize("label", ["Advertisement", "Anzeige", "Story continues below advertisement"])
+def test_an_ad_slots_label_is_removed_and_logged(label):
+    res = extract(_page(label))
+    assert PARAS[0] in res.text and PARAS[-1] in res.text
+    assert label not in res.text.splitlines()
+    assert "Advertising paid for the town's new bridge" in res.text  # a paragraph on advertising is text
+    log = [rec for rec in removal_log(res) if rec.get("reason") == "ad-label"]
+    assert [rec["text"] for rec in log] == [label] * 4
+    assert explain_html(res).count("an ad slot&#x27;s label") == 4
+
+
+def test_the_model_alone_keeps_some_ad_labels():
+    """What the rule is for: the labels sit where the model keeps short blocks."""
+    res = extract(_page("Advertisement"))
+    labels = ad_label_mask(res.blocks)
+    assert labels.sum() == 4
+    assert (res.scores[labels] >= res.threshold).any()
+    assert not (res.kept & labels).any()
+
+
+def test_a_heading_that_says_sponsored_is_not_a_label():
+    blocks = [b for b in segment(parse(_page("Advertisement"))) if not b.hidden]
+    heading = [b for b in blocks if b.text == "Sponsored"]
+    assert heading and heading[0].heading_level == 2
+    assert not ad_label_mask(heading)[0]
+    assert ad_label_mask(blocks).dtype == np.bool_
