@@ -91,6 +91,12 @@ def labels_ad(block: Block) -> bool:
     return not block.heading_level and is_ad_label(block.text)
 
 
-def ad_label_mask(blocks: Sequence[Block]) -> np.ndarray:
-    """One flag a block: whether it labels an ad slot (`labels_ad`)."""
-    return np.fromiter((labels_ad(b) for b in blocks), bool, len(blocks))
+def ad_label_mask(blocks: Sequence[Block], among: np.ndarray | None = None) -> np.ndarray:
+    """One flag a block: whether it labels an ad slot (`labels_ad`); only the blocks flagged in
+    ``among`` are looked at (the kept ones: a removed label needs no second look)."""
+    if among is None:
+        return np.fromiter((labels_ad(b) for b in blocks), bool, len(blocks))
+    out = np.zeros(len(blocks), dtype=bool)
+    for i in np.flatnonzero(among).tolist():
+        out[i] = labels_ad(blocks[i])
+    return out

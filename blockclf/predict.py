@@ -269,7 +269,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         if thread is not None:
             dec.kept = (dec.kept | (thread.roles == threads.BODY)) & (thread.roles != threads.FURNITURE)
             dec.post, dec.post_number = thread.roles, thread.numbers
-        ads = ad_label_mask(dec.blocks)  # an ad slot's label is never content, whatever it scored
+        ads = ad_label_mask(dec.blocks, dec.kept)  # an ad slot's label is never content, whatever it scored
         dec.kept = dec.kept & ~ads
         dated = bool(p.metadata.date or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, _title(p), p.url, dated)
@@ -277,7 +277,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             # the label/value pairs are the batch's unless hidden blocks joined the page's blocks
             page_pairs = pp if dec.blocks is p.blocks else label_value_pairs(dec.blocks)
             again = _index_reading(p, dec, page_pairs, comment if comments != "keep" else None,
-                                   page_thr * INDEX_THRESHOLD_SHARE, dated, ads)
+                                   page_thr * INDEX_THRESHOLD_SHARE, dated)
             if again is not None:
                 dec.kept, checks, page_thr = again[0], again[1], page_thr * INDEX_THRESHOLD_SHARE
                 dec.read_as_index = True
@@ -289,23 +289,24 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
 
 
 def _index_reading(page: Page, dec: _Decisions, pairs: Sequence[tuple[int, int]], comment: np.ndarray | None,
-                   threshold: float, dated: bool, ads: np.ndarray) -> tuple[np.ndarray, PageChecks] | None:
+                   threshold: float, dated: bool) -> tuple[np.ndarray, PageChecks] | None:
     """The decisions of an index page read again at the lower ``threshold``, and their checks.
 
     A listing's items and a thread's short posts score under an article's paragraphs but
     above the page's menus, so a page whose first reading is an `index` keeps, besides what
     it kept, every visible block scored ``threshold`` or more that is not a readers' comment
     (``comment``, when comments are removed) nor a post's furniture nor an ad slot's label
-    (``ads``). The second reading
-    stands only when it is still an index (else the first reading, an index, stands); None
-    when it keeps nothing more or is not an index. ``pairs``: the blocks' `label_value_pairs`.
+    (`ad_label_mask`). The second reading stands only when it is still an index (else the
+    first reading, an index, stands); None when it keeps nothing more or is not an index.
+    ``pairs``: the blocks' `label_value_pairs`.
     """
     more = keep_labels(dec.scores >= threshold, pairs)
-    more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks)) & ~ads
+    more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
     if comment is not None:
         more &= ~comment
     if dec.post is not None:
         more &= dec.post != threads.FURNITURE
+    more &= ~ad_label_mask(dec.blocks, more & ~dec.kept)
     kept = dec.kept | more
     if not (kept & ~dec.kept).any():
         return None
