@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 import numpy as np
 
 from .block import Block
-from .words import paired_tokens, title_parts, title_words
+from .words import paired_tokens, spaced_length, title_parts, title_words
 
 if TYPE_CHECKING:
     from .result import Result
@@ -55,7 +55,9 @@ SUBSTANTIAL_PAGE = 2000
 _WORD = re.compile(r"\w+")
 
 # --- what the verdicts count (docs/page-signals.md) --------------------------------------
-#: a block of at least this many characters, under `PROSE_MAX_LINK_SHARE` of them in links, is prose
+#: a block of at least this many characters (its `words.spaced_length`: Chinese and Japanese
+#: paragraphs are a third as long as English ones that say as much), under
+#: `PROSE_MAX_LINK_SHARE` of them in links, is prose
 PROSE_MIN_CHARS = 150
 PROSE_MAX_LINK_SHARE = 0.2
 #: a block of this many characters (inclusive), at least `TITLE_MIN_LINK_SHARE` of them in links, is a link title
@@ -116,7 +118,9 @@ _SLUG_SPLIT = re.compile(r"[-_+\s]")
 
 
 def _is_prose(b: Block) -> bool:
-    return len(b.text) >= PROSE_MIN_CHARS and b.link_chars < PROSE_MAX_LINK_SHARE * len(b.text)
+    n = len(b.text)
+    return ((n >= PROSE_MIN_CHARS or spaced_length(b.text) >= PROSE_MIN_CHARS)
+            and b.link_chars < PROSE_MAX_LINK_SHARE * n)
 
 
 def _is_link_title(b: Block) -> bool:
@@ -240,7 +244,8 @@ def _in_any(xpath: str, roots: set[str], seen: dict[str, bool]) -> bool:
 
 
 def body_chars(blocks: Iterable[Block]) -> int:
-    """The prose of one container: per parent element, the characters of its prose blocks; the largest.
+    """The prose of one container: per parent element, the characters of its prose blocks (their
+    `words.spaced_length`); the largest.
 
     An article's paragraphs are siblings in one container; a listing's teaser texts each sit
     in their own card, so a listing's largest container holds one teaser.
@@ -248,7 +253,7 @@ def body_chars(blocks: Iterable[Block]) -> int:
     per_parent: dict[str, int] = {}
     for b in blocks:
         if _is_prose(b):
-            per_parent[b.parent_xpath] = per_parent.get(b.parent_xpath, 0) + len(b.text)
+            per_parent[b.parent_xpath] = per_parent.get(b.parent_xpath, 0) + spaced_length(b.text)
     return max(per_parent.values(), default=0)
 
 

@@ -27,8 +27,8 @@ import re
 from functools import cache
 from typing import NamedTuple
 
-__all__ = ["HAN_KANA_PER_WORD", "LETTERS_PER_WORD", "SENT_END", "WORD", "is_spaced", "paired_tokens", "title_parts",
-           "title_words", "tokens", "unspaced_counts"]
+__all__ = ["HAN_KANA_PER_WORD", "LETTERS_PER_WORD", "SENT_END", "SPACED_WORD_CHARS", "WORD", "is_spaced",
+           "paired_tokens", "spaced_length", "title_parts", "title_words", "tokens", "unspaced_counts"]
 
 #: a token of spaced text
 WORD = re.compile(r"\w+")
@@ -113,6 +113,28 @@ def unspaced_counts(text: str, low: str) -> tuple[tuple[str, ...], float, float,
     commas = text.count(",") + text.count("，") + text.count("、")
     return (toks, len(pat.other_word.findall(low)) + han_kana + letters, len(toks) + letters,
             len(pat.sent_end.findall(text)), commas)
+
+
+#: characters a word of spaced text takes, with the space after it (English averages 5-6)
+SPACED_WORD_CHARS = 6
+
+
+def spaced_length(text: str) -> int:
+    """The length ``text`` would have written in a spaced script, in whole characters: a Han or kana
+    character counts `SPACED_WORD_CHARS` / `HAN_KANA_PER_WORD` (3), a Thai, Lao, Myanmar or
+    Khmer letter `SPACED_WORD_CHARS` / `LETTERS_PER_WORD` (1.5), any other character 1.
+
+    A length threshold set on spaced text ("a paragraph has 150 characters or more") then
+    means as much text in any script: a Japanese paragraph of 100 characters says about
+    what an English one of 300 does.
+    """
+    if is_spaced(text):
+        return len(text)
+    pat = _unspaced()
+    han_kana = len(pat.han_kana_char.findall(text))
+    letters = len(pat.southeast_letter.findall(text))
+    return round(len(text) + han_kana * (SPACED_WORD_CHARS / HAN_KANA_PER_WORD - 1)
+                 + letters * (SPACED_WORD_CHARS / LETTERS_PER_WORD - 1))
 
 
 def title_words(title: str) -> float:

@@ -26,6 +26,7 @@ from blockclf.checks import (
 )
 from blockclf.cli import main
 from blockclf.predict import Result, prepare
+from blockclf.words import spaced_length
 
 PROSE = "The river cut a new channel through the soft plain after the flood, and the town moved uphill. "
 NAV = "".join(f'<a href="/s{i}">Section {i}</a> ' for i in range(8))
@@ -183,6 +184,29 @@ def test_body_chars_is_the_prose_of_one_container():
     assert body_chars(prepare(b"<p>Too short to be prose.</p>").blocks) == 0
 
 
+#: a Japanese paragraph of 99 characters: a third of the length of the English one it would be
+JA_PARA = "川は洪水の後、柔らかい平野を通って新しい水路を切り開き、町は丘の上へと移った。" * 3
+
+
+def test_chinese_and_japanese_prose_is_measured_as_if_spaced():
+    """A Japanese article's paragraphs are prose and its body an article's, though each is
+    under 150 characters: counted as written with spaces, each is about 300. The same page
+    in English, each paragraph as long as the Japanese one counts, is a document too."""
+    assert len(JA_PARA) < 150 <= spaced_length(JA_PARA)
+    en_para = (PROSE * 3).strip()
+    for para in (JA_PARA, en_para):
+        paras = "".join(f"<p>{para}</p>" for _ in range(5))
+        html = (f"<title>川の新しい水路</title><nav>{NAV}</nav><article><h1>川の新しい水路</h1>{paras}</article>"
+                f"<aside>{_teasers(6)}</aside>")
+        page = prepare(html.encode())
+        kept = [b.text == para or b.heading_level == 1 for b in page.blocks]
+        res = _result(html, kept=kept, url="https://example.jp/article/123456", dated=True)
+        assert res.stats["kept_prose_chars"] == 5 * len(para)
+        assert res.stats["kept_body_chars"] == 5 * spaced_length(para)
+        assert res.verdict == "document" and res.stats["index_score"] < 0, para[:10]
+    assert body_chars(prepare(f"<p>{JA_PARA[:40]}</p>".encode()).blocks) == 0  # 120 spaced: not prose
+
+
 def test_card_share_holds_the_teaser_text_next_to_each_title():
     cards = "".join(f'<li><div><h4><a href="/s{i}">Story number {i} about the river</a></h4></div>'
                     f"<p>A short teaser for story {i}, with its own words.</p></li>" for i in range(CARD_MIN_UNITS))
@@ -298,7 +322,17 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         "list.html": f"<title>River news</title><nav>{NAV}</nav>{_teasers(14)}",
         "doc.html": f"<title>River cut a channel</title><p>{PROSE * 40}</p>",
         "dated.html": f'<title>River news</title><meta name="author" content="Ann Example">{_teasers(14)}',
+        "ja.html": f"<title>川の新しい水路</title><nav>{NAV}</nav><h1>川の新しい水路</h1><p>{JA_PARA}</p><p>{JA_PARA}</p>"
+                   f"{_teasers(6)}",
     }
+    han_kana = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+    def spaced(text):  # docs/page-signals.md: each Han or kana character counts three
+        return len(text) + 2 * len(han_kana.findall(text))
+
+    def prose_like(b):
+        return spaced(b["text"]) >= 150 and b["link_chars"] < 0.2 * len(b["text"])
+
     for name, html in pages.items():
         (tmp_path / name).write_text(html)
     assert main(["extract", str(tmp_path), "-o", str(tmp_path / "out"), "--format", "json"]) == 0
@@ -310,7 +344,7 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         page_chars = sum(len(b["text"]) for b in blocks)
         kept_chars = sum(len(b["text"]) for b in kept)
         density = sum(b["link_chars"] for b in blocks) / page_chars
-        prose = sum(len(b["text"]) for b in kept if len(b["text"]) >= 150 and b["link_chars"] < 0.2 * len(b["text"]))
+        prose = sum(len(b["text"]) for b in kept if prose_like(b))
 
         def title_like(b):
             return 10 <= len(b["text"]) <= 200 and b["link_chars"] >= 0.8 * len(b["text"])
@@ -328,8 +362,8 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         says_error = any(len(h) <= 200 and re.search(r"not found", h, re.I) for h in heads if h)
         body: dict[str, int] = {}
         for b in kept:
-            if len(b["text"]) >= 150 and b["link_chars"] < 0.2 * len(b["text"]):
-                body[b["xpath"].rsplit("/", 1)[0]] = body.get(b["xpath"].rsplit("/", 1)[0], 0) + len(b["text"])
+            if prose_like(b):
+                body[b["xpath"].rsplit("/", 1)[0]] = body.get(b["xpath"].rsplit("/", 1)[0], 0) + spaced(b["text"])
         body_chars = max(body.values(), default=0)
         cards: set[str] = set()
         for g in groups:
@@ -345,7 +379,9 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         url = page["url"]
         slug = 3 if not url else max((len([w for w in re.split(r"[-_+\s]", unquote(s).rsplit(".", 1)[0]) if w])
                                       for s in urlsplit(url).path.split("/") if s), default=0)
-        title_words = len(word.findall(page["title"]))  # (two Han or kana characters count as one word)
+        # two Han or kana characters count as one word
+        title_words = (len(word.findall(han_kana.sub(" ", page["title"])))
+                       + len(han_kana.findall(page["title"])) / 2)
         dated = bool(page["date"] or page["author"])
         by_path: dict[str, list[dict]] = {}
         for b in blocks:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from blockclf.words import HAN_KANA_PER_WORD, LETTERS_PER_WORD, is_spaced, paired_tokens, tokens, unspaced_counts
+from blockclf.words import (
+    HAN_KANA_PER_WORD,
+    LETTERS_PER_WORD,
+    is_spaced,
+    paired_tokens,
+    spaced_length,
+    tokens,
+    unspaced_counts,
+)
 
 
 @pytest.mark.parametrize("text", ["Plain ASCII.", "He said “hello” — twice…", "Ça coûte 5 €", "Привет, мир",
@@ -53,3 +61,12 @@ def test_paired_tokens_take_han_and_kana_in_neighbour_pairs():
     assert paired_tokens("日本語です") == {"日本", "本語", "語で", "です"}
     assert paired_tokens("Hello, World") == {"hello", "world"}
     assert paired_tokens("家") == set()
+
+
+def test_spaced_length_counts_what_the_text_would_take_with_spaces():
+    assert spaced_length("The river moved.") == len("The river moved.")
+    assert spaced_length("Größe über alles") == len("Größe über alles")  # spaced, not ASCII
+    assert spaced_length("川は新しい") == 5 * 3  # two Han or kana to a word of six characters
+    assert spaced_length("ภาษาไทย") == round(7 * 1.5)  # four letters to a word
+    assert spaced_length("Apple 新聞") == len("Apple 新聞") + 2 * 2
+    assert spaced_length("") == 0
