@@ -117,10 +117,17 @@ _POSITION = re.compile(r"\[\d+\]")
 _SLUG_SPLIT = re.compile(r"[-_+\s]")
 
 
-def _is_prose(b: Block) -> bool:
+def _prose_length(b: Block) -> int:
+    """The block's `words.spaced_length` when it is prose, else 0."""
     n = len(b.text)
-    return ((n >= PROSE_MIN_CHARS or spaced_length(b.text) >= PROSE_MIN_CHARS)
-            and b.link_chars < PROSE_MAX_LINK_SHARE * n)
+    if b.link_chars >= PROSE_MAX_LINK_SHARE * n:
+        return 0
+    length = spaced_length(b.text)
+    return length if length >= PROSE_MIN_CHARS else 0
+
+
+def _is_prose(b: Block) -> bool:
+    return _prose_length(b) > 0
 
 
 def _is_link_title(b: Block) -> bool:
@@ -252,8 +259,9 @@ def body_chars(blocks: Iterable[Block]) -> int:
     """
     per_parent: dict[str, int] = {}
     for b in blocks:
-        if _is_prose(b):
-            per_parent[b.parent_xpath] = per_parent.get(b.parent_xpath, 0) + spaced_length(b.text)
+        length = _prose_length(b)
+        if length:
+            per_parent[b.parent_xpath] = per_parent.get(b.parent_xpath, 0) + length
     return max(per_parent.values(), default=0)
 
 
