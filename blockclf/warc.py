@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
-import json
 import logging
 import os
 import re
@@ -28,6 +27,7 @@ from .batch import BatchOptions, Item, Outcome, run_batch
 from .files import OutputError, atomic_open
 from .html import Limits, PageError
 from .inputs import is_warc
+from .jsonout import line as json_line
 from .render import removal_log, to_dict, to_html
 from .result import Result
 
@@ -241,8 +241,7 @@ def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[
     else:
         row.update(title=res.title, site=res.site, verdict=res.verdict)
         row[fmt] = res.text if fmt == "text" else to_html(res) if fmt == "html" else res.markdown
-    line = json.dumps(row, ensure_ascii=False) + "\n"
-    return line, (removal_log(res) if with_log else [])
+    return json_line(row), (removal_log(res) if with_log else [])
 
 
 def _stem(path: Path) -> str:

@@ -46,7 +46,7 @@ HTML_CHARSET = '<meta charset="utf-8">\n'
 
 def _render(res: Result, fmt: str, images: bool = False, title: bool | None = None) -> str:
     """The page's output; ``title``: start with the headline (default: in Markdown and HTML, not in text)."""
-    from ..render import to_dict, to_html, to_markdown, to_text  # lazy, as the batch engine (`run`)
+    from ..render import to_html, to_markdown, to_text  # lazy, as the batch engine (`run`)
 
     if fmt == "text":
         text = to_text(res, title=bool(title))
@@ -55,40 +55,15 @@ def _render(res: Result, fmt: str, images: bool = False, title: bool | None = No
         return to_markdown(res, images, title=title is not False)
     if fmt == "html":
         return HTML_CHARSET + to_html(res, images, title=title is not False)
-    return _json_document(to_dict(res, images))
+    return _json(res, images).decode("utf-8")
 
 
-_dump = json.JSONEncoder(ensure_ascii=False).encode
+def _json(res: Result, images: bool = False) -> bytes:
+    """The page's JSON document, in UTF-8 (`blockclf.jsonout`)."""
+    from ..jsonout import document
+    from ..render import to_dict
 
-
-def _json_document(doc: dict) -> str:
-    """A page's JSON for a person to read and a machine to write fast: a field a line, and each
-    record of a list of records (blocks, removed blocks, comments) on a line of its own.
-
-    Everything is written by the json module's C encoder (an indented dump runs in Python,
-    and took as long as extracting the page), a list of records in one call: in encoded JSON
-    a quote inside a string is escaped, so ``}, {"key": `` with the records' first key marks
-    where one record ends and the next begins, unless a nested record starts with that key
-    too (then the records are encoded one by one)."""
-    fields = []
-    for key, value in doc.items():
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            text = _records(value)
-        else:
-            text = _dump(value)
-        fields.append(f" {_dump(key)}: {text}")
-    return "{\n" + ",\n".join(fields) + "\n}\n"
-
-
-def _records(records: list[dict]) -> str:
-    """A list of records as JSON, one record a line."""
-    first = next(iter(records[0]), None)
-    between = "}, {" + _dump(first) + ": "
-    whole = _dump(records)
-    if (first is not None and whole.count(between) == len(records) - 1
-            and all(next(iter(r), None) == first for r in records)):
-        return "[\n  " + whole[1:-1].replace(between, "},\n  {" + _dump(first) + ": ") + "\n ]"
-    return "[\n  " + ",\n  ".join(map(_dump, records)) + "\n ]"
+    return document(to_dict(res, images))
 
 
 def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
@@ -106,8 +81,12 @@ def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, ima
         from ..warc import warc_line  # lazy, as the batch engine (`run`)
 
         return (*warc_line(res, fmt, with_log, key="name"), flags)
-    out = _render(res, fmt, images, title)
-    return (out.encode("utf-8", "backslashreplace") if encoded else out), (removal_log(res) if with_log else []), flags
+    if encoded and fmt == "json":
+        out: str | bytes = _json(res, images)
+    else:
+        out = _render(res, fmt, images, title)
+        out = out.encode("utf-8", "backslashreplace") if encoded else out
+    return out, (removal_log(res) if with_log else []), flags
 
 
 def _read_stdin(max_bytes: int) -> bytes | PageError:
