@@ -12,6 +12,7 @@ orjson. Both give the same values; orjson writes records without spaces after ``
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 try:
@@ -19,7 +20,7 @@ try:
 except ImportError:  # pragma: no cover - a dependency; an install with --no-deps still works
     orjson = None  # type: ignore[assignment]
 
-__all__ = ["document", "line"]
+__all__ = ["document", "line", "lines"]
 
 _dump = json.JSONEncoder(ensure_ascii=False).encode
 
@@ -44,6 +45,11 @@ def line(row: dict[str, Any]) -> str:
         except (TypeError, orjson.JSONEncodeError):
             pass
     return json.dumps(row, ensure_ascii=False) + "\n"
+
+
+def lines(rows: Iterable[dict[str, Any]]) -> str:
+    """``rows`` as JSON lines, each ending with a newline (a removal log's records)."""
+    return "".join(map(line, rows))
 
 
 def _document(doc: dict[str, Any], dump: Any) -> bytes:

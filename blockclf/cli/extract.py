@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -26,6 +25,7 @@ from ..data import host_site
 from ..files import OutputError, atomic_open, printable, write_atomic
 from ..html import ABSOLUTE_URL, FLAG_WARNINGS, Limits, PageError, join_url
 from ..inputs import is_warc
+from ..jsonout import lines as json_lines
 from ..model import FAVORS, Model, cached_model
 from ..result import Result
 from ..site import SiteProfile
@@ -67,11 +67,12 @@ def _json(res: Result, images: bool = False) -> bytes:
 
 
 def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
-                 title: bool | None = None, encoded: bool = False) -> tuple[str | bytes, list[dict], list[str]]:
+                 title: bool | None = None, encoded: bool = False) -> tuple[str | bytes, str | list[dict], list[str]]:
     """A result's output (a JSON line with ``jsonl``; UTF-8 bytes with ``encoded``, as a file
     takes them: they are half the size of most pages' text held in memory, where a batch
-    holds outputs waiting for their turn), removal-log records and flag warnings (runs in
-    batch workers, so module level)."""
+    holds outputs waiting for their turn), the removal log's JSON lines (encoded here, in the
+    worker: in the process that writes them they cost a tenth of the batch's time) and flag
+    warnings (runs in batch workers, so module level)."""
     from ..render import removal_log  # lazy, as the batch engine (`run`)
 
     flag = verdict_flag(res)  # an error or empty page, or one with nothing kept, is named on stderr
@@ -86,7 +87,7 @@ def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, ima
     else:
         out = _render(res, fmt, images, title)
         out = out.encode("utf-8", "backslashreplace") if encoded else out
-    return out, (removal_log(res) if with_log else []), flags
+    return out, (json_lines(removal_log(res)) if with_log else ""), flags
 
 
 def _read_stdin(max_bytes: int) -> bytes | PageError:
@@ -245,9 +246,8 @@ class _Run:
             if flags and flags[0]:
                 self.flagged.update(flags[0])
                 print(f"blockclf: warning: {printable(o.name)}: flagged {', '.join(flags[0])}", file=sys.stderr)
-            if self.log_fh is not None:
-                for rec in records:
-                    self.log_fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            if self.log_fh is not None and records:  # JSON lines from a page file, records from a WARC's
+                self.log_fh.write(records if isinstance(records, str) else json_lines(records))
             yield o.name, out
 
     def _folder_site(self, path: Path, stem: str) -> str | None:
