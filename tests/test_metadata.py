@@ -261,7 +261,7 @@ NORWEGIAN = ("Regjeringen la tirsdag fram et nytt forslag om å styrke bibliotek
 def test_a_language_placed_in_little_of_the_text_does_not_replace_the_declared_one(monkeypatch):
     """Chinese specifications full of Latin part names read as Latin script, so the declared
     "zh" does not fit; CLD2 then placed 5% of the text, as Scots, which must not stand."""
-    import blockclf.metadata as md
+    import blockclf.language as language
 
     class FewPlaced:
         error = ValueError
@@ -270,17 +270,17 @@ def test_a_language_placed_in_little_of_the_text_does_not_replace_the_declared_o
         def detect(text: str, isPlainText: bool = True) -> tuple:
             return False, len(text), (("SCOTS", "sco", 5, 8192.0), ("Unknown", "un", 0, 0.0))
 
-    monkeypatch.setattr(md, "pycld2", FewPlaced)
-    assert md._identify("Wi-Fi 802.11 b/g/n (150 Mbps)")[1] < 0.2
+    monkeypatch.setattr(language, "pycld2", FewPlaced)
+    assert language._identify("Wi-Fi 802.11 b/g/n (150 Mbps)")[1] < 0.2
     specs = "规格 Wi-Fi：802.11 a/b/g/n/ac (433 Mbps)，BLE 5.0，GPIO x 26，I2C/SPI/UART x 2，ADC 12-bit x 6"
-    assert md._language(["zh-CN"], specs) == "zh"
+    assert language.page_language(["zh-CN"], specs) == "zh"
 
 
 def test_a_declaration_in_the_texts_script_yields_to_a_sure_reading_of_a_long_text(monkeypatch):
     """A theme's lang="en" left on a Swahili news site: the text's language, when CLD2 is sure
     of at least 200 characters; a short text, or a close kin of the declared language, leaves
     the declaration standing."""
-    import blockclf.metadata as md
+    import blockclf.language as language
 
     def lang_of(text: str, lang: str = "en") -> str | None:
         return meta_of(f'<html lang="{lang}"><head><title>Habari</title></head><body><p>{text}</p></body></html>').lang
@@ -290,7 +290,7 @@ def test_a_declaration_in_the_texts_script_yields_to_a_sure_reading_of_a_long_te
     assert lang_of(NORWEGIAN * 2, "nb") == "nb"  # CLD2 reads Bokmål as "no": the declared kin stands
     assert lang_of(NORWEGIAN * 2, "de") == "no"
     assert lang_of(SWAHILI[:150]) == "en"  # too short to overrule
-    monkeypatch.setattr(md, "pycld2", None)  # where CLD2 cannot be installed, the declaration stands
+    monkeypatch.setattr(language, "pycld2", None)  # where CLD2 cannot be installed, the declaration stands
     assert lang_of(SWAHILI) == "en"
 
 
@@ -371,17 +371,17 @@ def test_a_character_set_or_a_withdrawn_code_where_the_language_belongs():
 
 
 def test_languages_are_identified_where_cld2_cannot_be_installed(monkeypatch):
-    import blockclf.metadata as md
+    import blockclf.language as language
 
-    monkeypatch.setattr(md, "pycld2", None)  # as on a platform pycld2 has no wheel for
-    lang, confidence = md._identify("Der Fluss schlängelt sich in langen Schleifen durch die weite Ebene bis zum Meer.")
+    monkeypatch.setattr(language, "pycld2", None)  # as on a platform pycld2 has no wheel for
+    lang, confidence = language._identify("Der Fluss schlängelt sich in langen Schleifen durch die weite Ebene bis zum Meer.")
     assert lang == "de" and confidence > 0.9
     body = "<p>" + "Der Fluss schlängelt sich in langen Schleifen durch die weite Ebene bis zum Meer. " * 3 + "</p>"
     assert meta_of(f"<html><head><title>Der Fluss</title></head><body>{body}</body></html>").lang == "de"
 
 
 def test_text_the_identifier_refuses_leaves_the_declaration():
-    from blockclf.metadata import _identify
+    from blockclf.language import _identify
 
     assert _identify("\x00\x01\ud800\ufffe") == ("un", 0.0)
     text = "\x00".join(["Бюджетные переговоры продолжились в среду в городском совете"] * 3) + "\ud800"

@@ -1,0 +1,449 @@
+"""Who wrote a page and when, read from its own markup: microdata (``itemprop="author"``,
+``itemprop="datePublished"``), and around the headline ``rel=author`` links, byline and author
+boxes, links to author pages and links after a "by"; byline blocks (class or id tokens
+``byline``/``author``) and a "By Jane Doe" line after the ``<h1>``. An author, from any source,
+is cleaned to the name (`author_text`): "By", dates, job titles, agencies, contacts and
+editors' credits around it are dropped."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from itertools import chain, islice
+
+from lxml import etree
+
+from .block import Block
+from .metatext import clean_value, is_url, parse_date
+
+__all__ = ["BY_BLOCKS_AFTER_H1", "COMMENT_LEVELS", "JOB_WORDS", "MAX_BY_LINKS", "NEAR_HEADLINE_LEVELS",
+           "NEAR_HEADLINE_MAX_ELEMENTS", "author_text", "by_line_author", "byline_author", "is_handle", "linked_author",
+           "looks_like_name", "near_fields", "near_headline"]
+
+#: how many levels above the first <h1> the headline's surroundings reach (its header, its article)
+NEAR_HEADLINE_LEVELS = 4
+#: the surroundings stop growing at this many elements, so that searching them stays cheap
+NEAR_HEADLINE_MAX_ELEMENTS = 250
+#: the blocks after the first <h1> looked at for a "By Jane Doe" line
+BY_BLOCKS_AFTER_H1 = 5
+#: the links near the headline looked at for a "by" just before them (a byline sits near the top)
+MAX_BY_LINKS = 40
+_BYLINE_TOKENS = frozenset({"byline", "author", "authors", "byl", "writer", "autor", "auteur"})
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+#: a date written out in a byline: ISO, "12 March 2026", "March 12, 2026"
+_TEXT_DATE = re.compile(rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}\.?\s+{_MONTH}\s+(?:19|20)\d\d"
+                        rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d)\b", re.IGNORECASE)
+_BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|autor|auteur"
+                        r"|(?:written|posted|published|words|text|story|reported|reporting|analysis|commentary|"
+                        r"opinion|review|interview|column|essay)\s+by)\s*:?(?:\s+|$)",
+                        re.IGNORECASE)
+#: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
+_NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»\n]|\b\d|\b(?:updated|published|posted)(?:\s|$)|\b(?:on|am|um|le|el|il)\s"
+                       r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
+                       r"|\b(?:edited|reviewed|photos?|photographs?|illustrations?|illustrated|translated|"
+                       r"fact[- ]checked|additional reporting|reporting)\s+by\b"
+                       r"|\s(?:is|was)\s(?:a|an|the)\s|\babout\s(?:the\s)?author\b"
+                       # a desk's or an agency's share: "Jane Doe and agencies", "Special to The Star"
+                       r"|\s(?:and|&|with)\s+(?:agencies|wires|wire\s+services|news\s+agencies)\b|\sspecial\s+to\b",
+                       re.IGNORECASE)
+#: where the reporter was, after the name: "Jane Doe in Karachi"
+_PLACE = re.compile(r"\s+in\s+(?=[A-Z])")
+#: the address of an author's page
+_AUTHOR_HREF = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|journalists?|reporters?)/[^/?#]+"
+                          r"|[?&]author=[^&#]", re.IGNORECASE)
+#: a "by" that a link to the author follows
+_ENDS_WITH_BY = re.compile(r"(?<!\w)(?:by|von|par|por|door)\s*:?\s*$", re.IGNORECASE)
+_NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b"
+                       r"|\bmin(?:ute)?s?\.?\s+read\b|\w\(|\brequired\b", re.IGNORECASE)
+#: a contact written after the name: "(http://ebb.org/bkuhn/)", "<ana@example.org>", a bare address
+_CONTACT = re.compile(r"[(<\[]\s*(?:mailto:)?(?:https?://|www\.|[\w.+-]+@)[^)>\]]*[)>\]]"
+                      r"|(?:mailto:)?[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+", re.IGNORECASE)
+_MONTHS = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
+           r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?(?!\w)")
+_WEEKDAYS = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?(?!\w)"
+_ZONES = r"(?:utc|gmt|[ecmp][sd]t|bst|cest?|eest?|ist|jst|aest|aedt)"
+#: a date or time a byline starts with: "2024 September 12 · Jane Doe", "12/03/2024 at 9:30 am by Jane Doe"
+_LEAD_DATE = re.compile(rf"^(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(?:at|on|am|pm|a\.m\.|p\.m\.|{_ZONES})(?!\w))+",
+                        re.IGNORECASE)
+#: a "by" inside a byline, the name after it: "Posted on March 3, 2024 by Jane Doe"
+_INNER_BY = re.compile(r"(?:^|\s)(?:by|von|par|por|door)\s+(?=\w)", re.IGNORECASE)
+#: what may stand before that "by" for the name to follow it: dates, times and the verbs around them
+_BEFORE_BY = re.compile(rf"(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(?:posted|published|written|updated|"
+                        rf"last|first|originally|story|article|entry|post|this|was|on|at|am|pm|ago|hours?|minutes?|"
+                        rf"days?|weeks?|months?|years?|today|yesterday)(?!\w))*", re.IGNORECASE)
+#: a part after a comma that is a job, a desk or an agency, not another name: "Jane Doe, Senior Editor"
+JOB_WORDS = re.compile(r"\b(?:editor|editorial|reporter|correspondent|columnist|contributor|contributing|journalist|"
+                  r"writer|producer|photographer|critic|analyst|staff|senior|chief|freelance|intern|professor|"
+                  r"director|president|founder|co-founder|ceo|cto|cfo|manager|officer|fellow|researcher|engineer|head\s+of|"
+                  r"developer|scientist|student|host|anchor|bureau|desk|team|news|press|agency|wire|magazine|"
+                  r"newspaper|times|post|journal|tribune|herald|reuters|afp|university|college|institute|school|"
+                  r"hospital|inc|ltd|llc|corp|corporation|company)s?\b", re.IGNORECASE)
+#: what alone is a role or a section's name, not the author: "Staff", "Columnists"
+_ROLE_ONLY = re.compile(r"(?:staff|admin|administrator|editors?|authors?|writers?|columnists?|contributors?|"
+                        r"reporters?|correspondents?|journalists?|bloggers?|guest|anonymous|unknown"
+                        # a label that names no one: "About the author", "Posted on", "More from"
+                        r"|about\s+(?:the\s+)?authors?|(?:posted|written|published)(?:\s+(?:on|in|at))?"
+                        r"|more\s+from|show\s+more|read\s+more|(?:all\s+|more\s+)?posts(?:\s+by\s+author)?)",
+                        re.IGNORECASE)
+#: a job title written right after the name, without a comma: "Jane Doe Senior Editor"
+_JOB_AFTER_NAME = re.compile(r"\s(?:(?:senior|chief|staff|contributing|freelance|associate|managing|executive|"
+                             r"deputy|education|science|health|political|politics|business|technology|tech|sports?|"
+                             r"crime|legal|arts?|music|film|food|travel|environment(?:al)?|economics|economy|"
+                             r"foreign|national|world|local|medical|security|defen[cs]e|energy|climate|markets?|"
+                             r"financial|finance|entertainment|fashion|style)\s+)*"
+                             r"(?:editor|reporter|correspondent|columnist|contributor|journalist|"
+                             r"staff writer|staff reporter)\b.*$", re.IGNORECASE)
+#: what a name is written with besides letters and spaces
+_NAME_PUNCT = frozenset(".,'’‘-‐()&/")
+
+
+def near_headline(h1: etree._Element | None) -> list[etree._Element]:
+    """The elements around the headline: its ``<h1>``'s ancestor up to `NEAR_HEADLINE_LEVELS` up.
+
+    Bylines and dates sit next to the headline; searching its surroundings instead of the
+    whole tree keeps the search cheap and keeps sidebars' and teasers' authors out.
+    """
+    if h1 is None:
+        return []
+    box = h1
+    for _ in range(NEAR_HEADLINE_LEVELS):
+        up = box.getparent()
+        if up is None or up.tag in ("body", "html"):
+            break
+        if len(list(islice(up.iter(), NEAR_HEADLINE_MAX_ELEMENTS + 1))) > NEAR_HEADLINE_MAX_ELEMENTS:
+            break
+        box = up
+    near = list(box.iter())
+    # the byline may follow the headline's box rather than sit in it
+    for n, sib in enumerate(box.itersiblings()):
+        if n == 3:
+            break
+        near.extend(islice(sib.iter(), NEAR_HEADLINE_MAX_ELEMENTS // 4))
+    return near
+
+
+def _author_link(el: etree._Element) -> bool:
+    """Whether an element is a link to its author's page: ``rel="author"``, or an address like ``/author/ana-lopez``."""
+    if el.tag != "a":
+        return False
+    if "author" in (el.get("rel") or "").lower().split():
+        return True
+    return bool(_AUTHOR_HREF.search(el.get("href") or ""))
+
+
+def _text_of(el: etree._Element) -> str:
+    return " ".join(" ".join(el.itertext()).split()[:40])
+
+
+def _box_name(el: etree._Element) -> str | None:
+    """The author named by a byline box or author link.
+
+    In a box: its ``itemprop="name"``, else the links in it to author pages when there are
+    several ("By <a>Ana Lopez</a> and <a>Ben Ode</a>" gives both), else its first link that
+    reads as a name, else its text. An author link brings the author links beside it.
+    """
+    name_el = next((c for c in el.iter() if c.get("itemprop") == "name"), None)
+    if name_el is not None:
+        return author_text(name_el.get("content") or _text_of(name_el))
+    if el.tag == "a":
+        parent = el.getparent()
+        links = [el] if parent is None else [a for a in islice(parent.iterchildren("a"), 10) if _author_link(a)]
+    else:
+        links = [a for a in islice(el.iter("a"), 20) if author_text(_text_of(a))]
+        authored = [a for a in links if _author_link(a)]
+        links = authored if len(authored) >= 2 else links[:1]
+    if not links:
+        return author_text(el.get("content") or _text_of(el))
+    names: list[str] = []
+    for a in links:
+        name = author_text(_text_of(a))
+        if name and name not in names:
+            names.append(name)
+    if names:
+        names.extend(n for n in _co_authors(links[-1]) if n not in names)
+    return ", ".join(names) or None
+
+
+#: what joins an author's link to more authors written after it: "and", "with", "avec"... (not a
+#: comma: what follows one is as often the author's desk or site, "<a>Jane Doe</a>, Town Sports")
+_CO_AUTHORS = re.compile(r"^\s*\(?\s*(?:&|(?:and|with|avec|et|und|mit|y|e|con|com|met|en)\s)\s*", re.IGNORECASE)
+
+
+def _co_authors(link: etree._Element) -> list[str]:
+    """The names written after an author's link, not linked themselves: ``<a>Ana Lopez</a> and
+    Ben Ode``, ``<a>Ana Lopez</a> (with Ben Ode and Cleo Park)`` (sites link only their staff's
+    pages). Words that are no names ("and agencies", "with additional reporting") give none."""
+    tail = (link.tail or "")[:200]
+    m = _CO_AUTHORS.match(tail)
+    if not m:
+        return []
+    rest = tail[m.end():]
+    if tail.lstrip().startswith("("):
+        rest = rest.split(")", 1)[0]
+    name = author_text(rest)
+    if not name or not looks_like_name(name) or JOB_WORDS.search(name):
+        return []
+    return [n.strip() for n in _NAME_JOIN.split(name) if n.strip()]
+
+
+def near_fields(near: Sequence[etree._Element], want_date: bool = True
+                 ) -> tuple[dict[str, str], list[etree._Element]]:
+    """Author and dates near the headline from microdata, ``rel=author`` links and byline
+    boxes, in that order, and the date of an element marked as one (when ``want_date``: the
+    page gave none elsewhere); and the other links there, for `linked_author`."""
+    found: dict[str, str] = {}
+    authors: list[tuple[int, int, etree._Element]] = []
+    links: list[etree._Element] = []
+    for n, el in enumerate(near):
+        attrib = el.attrib
+        if not attrib or el.tag in ("script", "style", "meta", "link"):
+            continue
+        prop = attrib.get("itemprop")
+        if prop in ("datePublished", "dateModified"):
+            key = "date" if prop == "datePublished" else "modified"
+            if key not in found:
+                v = parse_date(el.get("content") or el.get("datetime") or "".join(el.itertext())[:100])
+                if v:
+                    found[key] = v
+            continue
+        if prop and "author" in prop.split():
+            authors.append((0, n, el))
+        elif el.tag == "a" and "author" in (attrib.get("rel") or "").lower().split():
+            authors.append((1, n, el))
+        else:
+            marks = f"{attrib.get('class') or ''} {attrib.get('id') or ''}".lower()
+            if _comment_mark(marks):  # a comment's author ("comment-author") is not the page's
+                continue
+            if want_date and "marked_date" not in found and _date_mark(marks):
+                _put_marked_date(found, el)
+            if "byline" in marks:
+                authors.append((2, n, el))
+            elif "author" in marks:
+                authors.append((3, n, el))
+            elif el.tag == "a":
+                links.append(el)
+    for _, _, el in sorted(authors, key=lambda t: t[:2])[:40]:
+        if not _in_comment(el) and _put_author(found, el):
+            break
+    return found, links
+
+
+#: class or id words of an element that holds the page's date: "date", "post-date", "pageDate",
+#: "published", "posted", "timestamp", "dateline" (not "updated")
+_DATE_MARK = re.compile(r"(?:^|[^a-z])(?:[a-z]*(?<!up)date|published|posted|timestamp|dateline)(?:[^a-z]|$)")
+#: words that make it another date: a change's, a person's or an event's ("moddate", "bday dtstart")
+_OTHER_DATE = re.compile(r"modif|updat|bday|birth|death|dtstart|dtend|event|expir|deadline")
+
+
+def _date_mark(marks: str) -> bool:
+    """Whether class or id words mark the page's date (`_DATE_MARK`, not `_OTHER_DATE`); most
+    elements' marks hold none of its words, which a substring test tells first."""
+    return (("date" in marks or "publish" in marks or "posted" in marks or "timestamp" in marks)
+            and _DATE_MARK.search(marks) is not None and not _OTHER_DATE.search(marks))
+
+
+def _put_marked_date(found: dict[str, str], el: etree._Element) -> None:
+    """Put the date a short element marked as a date writes (``<p class="date">November 12,
+    2012</p>``, ``<span class="post-date">``) into ``found``: blogs write their post's date so,
+    without ``<time>`` or metadata. A box that holds more (over 80 characters, or 12 pieces of
+    text) is no date's element, and is not read through."""
+    pieces = list(islice(el.itertext(), 13))
+    text = " ".join(" ".join(pieces).split())
+    if len(pieces) > 12 or len(text) > 80:
+        return
+    m = _TEXT_DATE.search(text)
+    written = parse_date(m.group(0)) if m else None
+    if written:
+        found["marked_date"] = written
+
+
+def _put_author(found: dict[str, str], el: etree._Element) -> bool:
+    """Put the author a byline box or link names into ``found``, with a date its text gives
+    ("By Ada Marsh · 12 March 2026 · 6 min read"); False when it names none."""
+    name = _box_name(el)
+    if not name:
+        return False
+    found["author"] = name
+    if "date" not in found:
+        m = _TEXT_DATE.search(_text_of(el))
+        written = parse_date(m.group(0)) if m else None
+        if written:
+            found["text_date"] = written
+    return True
+
+
+def linked_author(found: dict[str, str], links: Sequence[etree._Element]) -> bool:
+    """The author named by a link to an author's page, else by a link right after a "by"."""
+    by_href = (a for a in links if _AUTHOR_HREF.search(a.get("href") or ""))
+    after_by = (a for a in islice(links, MAX_BY_LINKS) if _by_before(a))
+    return any(not _in_comment(el) and _put_author(found, el) for el in chain(by_href, after_by))
+
+
+#: how many levels above a byline a comment's box is looked for
+COMMENT_LEVELS = 5
+
+
+def _comment_mark(marks: str) -> bool:
+    """Whether class or id tokens mark a comment: one starts with ``comment`` (``comment``,
+    ``comment-author``, ``commentlist``; not ``contributor-and-comments``, a box that holds
+    the byline beside the comments' counter)."""
+    marks = marks.lower()
+    return "comment" in marks and _comment_token(marks.split())
+
+
+def _comment_token(tokens: Iterable[str]) -> bool:
+    """Whether one of an element's class or id tokens starts with ``comment``."""
+    return any(t.startswith("comment") for t in tokens)
+
+
+def _in_comment(el: etree._Element) -> bool:
+    """Whether an element is in a comment: it or one of its `COMMENT_LEVELS` nearest ancestors
+    is marked as one (`_comment_mark`: ``<li class="comment">``, ``<p class="comment-data">By
+    <a>Ana</a></p>``). A comment's author is not the page's."""
+    node: etree._Element | None = el
+    for _ in range(COMMENT_LEVELS + 1):
+        if node is None or not isinstance(node.tag, str):
+            return False
+        if _comment_mark(f"{node.get('class') or ''} {node.get('id') or ''}"):
+            return True
+        node = node.getparent()
+    return False
+
+
+def _text_before(el: etree._Element) -> str:
+    """The text just before an element, looked for up to three levels up
+    (``<span>by</span> <h3><a>Ana Lopez</a></h3>`` gives ``"by"``)."""
+    node = el
+    for _ in range(3):
+        prev = node.getprevious()
+        if prev is not None:
+            text = prev.tail or ""
+            if not text.strip() and isinstance(prev.tag, str):
+                text = " ".join(list(islice(prev.itertext(), 50))[-3:])
+            return text
+        parent = node.getparent()
+        if parent is None:
+            return ""
+        if parent.text and parent.text.strip():
+            return parent.text
+        node = parent
+    return ""
+
+
+def _by_before(el: etree._Element) -> bool:
+    """Whether a "by" stands right before an element, with nothing before it but dates and
+    "posted", "written"... ("Posted on 3 March by <a>", not "Portrait by <a>": a credit)."""
+    before = _text_before(el)[-120:]
+    m = _ENDS_WITH_BY.search(before)
+    return m is not None and _BEFORE_BY.fullmatch(before[:m.start()]) is not None
+
+
+def is_handle(name: str | None) -> bool:
+    """Whether an author is a user name rather than a person's name: one word with a digit, an
+    underscore or an ``@`` ("CC7567", "@ana_l")."""
+    return name is not None and " " not in name and any(c.isdigit() or c in "_@" for c in name)
+
+
+_NAME_JOIN = re.compile(r",|\s(?:and|und|et|y|e|&)\s", re.IGNORECASE)
+
+
+def _few_words(text: str) -> bool:
+    """Whether a text is short enough for a name: at most six words, or several names of at
+    most five words each joined by commas or "and" ("Ana de la Cruz and Ben Ode")."""
+    if len(text.split()) <= 6 and len(text) <= 80:
+        return True
+    names = _NAME_JOIN.split(text)
+    return len(names) <= 6 and all(1 <= len(n.split()) <= 5 for n in names)
+
+
+def author_text(text: str | None) -> str | None:
+    """A plausible author name from a byline string: the "By" prefix and what follows the name dropped.
+
+    A date or time before the name goes, as does a contact after it (a link or an e-mail
+    address), an editor's or photographer's credit, a bio sentence ("... is a senior
+    reporter"), and job titles or agencies after a comma ("Jane Doe, Staff Writer").
+    None when what is left does not look like a name (a link, a counter, a call to action,
+    mostly symbols, too long).
+    """
+    if not isinstance(text, str):
+        return None
+    text = _CONTACT.sub(" ", text[:300]).strip()
+    text = _BY_PREFIX.sub("", text)
+    if text[:1].isdigit() or _TEXT_DATE.match(text):
+        rest = _LEAD_DATE.sub("", text)
+        lead = len(text) - len(rest)
+        if not (lead and text[lead - 1].isalnum() and rest[:1].isalnum()):  # "37signals" is a name
+            text = rest
+    for m in _INNER_BY.finditer(text):
+        if m.start() > 0 and _BEFORE_BY.fullmatch(text[:m.start()]):
+            text = text[m.end():]
+        break
+    if len(text.split()) > 1:  # a single word is a name or a handle ("CC7567"), kept whole
+        cut = _NAME_END.search(text)
+        if cut and cut.start() > 0:
+            text = text[:cut.start()]
+        place = _PLACE.search(text)
+        if place and len(text[:place.start()].split()) >= 2:  # one word before it is a title's: "Stories in Focus"
+            text = text[:place.start()]
+    text = clean_value(text, 120)
+    if not text:
+        return None
+    words = text.split()
+    half = len(words) // 2
+    if half and len(words) % 2 == 0 and [w.casefold() for w in words[:half]] == [w.casefold() for w in words[half:]]:
+        text = " ".join(words[:half])  # written twice: the byline's words and a hidden copy for microformats
+    text = _BY_PREFIX.sub("", text).strip(" |,;:-–—@／")
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) > 1:
+        text = ", ".join(p for i, p in enumerate(parts)
+                         if p and (i == 0 or not (JOB_WORDS.search(p) or _ROLE_ONLY.fullmatch(p))))
+    if len(text.split()) > 2:
+        text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
+    if not text or _NOT_NAME.search(text) or is_url(text) or len(text) > 160 or not _few_words(text):
+        return None
+    if _ROLE_ONLY.fullmatch(text):
+        return None
+    if not any(c.isalpha() for c in text):
+        return None
+    odd = sum(1 for c in text if not (c.isalnum() or c.isspace() or c in _NAME_PUNCT))
+    if odd > 0.2 * len(text):  # "*****Notes*****"
+        return None
+    return text
+
+
+def byline_author(blocks: Sequence[Block]) -> str | None:
+    """The first short block whose element or near ancestors are a byline or author box (not a
+    comment's: ``<dt class="comment-author">Ana said...</dt>``)."""
+    for b in blocks[:400]:
+        tokens = b.tokens[-6:]
+        if (not b.hidden and len(b.text) <= 120 and _BYLINE_TOKENS.intersection(tokens)
+                and not _comment_token(tokens)):
+            name = author_text(b.text)
+            if name:
+                return name
+    return None
+
+
+#: a byline block without a class: "By Jane Doe" (not "By the numbers", "By 2030, ...")
+_BY_LINE = re.compile(r"^(?:by|written by|words by|text by|story by)\s*:?\s+\S", re.IGNORECASE)
+#: words a name may hold in lower case
+_NAME_PARTICLES = frozenset("and und et y e de del della der den di da do dos du la le van von bin ibn al zu".split())
+
+
+def looks_like_name(text: str) -> bool:
+    """Whether no word of a text starts in lower case but particles ("Ana de la Cruz and Ben Ode")."""
+    words = text.replace(",", " ").split()
+    return bool(words) and all(not w[0].islower() or w.lower() in _NAME_PARTICLES for w in words)
+
+
+def by_line_author(blocks: Sequence[Block]) -> str | None:
+    """A short "By Jane Doe" block among the few right after the page's first ``<h1>``."""
+    start = next((i for i, b in enumerate(blocks[:600]) if b.heading_level == 1 and not b.hidden), None)
+    if start is None:
+        return None
+    for b in blocks[start + 1:start + 1 + BY_BLOCKS_AFTER_H1]:
+        if not b.hidden and len(b.text) <= 100 and _BY_LINE.match(b.text):
+            name = author_text(b.text)
+            if name and looks_like_name(name):
+                return name
+    return None

@@ -1,0 +1,222 @@
+"""A page's headline: its ``<title>`` cleaned of site-name parts (``"Using the Fetch API -
+Web APIs | MDN"`` → ``"Using the Fetch API"``). A title part that matches the page's ``<h1>``
+wins; otherwise parts naming the site (its site name or domain) are dropped; a page with no
+``<h1>`` to say which part is the headline takes the leading parts that a heading or a bold
+line says (`lead_heading`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lxml import etree
+
+from .block import Block
+from .data import host_domain
+from .metatext import clean_value, token_overlap, value_words
+from .words import title_parts
+
+__all__ = ["MAX_LOGO_WORDS", "best_title_run", "clean_title", "h1_headline", "h1_texts", "lead_heading", "site_like"]
+
+#: an <h1> of at most this many words that is not the headline may be the site's logo
+MAX_LOGO_WORDS = 6
+
+def site_like(part: str, sitename: str | None, domain: str | None, logos: Sequence[str] = ()) -> bool:
+    """Whether a title part names the site: its site name, its domain's name, or a logo ``<h1>``
+    (most of whose words the part holds: ``"My Hero Academia [Archive of Our Own]"`` beside
+    the h1 ``"Archive of Our Own beta"``)."""
+    words = value_words(part)
+    if not words:
+        return True
+    if _is_host(part):
+        return True
+    if sitename and (token_overlap(part, sitename) >= 0.5 or part.lower() in sitename.lower()):
+        return True
+    if domain:
+        label = re.sub(r"\W", "", domain.lower())
+        squeezed = "".join(words)
+        if squeezed and (squeezed in label or label in squeezed):
+            return True
+    for logo in logos:
+        logo_words = value_words(logo)
+        if logo_words and 4 * sum(w in words for w in logo_words) >= 3 * len(logo_words):
+            return True
+    return False
+
+
+#: the endings of host names that name a site in a title: a country's, or one of the first
+#: generic ones (``"celery.app.events"``, a module's name, ends in a newer one)
+_HOST_END = re.compile(r"\.(?:[a-z]{2}|com|org|net|edu|gov|mil|int|info|biz)$")
+
+
+def _is_host(part: str) -> bool:
+    """Whether a title part is a host name (``"FOXNews.com"``): its site's name, whether or not
+    the page says its address."""
+    part = part.strip().lower()
+    return _HOST_END.search(part) is not None and host_domain(part) is not None
+
+
+def _names_site(text: str, sitename: str | None, domain: str | None) -> bool:
+    """Whether a text is the site's name: its site name, a host name, or its domain's name with
+    at most a short ending (``"TownDispatch"``, ``"TownDispatch.com"``), not a headline that
+    holds it (``"TownDispatch wins a press award"``)."""
+    if (sitename and token_overlap(text, sitename) >= 0.9) or _is_host(text):
+        return True
+    if not domain:
+        return False
+    label = re.sub(r"\W", "", domain.lower())
+    squeezed = "".join(value_words(text))
+    return bool(label) and squeezed.startswith(label) and len(squeezed) - len(label) <= 4
+
+
+def best_title_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], sitename: str | None = None,
+              domain: str | None = None, *, anywhere: bool = False, leading: bool = False,
+              start: int = 0) -> tuple[int, int] | None:
+    """The consecutive title parts a text is, as (first, end) part indices: the run most like it
+    (token F1 at least 0.9; the earliest of equals) that does not name the site (`_names_site`).
+    For an ``<h1>``, only runs that are the title's start or hold most of its words count (an
+    h1 that is neither is a site's logo or a section's name); ``anywhere`` lifts that. The
+    title's start is its part ``start``, after the site's name that some titles begin with.
+    ``leading``: only runs from the title's start, up to twice the text's words (longer ones
+    are less like it), so that a title of hundreds of parts costs no more than a few.
+
+    The run most like the text, not the first one like it: ``"python - Why is X? - Town
+    Answers"`` with the h1 ``"Why is X?"`` gives ``"Why is X?"``, not ``"python - Why is X?"``,
+    which is nearly as like it.
+    """
+    parts = [p for p, _, _ in spans]
+    n_title = len(value_words(title))
+    most_words = 2 * len(value_words(text)) if leading else n_title
+    best, where = 0.0, None
+    for i in range(1 if leading else len(parts)):
+        for j in range(i + 1, len(parts) + 1):
+            run = " ".join(parts[i:j])
+            n_run = len(value_words(run))
+            if leading and n_run > most_words:
+                break
+            score = token_overlap(text, run)
+            at_start = i == 0 or (i <= start and n_run > 1)  # not "Site - Shop"'s "Shop"
+            if (score >= 0.9 and score > best and (anywhere or at_start or 2 * n_run >= n_title)
+                    and not _names_site(run, sitename, domain)):
+                best, where = score, (i, j)
+    return where
+
+
+def h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[str], sitename: str | None = None,
+                 domain: str | None = None) -> str | None:
+    """The ``<h1>`` that is the title, or one or more consecutive parts of it (a site's logo h1,
+    or one that is its site's name, is not).
+
+    An ``<h1>`` that is the whole title or its start wins over one that is a later part: a
+    documentation page's first ``<h1>`` may be its project's name, which ends the title. But a
+    one-word ``<h1>`` at the title's start is as often the page's tag or section (``"backup -
+    How to back up my system? - Town Answers"`` beside the h1 ``"Backup"``): it is the headline
+    only when no other ``<h1>`` is one. A title that begins with its site's name (``"CNN.com -
+    Rita growing weaker, slower - Sep 25, 2005"``) starts after it.
+    """
+    later = single = None
+    start = 0
+    while start < len(spans) - 1 and _names_site(spans[start][0], sitename, domain):
+        start += 1
+    for head in h1:
+        if token_overlap(head, title) >= 0.9:
+            return head if len(head) <= len(title) else title
+        run = best_title_run(head, title, spans, sitename, domain, start=start)
+        if run is None:
+            continue
+        i, j = run
+        found = title[spans[i][1]:spans[j - 1][2]]
+        if value_words(head) == value_words(found):
+            found = head
+        if i <= start and len(value_words(found)) > 1:
+            return found
+        if i <= start:
+            single = single or found
+        else:
+            later = later or found
+    return later or single
+
+
+#: blocks read for a headline set in a lesser heading or in bold, the headings and bold lines
+#: among them tried, and the longest such text
+_LEAD_BLOCKS = 400
+_LEAD_TRIED = 20
+_LEAD_CHARS = 300
+
+
+def lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, domain: str | None) -> str | None:
+    """The headline of a page with no ``<h1>`` to say it, when its title has more parts than it:
+    the first title parts (two words or more) that an ``<h2>``–``<h6>`` or a wholly bold line
+    says (``"Chelsea hoping to sign Anelka before weekend - Soccer - Sport - Belfast Telegraph"``
+    beside the ``<h2>`` ``"Chelsea hoping to sign Anelka before weekend"``). Only a run from the
+    title's start counts: a later part that a heading says is as often the page's section
+    ("Soccer"). The first `_LEAD_TRIED` headings and bold lines are tried, each against the
+    title's leading runs only (`best_title_run`'s ``leading``)."""
+    spans = title_parts(title)
+    if len(spans) < 2:
+        return None
+    tried = 0
+    for b in blocks[:_LEAD_BLOCKS]:
+        if b.hidden or len(b.text) > _LEAD_CHARS:
+            continue
+        rich = b.rich
+        if not (b.heading_level or (rich and rich.startswith("<strong>") and rich.endswith("</strong>"))):
+            continue
+        tried += 1
+        if tried > _LEAD_TRIED:
+            break
+        run = best_title_run(b.text, title, spans, sitename, domain, leading=True)
+        if run is None or run[1] == len(spans):  # none, or the whole title: nothing to take off
+            continue
+        found = title[spans[0][1]:spans[run[1] - 1][2]].strip()
+        if len(value_words(found)) >= 2:
+            return b.text if value_words(b.text) == value_words(found) else found
+    return None
+
+
+def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | None = None,
+                domain: str | None = None) -> str | None:
+    """The headline in a page title: a part matching an ``<h1>`` wins, else site-name parts go.
+
+    ``"Using the Fetch API - Web APIs | MDN"`` with the h1 ``"Using the Fetch API"`` gives the
+    h1's part; with the site name ``"MDN Web Docs"`` and no h1 it gives
+    ``"Using the Fetch API - Web APIs"``. A title whose parts are all site-like is kept whole.
+    """
+    title = clean_value(title, 2000)
+    if not title:
+        return None
+    spans = title_parts(title)
+    parts = [p for p, _, _ in spans]
+    found = h1_headline(title, spans, h1, sitename, domain)
+    if found:
+        return found
+    if len(parts) < 2:
+        return title
+    # a short <h1> of a few words that neither is nor starts the title is the site's logo,
+    # named at the title's end (a one-word h1 is as often the page's section: "Books")
+    title_words = value_words(title)
+    logos = [h for h in h1 if 2 <= len(value_words(h)) <= MAX_LOGO_WORDS and token_overlap(h, title) < 0.5
+             and title_words[:len(value_words(h))] != value_words(h)]
+    # drop site-like parts from both ends
+    lo, hi = 0, len(parts)
+    while hi - lo > 1 and site_like(parts[hi - 1], sitename, domain, logos):
+        hi -= 1
+    while hi - lo > 1 and site_like(parts[lo], sitename, domain):
+        lo += 1
+    if (lo, hi) == (0, len(parts)):
+        return title
+    kept = title[spans[lo][1]:spans[hi - 1][2]].strip()
+    return kept if len(value_words(kept)) >= 2 else title
+
+
+#: permalink glyphs a heading may end with (not "#": "Learn C#")
+_GLYPHS = "¶§🔗⚓↩↵↑ \u00a0"
+
+
+def h1_texts(h1: Sequence[etree._Element], blocks: Sequence[Block]) -> list[str]:
+    """The page's first ``<h1>`` texts (from its blocks when given)."""
+    heads = [b.text for b in blocks[:600] if b.heading_level == 1 and not b.hidden][:3]
+    if not (heads or blocks):
+        heads = [t for t in (clean_value("".join(el.itertext()), 500) for el in h1) if t]
+    # a heading's permalink glyph ("Evolve: Shared Mutable History¶") is no part of it
+    return [h.rstrip(_GLYPHS) or h for h in heads]

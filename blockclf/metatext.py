@@ -1,0 +1,135 @@
+"""A metadata value as text: folded to one line with its character references read, compared
+by tokens, and dates parsed to ISO 8601 (the page's own local time and offset when it gives
+them). Every reader of a page's metadata (`jsonld`, `byline`, `headline`, `language`,
+`metadata`) goes through these."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Sequence
+from datetime import date, datetime
+from html import unescape
+from typing import Any
+from urllib.parse import urlsplit
+
+from dateutil import parser as dateparser
+from lxml import etree
+
+__all__ = ["clean_value", "is_url", "parse_date", "time_element_date", "token_overlap", "url_date", "value_words"]
+
+_WS = re.compile(r"\s+")
+_WORD = re.compile(r"\w+")
+
+
+#: a character reference left in a value: JSON-LD strings are not HTML, yet many sites write
+#: their headlines there HTML-escaped (``&#8216;illogical&#8217;``), and some escape a meta
+#: tag's content twice
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+#: markup that an escaped value turns out to hold (``&lt;a href=&quot;…&quot;&gt;Sanjay Gupta&lt;/a&gt;``);
+#: read as markup only when a closing tag shows it is (an element's name, as in "<div>: the
+#: content division element", is text)
+_CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9]*\s*>")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
+
+
+def clean_value(value: Any, limit: int = 1000) -> str | None:
+    """A string value folded to one line, character references read, or None when it is not
+    a non-empty string."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    value = value[: limit * 4]
+    if "&" in value and _ENTITY.search(value):
+        value = unescape(value)
+        if _CLOSING_TAG.search(value):
+            value = _TAG.sub(" ", value)
+    value = _WS.sub(" ", value).strip()
+    return value[:limit] or None
+
+
+def value_words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def token_overlap(a: str, b: str) -> float:
+    """Token F1 of two strings (lower-cased ``\\w+``, multiset)."""
+    ta, tb = value_words(a), value_words(b)
+    if not ta or not tb:
+        return 0.0
+    rest = list(tb)
+    m = 0
+    for t in ta:
+        if t in rest:
+            rest.remove(t)
+            m += 1
+    return 2 * m / (len(ta) + len(tb))
+
+
+def is_url(text: str) -> bool:
+    return text.startswith(("http://", "https://", "//", "www.")) or ("/" in text and " " not in text)
+
+
+_URL_DATE = re.compile(r"/((?:19|20)\d\d)[/-](0?[1-9]|1[0-2])[/-](0?[1-9]|[12]\d|3[01])(?:/|[-_]|$)")
+_DEFAULT_DAY = datetime(2000, 1, 1)
+
+
+def parse_date(text: str | None) -> str | None:
+    """ISO 8601 for a date string (the page's own local time and offset kept), None when unreadable.
+
+    Only dates from 1990 to 2100 are taken; a date without a time is given as ``YYYY-MM-DD``.
+    """
+    text = clean_value(text, 80)
+    if not text:
+        return None
+    try:
+        dt: datetime | date = dateparser.isoparse(text)
+    except (ValueError, OverflowError, TypeError):
+        try:
+            with warnings.catch_warnings():  # an unknown zone name ("EDT") is read as no zone, silently
+                warnings.simplefilter("ignore")
+                dt = dateparser.parse(text, default=_DEFAULT_DAY)
+        except (ValueError, OverflowError, TypeError, LookupError, dateparser.ParserError):
+            return None
+        if dt is None:
+            return None
+    if not 1990 <= dt.year <= 2100:
+        return None
+    has_time = isinstance(dt, datetime) and (dt.hour or dt.minute or dt.second or dt.tzinfo is not None
+                                             or "T" in text or ":" in text)
+    try:
+        return dt.isoformat() if has_time else dt.date().isoformat() if isinstance(dt, datetime) else dt.isoformat()
+    except (ValueError, OverflowError):
+        return None
+
+
+def url_date(url: str | None) -> str | None:
+    if not url:
+        return None
+    try:
+        m = _URL_DATE.search(urlsplit(url).path)
+    except ValueError:  # a malformed address
+        return None
+    if not m:
+        return None
+    try:
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
+    except ValueError:
+        return None
+
+
+def time_element_date(times: Sequence[etree._Element]) -> str | None:
+    """The ``datetime`` of a ``<time pubdate>``, else of the first ``<time datetime>`` that parses."""
+    first = None
+    for el in times:
+        value = el.get("datetime")
+        if not value:
+            continue
+        if el.get("pubdate") is not None or "published" in (el.get("class") or "").lower():
+            parsed = parse_date(value)
+            if parsed:
+                return parsed
+        if first is None:
+            first = parse_date(value)
+    return first
