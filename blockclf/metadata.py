@@ -121,7 +121,6 @@ def product_page(root: etree._Element) -> bool:
     return "productgroup" in kinds or 0 < kinds.count("product") <= MAX_PAGE_PRODUCTS
 
 
-
 @dataclass
 class _Scan:
     """What one pass over the tree's ``meta``, ``script``, ``time`` and ``h1`` elements found."""
