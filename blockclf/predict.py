@@ -29,8 +29,6 @@ from .comments import (
     discussion_page,
     may_have_comments,
     page_tokens,
-    review_mask,
-    review_roots,
 )
 from .data import registered_domain
 from .features import FEATURES, feature_matrix
@@ -38,6 +36,7 @@ from .html import Document, Limits, PageError, Source, parse
 from .metadata import page_metadata
 from .model import Model, cached_model
 from .result import Page, Reason, Result
+from .reviews import review_mask, review_roots
 from .segment import segment
 from .site import (
     SiteProfile,

@@ -16,10 +16,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .block import Block
-from .comments import readers_comments
 from .html import Document, Source
 from .inline import block_plain
 from .metadata import Metadata
+from .readers import readers_comments
 
 __all__ = ["Page", "Reason", "Result", "Source"]
 
@@ -122,7 +122,7 @@ class Result:
     @property
     def comment_texts(self) -> list[str]:
         """The readers' comments given apart (``comments="separate"``), one string per comment
-        with its blocks one per line (`comments.readers_comments`), as the JSON's ``comments``;
+        with its blocks one per line (`readers.readers_comments`), as the JSON's ``comments``;
         empty in the other modes, where the comments are removed or left in the text. Each
         block is written as in the text output (`inline.block_plain`: words the page shows
         apart are apart, furniture left out)."""

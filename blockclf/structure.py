@@ -19,8 +19,8 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .block import Block
-from .comments import readers_comments
 from .metrics import tokens
+from .readers import readers_comments
 from .threads import BODY
 
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ COMMENTS_HEADING = "Comments"
 
 def comments_apart(res: Result) -> list[list[Block]]:
     """The comments to write after the article, in a section of their own, each as its blocks,
-    when the page's comments were asked for apart (`comments.readers_comments`); else none."""
+    when the page's comments were asked for apart (`readers.readers_comments`); else none."""
     return readers_comments(res.blocks, res.comment) if res.comments == "separate" else []
 
 

@@ -1,24 +1,17 @@
-"""Readers' comment threads: found, removed by default with reason ``comment``, kept or given apart on request."""
+"""Readers' comment threads (and a product page's customers' reviews, `blockclf.reviews`): found, removed by
+default with reason ``comment``, kept or given apart on request (`blockclf.readers`)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from blockclf.comments import (
-    MIN_BESIDE_REVIEWS_CHARS,
-    _Paths,
-    comment_mask,
-    comment_roots,
-    discussion_page,
-    may_have_comments,
-    review_mask,
-    review_roots,
-)
+from blockclf.comments import ElementPaths, comment_mask, comment_roots, discussion_page, may_have_comments
 from blockclf.html import parse
 from blockclf.metadata import product_page
 from blockclf.predict import extract, prepare
 from blockclf.render import removal_log, to_html, to_markdown, to_text
+from blockclf.reviews import MIN_BESIDE_REVIEWS_CHARS, review_mask, review_roots
 from blockclf.segment import segment
 
 STORY = "The river cut a new channel through the soft plain after the flood, and the town moved uphill. " * 12
@@ -416,7 +409,7 @@ def test_element_paths_both_ways_as_lxml_writes_them():
     doc = parse("<html><body><div><p>a</p><!-- note --><p>b</p><span>c</span></div><div><mt:if><p>d</p></mt:if>"
                 "</div><ul>" + "<li>x</li>" * 30 + "</ul></body></html>")
     tree = doc.root.getroottree()
-    paths = _Paths(doc.root)
+    paths = ElementPaths(doc.root)
     elements = [e for e in doc.root.iter() if isinstance(e.tag, str)]
     assert any(e.tag == "mt:if" for e in elements)  # a name XPath reads as a namespace prefix
     for e in elements:
