@@ -28,6 +28,7 @@ from .files import OutputError, atomic_open
 from .html import Limits, PageError
 from .inputs import is_warc
 from .jsonout import line as json_line
+from .jsonout import lines as json_lines
 from .render import removal_log, to_dict, to_html
 from .result import Result
 
@@ -244,6 +245,13 @@ def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[
     return json_line(row), (removal_log(res) if with_log else [])
 
 
+def _encoded_line(res: Result, fmt: str, with_log: bool) -> tuple[str, str]:
+    """`warc_line` with its removal-log records as JSON lines, encoded in the worker that scored
+    the page rather than in the process that writes every output."""
+    line, records = warc_line(res, fmt, with_log)
+    return line, json_lines(records) if records else ""
+
+
 def _stem(path: Path) -> str:
     name = path.name
     for suffix in (".warc.gz", ".warc"):
@@ -272,7 +280,7 @@ def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions
     """
     path = Path(path)
     _require_warcio()
-    opts = replace(opts, transform=partial(warc_line, fmt=fmt, with_log=with_log))
+    opts = replace(opts, transform=partial(_encoded_line, fmt=fmt, with_log=with_log))
     damage: dict[str, PageError] = {}  # filled while the records are read; the same on every pass
     batch = itertools.chain(
         run_batch(lambda: read_warc(path, site, max_bytes=opts.limits.max_bytes, damage=damage), opts,

@@ -132,6 +132,17 @@ def test_removed_log(capsys, tiny_model_file, pages_dir, tmp_path):
     assert not [f for f in tmp_path.iterdir() if ".tmp" in f.name]  # written under a temporary name, renamed
 
 
+def test_removed_log_of_several_pages_to_standard_output(capsys, tiny_model_file, pages_dir, tmp_path):
+    # several pages and no -o: JSON lines on stdout, and the log still one record a line
+    log = tmp_path / "removed.jsonl"
+    code, out, _ = run(capsys, "extract", str(pages_dir / "c.htm"), str(pages_dir / "d.HTML"),
+                       "--model", str(tiny_model_file), "--removed-log", str(log))
+    assert code == 0 and len(out.splitlines()) == 2
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert {r["page"] for r in records} == {str(pages_dir / "c.htm"), str(pages_dir / "d.HTML")}
+    assert any("All rights reserved" in r["text"] for r in records)
+
+
 def test_removed_log_not_left_half_written_on_interrupt(capsys, tiny_model_file, pages_dir, tmp_path, monkeypatch):
     import blockclf.cli.extract as extractcmd
 

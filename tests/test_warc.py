@@ -84,3 +84,17 @@ def test_plain_gzip_is_not_a_warc(tmp_path):
     page = tmp_path / "p.html.gz"
     page.write_bytes(gzip.compress(b"<p>x</p>"))
     assert not is_warc(page)
+
+
+def test_cli_removed_log_from_a_warc_matches_the_removal_log(crawl, tmp_path, tiny_model_file, tiny_model):
+    # the log's lines are encoded where each record is scored; they must be the records themselves
+    from blockclf.render import removal_log
+
+    path, pages = crawl
+    log = tmp_path / "removed.jsonl"
+    assert main(["extract", str(path), "-o", str(tmp_path / "o"), "--model", str(tiny_model_file),
+                 "--removed-log", str(log)]) == 0
+    got = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    ref = extract_batch([prepare(html.encode("utf-8"), url=url, name=url) for url, html in pages], model=tiny_model)
+    want = [rec for res in ref for rec in removal_log(res)]
+    assert got and [(r["page"], r["xpath"], r["text"]) for r in got] == [(r["page"], r["xpath"], r["text"]) for r in want]

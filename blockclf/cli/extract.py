@@ -67,7 +67,7 @@ def _json(res: Result, images: bool = False) -> bytes:
 
 
 def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
-                 title: bool | None = None, encoded: bool = False) -> tuple[str | bytes, str | list[dict], list[str]]:
+                 title: bool | None = None, encoded: bool = False) -> tuple[str | bytes, str, list[str]]:
     """A result's output (a JSON line with ``jsonl``; UTF-8 bytes with ``encoded``, as a file
     takes them: they are half the size of most pages' text held in memory, where a batch
     holds outputs waiting for their turn), the removal log's JSON lines (encoded here, in the
@@ -81,7 +81,8 @@ def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, ima
     if jsonl:
         from ..warc import warc_line  # lazy, as the batch engine (`run`)
 
-        return (*warc_line(res, fmt, with_log, key="name"), flags)
+        line, records = warc_line(res, fmt, with_log, key="name")
+        return line, json_lines(records) if records else "", flags
     if encoded and fmt == "json":
         out: str | bytes = _json(res, images)
     else:
@@ -246,8 +247,8 @@ class _Run:
             if flags and flags[0]:
                 self.flagged.update(flags[0])
                 print(f"blockclf: warning: {printable(o.name)}: flagged {', '.join(flags[0])}", file=sys.stderr)
-            if self.log_fh is not None and records:  # JSON lines from a page file, records from a WARC's
-                self.log_fh.write(records if isinstance(records, str) else json_lines(records))
+            if self.log_fh is not None and records:  # JSON lines, encoded where the page was scored
+                self.log_fh.write(records)
             yield o.name, out
 
     def _folder_site(self, path: Path, stem: str) -> str | None:
