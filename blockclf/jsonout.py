@@ -2,7 +2,7 @@
 (blocks, removed blocks, comments) on a line of its own, in UTF-8.
 
 A page's JSON holds every block's record (about 280 blocks and 150 kB on a shop or listing
-page), and encoding it with the json module took half as long again as rendering the text.
+page), and encoding it with the json module took more than twice as long as rendering its text.
 orjson writes the same values ten times faster, straight to UTF-8; the json module's C
 encoder stays the fallback for what orjson refuses (a lone surrogate, which the json module
 writes and the file's encoding escapes; an integer past 64 bits) and for an install without

@@ -25,6 +25,7 @@ from ..data import host_site
 from ..files import OutputError, atomic_open, printable, write_atomic
 from ..html import ABSOLUTE_URL, FLAG_WARNINGS, Limits, PageError, join_url
 from ..inputs import is_warc
+from ..jsonout import document
 from ..jsonout import lines as json_lines
 from ..model import FAVORS, Model, cached_model
 from ..result import Result
@@ -60,8 +61,7 @@ def _render(res: Result, fmt: str, images: bool = False, title: bool | None = No
 
 def _json(res: Result, images: bool = False) -> bytes:
     """The page's JSON document, in UTF-8 (`blockclf.jsonout`)."""
-    from ..jsonout import document
-    from ..render import to_dict
+    from ..render import to_dict  # lazy, as the batch engine (`run`)
 
     return document(to_dict(res, images))
 
@@ -71,7 +71,7 @@ def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, ima
     """A result's output (a JSON line with ``jsonl``; UTF-8 bytes with ``encoded``, as a file
     takes them: they are half the size of most pages' text held in memory, where a batch
     holds outputs waiting for their turn), the removal log's JSON lines (encoded here, in the
-    worker: in the process that writes them they cost a tenth of the batch's time) and flag
+    worker: in the process that writes every output they took a fifteenth of a run) and flag
     warnings (runs in batch workers, so module level)."""
     from ..render import removal_log  # lazy, as the batch engine (`run`)
 
