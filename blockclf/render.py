@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from .ads import labels_ad
@@ -128,8 +129,10 @@ def _block_dicts(res: Result) -> list[dict[str, Any]]:
 
 
 def _reason_dict(name: str, value: float, contribution: float) -> dict[str, Any]:
-    return {"feature": name, "value": round(value, 4), "contribution": round(contribution, 4),
-            "text": describe(name, value, contribution)}
+    """A reason as JSON takes it: a feature with no value (no title to compare with, no other
+    page of the site) is null, not NaN, which strict JSON readers refuse."""
+    return {"feature": name, "value": None if math.isnan(value) else round(value, 4),
+            "contribution": round(contribution, 4), "text": describe(name, value, contribution)}
 
 
 def to_dict(res: Result, images: bool = False) -> dict[str, Any]:

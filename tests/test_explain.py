@@ -110,6 +110,29 @@ def test_cli_extract_explain_and_explain_view(tmp_path, capsys):
     assert "blk kept" in view and "blk removed" in view and "pushed towards" in view
 
 
+def _strict(text: str) -> dict:
+    def refuse(name: str) -> None:
+        raise ValueError(f"{name} is not JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_explained_json_is_strict_json_with_unknown_values_as_null(tmp_path, capsys, monkeypatch, fast):
+    # a page alone has no site evidence, and one without a <title> nothing to compare a block with:
+    # those features have no value, which JSON writes as null (NaN is not JSON; jq refuses it)
+    from blockclf import jsonout
+
+    if not fast:
+        monkeypatch.setattr(jsonout, "orjson", None)
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p>Hi</p></body></html>", encoding="utf-8")
+    assert main(["extract", str(page), "--format", "json", "--explain", "-o", str(tmp_path / "o")]) == 0
+    data = _strict((tmp_path / "o" / "page.json").read_text(encoding="utf-8"))
+    values = [r["value"] for b in data["blocks"] for r in b["reasons"]]
+    assert None in values and all(v is None or isinstance(v, float) for v in values)
+    capsys.readouterr()
+
+
 def _png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     return struct.unpack(">II", data[16:24])
