@@ -10,6 +10,7 @@ large enough to matter, so big crawls do not alarm on trivial differences.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -101,8 +102,11 @@ class SiteDrift:
         return any(m.alarm for m in self.metrics)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: a test not run (too few pages) has null statistics, not NaN, which is not JSON."""
+        metrics = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in vars(m).items()}
+                   for m in self.metrics]
         return {"site": self.site, "n_old": self.n_old, "n_new": self.n_new, "alarm": self.alarm,
-                "metrics": [vars(m) for m in self.metrics], "moved": self.moved}
+                "metrics": metrics, "moved": self.moved}
 
 
 def quantiles(values: Sequence[float]) -> dict[str, float]:

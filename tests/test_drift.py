@@ -112,6 +112,25 @@ def test_site_stats_and_drift_commands(tmp_path, capsys):
     assert [step["sites"][0]["alarm"] for step in steps] == [False, True, False]
 
 
+def test_drift_json_of_a_site_too_small_to_test_is_strict_json(tmp_path, capsys):
+    # under DRIFT_MIN_PAGES pages a run no test is made: its statistics are null, not NaN
+    for name, pages in (("old", range(2)), ("new", range(2, 4))):
+        d = tmp_path / name
+        d.mkdir()
+        for n in pages:
+            (d / f"story{n}.html").write_text(site_page(n))
+        assert main(["site", "stats", str(d), "-o", str(tmp_path / f"{name}.json")]) == 0
+    capsys.readouterr()
+    assert main(["site", "drift", str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--json"]) == 0
+
+    def refuse(name: str) -> None:
+        raise ValueError(f"{name} is not JSON")
+
+    sites = json.loads(capsys.readouterr().out, parse_constant=refuse)
+    metrics = sites[0]["metrics"]
+    assert metrics and all(m["ks"] is None and m["p_value"] is None and m["alarm"] is False for m in metrics)
+
+
 def test_page_keeping_far_less_than_its_site_usually_does_is_flagged():
     def result(kept_share: float) -> tuple[str, PageChecks]:
         blocks = [Block(index=i, text="word " * 60, tag="p", xpath=f"/html/body/p[{i + 1}]", depth=2) for i in range(10)]
