@@ -66,6 +66,21 @@ def _run(cmd: list[str]) -> tuple[float, int, str]:
     return time.perf_counter() - t0, proc.returncode, proc.stderr
 
 
+def written_text(folder: Path, r) -> str | None:
+    """The text written for page ``r`` under ``folder``: its ``.txt`` file, or the ``text``
+    field of its ``.json`` (``--format json``); "" when nothing was written (a skipped page);
+    None when it was written only as Markdown or HTML, which are not scored as text."""
+    stem = folder / r.dataset / r.id
+    txt, js = stem.with_name(f"{r.id}.txt"), stem.with_name(f"{r.id}.json")
+    if txt.exists():
+        return txt.read_text(encoding="utf-8")
+    if js.exists():
+        return json.loads(js.read_text(encoding="utf-8")).get("text") or ""
+    if any(stem.with_name(f"{r.id}{ext}").exists() for ext in (".md", ".html")):
+        return None
+    return ""
+
+
 #: per-language tables are printed for the datasets with pages in at least this many languages
 MANY_LANGUAGES = 5
 
@@ -74,8 +89,7 @@ def _group_tables(records: list, work: Path, systems: list[str]) -> dict[str, di
     """Print, and return, mean F1 by page type (where the index gives one) and by language
     (for datasets in many languages), for every system whose outputs are in ``work``."""
     def f1(system: str, r) -> float:
-        out = work / system / r.dataset / f"{r.id}.txt"
-        return score_text(out.read_text(encoding="utf-8") if out.exists() else "", r.read_gold()).f1
+        return score_text(written_text(work / system, r) or "", r.read_gold()).f1
 
     langs = defaultdict(set)
     for r in records:
@@ -151,12 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, dict] = {"pages": {"n": len(records)}}
     for name, secs in seconds.items():
         figures[name] = {"seconds": round(secs, 2), "pages_per_s": round(len(records) / secs, 2)}
-    # quality of what the command wrote
+    # quality of what the command wrote (its text files, or the text of its JSON)
+    texts = [written_text(work / "blockclf", r) for r in records]
+    if any(t is None for t in texts):
+        print("\nquality not scored: the pages were written as Markdown or HTML (score text or JSON output)")
+        return _finish(args, figures, seconds, work)
     rows = defaultdict(list)
-    for r in records:
-        out = work / "blockclf" / r.dataset / f"{r.id}.txt"
-        text = out.read_text(encoding="utf-8") if out.exists() else ""
-        s = score_text(text, r.read_gold())
+    for r, text in zip(records, texts):
+        s = score_text(text or "", r.read_gold())
         rows[r.dataset].append((s.precision, s.recall, s.f1))
     print(f"\nsplit {args.split}, {len(records)} pages, blockclf extract DIR -o OUT {args.args}".rstrip())
     print("| dataset | pages | P | R | F1 |\n|---|---:|---:|---:|---:|")
@@ -171,10 +187,15 @@ def main(argv: list[str] | None = None) -> int:
     figures.setdefault("quality", {})["all"] = {"pages": len(every), "precision": round(p, 4), "recall": round(r_, 4),
                                                 "f1": round(f, 4)}
     figures["groups"] = _group_tables(records, work, list(seconds))
+    return _finish(args, figures, seconds, work)
+
+
+def _finish(args: argparse.Namespace, figures: dict[str, dict], seconds: dict[str, float], work: Path) -> int:
+    """Print the speed figures, write them (``--json``), keep the outputs (``--keep``), clean up."""
     print()
     for name in seconds:
         print(f"{name}: {figures[name]['pages_per_s']:.1f} pages/s ({figures[name]['seconds']:.1f} s, whole processes)")
-    if peer:
+    if "trafilatura" in seconds:
         ratio = figures["blockclf"]["pages_per_s"] / figures["trafilatura"]["pages_per_s"]
         figures["ratio"] = round(ratio, 3)
         print(f"blockclf x trafilatura: {ratio:.2f}")
