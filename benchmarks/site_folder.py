@@ -28,6 +28,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from blockclf.evaluate import score_text  # noqa: E402
 
 
+def _written(out: Path, page_id: str) -> str:
+    """The text written for a page: its ``.txt``, or the ``text`` of its ``.json`` (``--args=--format=json``);
+    "" when the command skipped it. Markdown and HTML outputs are refused: they are not scored as text."""
+    txt, js = out / f"{page_id}.txt", out / f"{page_id}.json"
+    if txt.exists():
+        return txt.read_text(encoding="utf-8")
+    if js.exists():
+        return json.loads(js.read_text(encoding="utf-8")).get("text") or ""
+    if (out / f"{page_id}.md").exists() or (out / f"{page_id}.html").exists():
+        raise SystemExit("site_folder.py scores text or JSON output, not Markdown or HTML")
+    return ""
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("bench", type=Path, nargs="?", default=Path(
@@ -58,7 +71,7 @@ def main() -> int:
                 (hosted / f"{r['id']}.html.gz").symlink_to(bench / ds / "html" / f"{r['id']}.html.gz")
 
             def score(out: Path, recs: list[dict] = recs, ds: str = ds) -> list[float]:
-                return [score_text((out / f"{r['id']}.txt").read_text(encoding="utf-8"),
+                return [score_text(_written(out, r["id"]),
                                    (bench / ds / "gold" / f"{r['id']}.txt").read_text(encoding="utf-8")).f1
                         for r in recs]
 
