@@ -25,15 +25,12 @@ is.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import itertools
 import logging
 import operator
 import os
 import pickle
-import signal
 import sys
 import time
 import zlib
@@ -46,12 +43,12 @@ from typing import Any, Union
 from lxml import etree
 
 from .block import Block
-from .booster import fork_safe
 from .html import Limits, PageError, Source
 from .model import Model, cached_model
 from .predict import extract_batch, page_error, prepare
 from .result import Page, Result
 from .site import SiteProfile, batch_repetition, block_keys
+from .workers import Workers, available_cores, plan_workers
 
 __all__ = ["BatchOptions", "Item", "Outcome", "PageRead", "SiteReport", "available_cores", "page_keys", "plan_workers",
            "run_batch", "score_chunk", "site_evidence"]
@@ -65,26 +62,16 @@ _NO_TREE = etree.Element("html")  # stands in for a dropped tree: scoring reads 
 #: a copy while they are stacked): a worker's peak is mostly this. 6,000 against 20,000: one
 #: folder of 5,000 pages 484 MB in all processes against 564, the wcxb folder as fast
 SCORE_BLOCKS = 6_000
-#: a worker process is started for every this many pages at most: forked, a worker costs a few
-#: milliseconds, but a second one paid on 24-page folders (0.63 s against 0.59 s and 0.80 s
-#: against 0.71 s) and not on a 15-page one (0.52 s against 0.54 s)
-PAGES_PER_WORKER = 12
 #: an encoded output kept from pass 1 (a page with no site, scored at once) of at least this
 #: many bytes is kept compressed until its turn: JSON outputs shrink about fivefold, so a
 #: folder of 5,000 pages peaks at about the same memory in JSON as in text
 SQUEEZE_BYTES = 2048
-#: ``--jobs auto`` starts at most this many workers: past it, the outputs written by the main
-#: process are what a batch waits for
-AUTO_JOBS = 8
 #: a batch of known length is cut into about this many chunks (of at most ``chunk_size`` pages),
 #: however many workers score it: the pages scored together, and so what their site's median
 #: kept ratio says of them (`blockclf.checks.site_checks`), never depend on ``--jobs``. Many
 #: tasks let workers finish together, as each pass ends waiting for its last one (on two
 #: workers, 8 tasks each against 4: the wcxb test folder 4.9 s against 5.2)
 BATCH_CHUNKS = 16
-#: the cyclic garbage collector's thresholds in a batch's own processes (`steady_collector`;
-#: Python's defaults are 700, 10, 10)
-GC_THRESHOLDS = (10_000, 20, 20)
 #: numbers this process's batches, so that the pages each holds are filed apart
 _BATCHES = itertools.count()
 
@@ -466,29 +453,6 @@ class _Progress:
             self.bar.close()
 
 
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity, which containers and ``taskset`` set)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
-
-
-def plan_workers(cores: int, total: int) -> int:
-    """How many worker processes a batch of ``total`` pages is worth, with ``cores`` free.
-
-    A short batch runs in this process: a worker costs about as much to start as reading
-    `PAGES_PER_WORKER` pages saves.
-    """
-    return max(1, min(cores, total // PAGES_PER_WORKER))
-
-
-def _split(args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-    """A chunk's task as one task per page: list arguments are cut along with the items."""
-    items, rest = args[0], args[1:]
-    return [(items[i:i + 1], *(r[i:i + 1] if isinstance(r, list) else r for r in rest)) for i in range(len(items))]
-
-
 def _lost(fn: Callable[..., Any], args: tuple[Any, ...], why: str) -> Any:
     """What a task whose worker process died gives: its pages, each named with the reason."""
     error = PageError("worker-died", f"the worker process reading it died ({why})")
@@ -497,211 +461,10 @@ def _lost(fn: Callable[..., Any], args: tuple[Any, ...], why: str) -> Any:
     return [Outcome(item.name, error=error) for item in args[0]]
 
 
-def steady_collector() -> None:
-    """Set Python's cyclic garbage collector for a long batch in a process of its own (a
-    batch worker; the command through `batch_collector`), not in a caller's.
-
-    What is alive now (modules, the model) is frozen out of its passes, and it runs about a
-    fifteenth as often: a page's blocks make few reference cycles, and at the default
-    thresholds it spent 5% of a batch's CPU walking live objects (0.76 s against 0.34 s over
-    the dragnet and wcxb test folders at ``--jobs 1``).
-    """
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-
-
-@contextlib.contextmanager
-def batch_collector() -> Iterator[None]:
-    """`steady_collector` for a batch run in this process, undone when it ends: the command
-    line is also called from a caller's Python (`blockclf.cli.main` in a notebook), whose
-    collector is its own. Objects a caller had frozen already stay frozen."""
-    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
-    steady_collector()
-    try:
-        yield
-    finally:
-        if not frozen:
-            gc.unfreeze()
-        gc.set_threshold(*thresholds)
-
-
-def _worker_started() -> None:
-    """In a new worker: Ctrl-C is the main process's to answer (it stops the workers), a
-    termination signal ends the worker whatever handler it inherited, and the collector is
-    set for a batch (`steady_collector`)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    steady_collector()
-
-
-def _dumps(task: tuple[Any, ...], forked: bool) -> bytes:
-    """A task pickled for a worker. A forked worker has this process's modules, so the
-    standard pickler (several times faster) sends any function it can name; other workers
-    get functions by value from cloudpickle, where it is installed, so that a ``transform``
-    defined in a script or as a lambda reaches them too."""
-    if forked:
-        try:
-            return pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, AttributeError, TypeError):  # a lambda or a local function
-            pass
-    try:
-        from cloudpickle import dumps
-    except ImportError:
-        dumps = pickle.dumps
-    return dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _call(payload: bytes) -> Any:
-    """Run a task sent to a worker process as pickled ``(fn, args)``."""
-    fn, args = pickle.loads(payload)
-    return fn(*args)
-
-
-class _Workers:
-    """Worker processes for a batch's passes, started once and kept for both.
-
-    Each worker is a pool of its own (a slot), so that a task can be sent to the worker
-    that read its pages: pass 1 leaves pages in the worker that read them (`_HELD`), and
-    pass 2 scores them there. A task with no slot of its own goes to the slot with the
-    fewest tasks under way.
-
-    On Linux they are forked from this process, which has already imported what they need and
-    loaded the model: starting one costs milliseconds, not the half second a fresh
-    interpreter takes, so parallel work pays on batches of a few dozen pages. Once this
-    process may have started OpenMP threads (`blockclf.booster.fork_safe`), which a forked
-    child cannot use, they come from a fork server instead; elsewhere they are spawned.
-    Tasks travel pickled (with cloudpickle where it is installed, so that a ``transform``
-    may then be any function, a lambda included).
-
-    A worker that dies (killed, out of memory, a crash in a native library) costs only the
-    pages it held: the tasks it had under way are run again, each in a fresh worker of its
-    own (which reads again the pages the dead one held); a task that kills its worker twice
-    is run page by page, and a page that kills its worker on its own comes back failed
-    (reason ``worker-died``), never the whole batch. Its slot gets a fresh worker.
-    """
-
-    def __init__(self, jobs: int) -> None:
-        self.jobs = jobs
-        self.pools: list[Any] = [None] * max(jobs, 1)
-        self.forked: dict[Any, bool] = {}  # per pool: whether its worker was forked from this process
-
-    def _executor(self, jobs: int) -> Any:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        if sys.platform.startswith("linux"):
-            method = "fork" if fork_safe() else "forkserver"
-        else:
-            method = "spawn"
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
-                                   initializer=_worker_started)
-        self.forked[pool] = method == "fork"
-        return pool
-
-    def _submit(self, fn: Callable[..., Any], args: tuple[Any, ...], pool: Any = None, slot: int = 0) -> Any:
-        pool = pool if pool is not None else self._slot_pool(slot)
-        return pool.submit(_call, _dumps((fn, args), self.forked.get(pool, False)))
-
-    def _slot_pool(self, slot: int) -> Any:
-        """The pool of worker ``slot``, started on first use (and again after its worker died)."""
-        if self.pools[slot] is None:
-            self.pools[slot] = self._executor(1)
-        return self.pools[slot]
-
-    def close(self, abort: bool = False) -> None:
-        """Let the workers go once their tasks are done; with ``abort`` (Ctrl-C, an error, a
-        caller that stopped reading outcomes) the tasks not yet started are dropped.
-
-        Workers are not killed: one killed while it sends a result would leave half a message
-        in the pipe, and the pool's reader thread, which the interpreter waits for at exit,
-        would wait for the rest forever. A worker finishes at most the task it holds and the
-        one queued for it.
-        """
-        pools, self.pools = self.pools, [None] * len(self.pools)
-        for pool in pools:
-            if pool is not None:
-                self._let_go(pool, wait=not abort, cancel=abort)
-
-    def _let_go(self, pool: Any, wait: bool, cancel: bool) -> None:
-        self.forked.pop(pool, None)
-        pool.shutdown(wait=wait, cancel_futures=cancel)
-
-    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[int | None, tuple[Any, ...]]]) -> Iterator[
-            tuple[int, Any]]:
-        """``(slot, fn(*args))`` for each ``(slot, args)`` task, in order; a slot of None lets
-        the least busy worker take the task. A few tasks per worker are under way at once."""
-        from concurrent.futures import CancelledError, Future
-        from concurrent.futures.process import BrokenProcessPool
-
-        if self.jobs <= 1:
-            for _slot, args in tasks:
-                yield 0, fn(*args)
-            return
-        todo = iter(tasks)
-        running: deque[tuple[tuple[Any, ...], int, Any, Any]] = deque()  # args, slot, its pool, future
-        busy = [0] * self.jobs
-
-        def fill() -> None:
-            while len(running) < 2 * self.jobs:
-                task = next(todo, None)
-                if task is None:
-                    return
-                slot, args = task
-                if slot is None or not 0 <= slot < self.jobs:
-                    slot = busy.index(min(busy))
-                pool = self._slot_pool(slot)
-                try:
-                    future = self._submit(fn, args, slot=slot)
-                except BrokenProcessPool as exc:  # its worker died since the last result: run it again below
-                    future = Future()
-                    future.set_exception(exc)
-                busy[slot] += 1
-                running.append((args, slot, pool, future))
-
-        fill()
-        while running:
-            args, slot, pool, future = running.popleft()
-            busy[slot] -= 1
-            try:
-                out = future.result()
-            except (BrokenProcessPool, CancelledError):  # cancelled: queued on a pool let go of below
-                why = "it ended abruptly: killed, out of memory, or a crash"
-                if self.pools[slot] is pool:  # the slot gets a fresh worker for the tasks still to come
-                    log.warning("a worker process died: running its tasks again")
-                    self.pools[slot] = None
-                    self._let_go(pool, wait=False, cancel=True)
-                yield slot, self._again(fn, args, why)
-                fill()
-                continue
-            yield slot, out
-            fill()
-
-    def _alone(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        """Run one task in a worker process of its own."""
-        pool = self._executor(1)
-        try:
-            return self._submit(fn, args, pool).result()
-        finally:
-            self._let_go(pool, wait=True, cancel=False)
-
-    def _again(self, fn: Callable[..., Any], args: tuple[Any, ...], why: str) -> Any:
-        """A task whose worker died, run once more; page by page if it dies again."""
-        from concurrent.futures.process import BrokenProcessPool
-
-        if fn is page_keys and len(args) > 3:  # a worker run for one task holds no page: they come back packed
-            args = (*args[:3], None)
-        try:
-            return self._alone(fn, args)
-        except BrokenProcessPool:
-            if len(args[0]) == 1:
-                return _lost(fn, args, why)
-        out: list[Any] = []
-        for one in _split(args):
-            try:
-                out.extend(self._alone(fn, one))
-            except BrokenProcessPool:
-                out.extend(_lost(fn, one, why))
-        return out
+def _alone_args(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A task's arguments for a worker of its own: such a worker holds no page for pass 2, so
+    pass 1's pages come back packed."""
+    return (*args[:3], None) if fn is page_keys and len(args) > 3 else args
 
 
 def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
@@ -724,7 +487,7 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
         opts = dataclasses.replace(opts, chunk_size=size)
     if isinstance(opts.model, Model) and jobs > 1:
         log.info("a model object is sent to every worker; pass a model path to load it once per worker")
-    workers = _Workers(jobs)
+    workers = Workers(jobs, lost=_lost, alone_args=_alone_args)
     name = f"{os.getpid()}-{next(_BATCHES)}"  # what this batch's held pages are filed under
     try:
         if not opts.use_site:
@@ -741,7 +504,7 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
     release(name)
 
 
-def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: _Workers, progress: bool,
+def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: Workers, progress: bool,
                 total: int | None, name: str) -> list[PageRead]:
     """Pass 1: each page's site, and the page itself (held or packed) while the budget lasts."""
     reads: list[PageRead] = []
@@ -787,7 +550,7 @@ def _evidence(reads: list[PageRead], opts: BatchOptions, report: SiteReport | No
 
 
 def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | None,
-            reads: list[PageRead] | None, workers: _Workers, progress: bool, total: int | None,
+            reads: list[PageRead] | None, workers: Workers, progress: bool, total: int | None,
             name: str = "") -> Iterator[Outcome]:
     """Pass 2: score the items chunk by chunk, in order, each in the worker that holds its
     pages (pages scored in pass 1 are not sent)."""

@@ -124,7 +124,7 @@ def test_workers_hold_the_pages_they_read_and_score_them(synthetic_page, tiny_mo
 
     items = _items(synthetic_page)
     opts = BatchOptions(model=str(tiny_model_file), chunk_size=2)
-    workers = batch._Workers(2)
+    workers = batch.Workers(2, lost=batch._lost, alone_args=batch._alone_args)
     try:
         reads = batch._read_sites(items, opts, workers, False, len(items), "b")
         assert all(r.held and r.packed is None for r in reads) and {r.slot for r in reads} <= {0, 1}
@@ -301,7 +301,7 @@ def test_a_killed_worker_costs_only_its_page(synthetic_page, tiny_model_file):
 
 
 def test_a_batch_gets_as_many_workers_as_it_is_worth():
-    from blockclf.batch import PAGES_PER_WORKER, plan_workers
+    from blockclf.workers import PAGES_PER_WORKER, plan_workers
 
     assert plan_workers(8, 1) == 1  # one page: no worker is started
     assert plan_workers(8, 2 * PAGES_PER_WORKER - 1) == 1
@@ -382,9 +382,9 @@ def test_a_pool_found_broken_when_a_task_is_sent_runs_that_task_again(synthetic_
     That task is run again like those the dead worker held, and no page is lost."""
     from concurrent.futures.process import BrokenProcessPool
 
-    import blockclf.batch as batch
+    from blockclf.workers import Workers
 
-    real = batch._Workers._submit
+    real = Workers._submit
     calls = []
 
     def submit(self, fn, args, pool=None, slot=0):
@@ -393,7 +393,7 @@ def test_a_pool_found_broken_when_a_task_is_sent_runs_that_task_again(synthetic_
             raise BrokenProcessPool("a child process terminated abruptly")
         return real(self, fn, args, pool, slot)
 
-    monkeypatch.setattr(batch._Workers, "_submit", submit)
+    monkeypatch.setattr(Workers, "_submit", submit)
     items = _items(synthetic_page)
     out = list(run_batch(items, BatchOptions(model=str(tiny_model_file), chunk_size=2), jobs=2))
     assert [o.name for o in out] == [it.name for it in items]
@@ -423,7 +423,7 @@ def test_workers_run_the_collector_set_for_a_batch_and_the_caller_keeps_its_own(
     (`GC_THRESHOLDS`); the calling process's setting is not touched."""
     import gc
 
-    from blockclf.batch import GC_THRESHOLDS
+    from blockclf.workers import GC_THRESHOLDS
 
     saved = gc.get_threshold()  # tests that ran the command in this process left its setting here
     gc.set_threshold(700, 10, 10)  # Python's defaults: what a forked worker inherits from this caller

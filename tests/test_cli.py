@@ -303,10 +303,10 @@ def test_jobs_takes_a_number_or_auto(capsys, tmp_path: Path, value: str):
 
 def test_jobs_auto_is_the_default_and_starts_no_worker_for_one_page(capsys, tiny_model_file: Path, synthetic_page,
                                                                      tmp_path: Path, monkeypatch):
-    import blockclf.batch as batch
+    from blockclf.workers import Workers
 
     started = []
-    monkeypatch.setattr(batch._Workers, "_executor", lambda self, jobs: started.append(jobs))
+    monkeypatch.setattr(Workers, "_executor", lambda self, jobs: started.append(jobs))
     path = tmp_path / "page.html"
     path.write_text(synthetic_page(21, 0).html, encoding="utf-8")
     code, out, _ = run(capsys, "extract", str(path), "--model", str(tiny_model_file))

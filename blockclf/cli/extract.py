@@ -189,7 +189,8 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
 def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Model,
              profile: SiteProfile | None) -> BatchOptions:
     """The batch options of the run; ``--jobs auto`` is settled here (``args.jobs``)."""
-    from ..batch import AUTO_JOBS, BatchOptions, available_cores, plan_workers  # lazy, see `run`
+    from ..batch import BatchOptions  # lazy, see `run`
+    from ..workers import AUTO_JOBS, available_cores, plan_workers
 
     if args.url is not None and (len(inputs.files) + inputs.stdin + len(inputs.listing) != 1 or inputs.warcs):
         raise UsageError("--url names one page's address: give one page (a file or -), not several or a WARC")
@@ -390,7 +391,7 @@ def run(args: argparse.Namespace) -> int:
     """
     _check(args)
     model = cached_model(args.model)  # forked workers find it read: sent as a path, not read again
-    from ..batch import batch_collector  # lazy, see `run`
+    from ..workers import batch_collector  # lazy, see `run`
 
     with batch_collector():  # forked workers inherit the setting; a caller's Python gets its own back
         return _extract(args, model)
