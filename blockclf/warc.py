@@ -232,9 +232,10 @@ def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageE
     return Item(name=url, source=data, url=url, site=site, encoding=charset.group(1) if charset else None)
 
 
-def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[str, list[dict]]:
+def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[str, str]:
     """One JSONL line for a result (a WARC record's, keyed by its URL; ``key="name"`` for a
-    page file), and its removal-log records."""
+    page file), and its removal log as JSON lines ("" without ``with_log``): encoded here, in
+    the worker that scored the page, not in the process that writes every output."""
     row: dict[str, Any] = {key: res.name}
     if fmt == "json":
         row.update(to_dict(res))
@@ -242,14 +243,7 @@ def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[
     else:
         row.update(title=res.title, site=res.site, verdict=res.verdict)
         row[fmt] = res.text if fmt == "text" else to_html(res) if fmt == "html" else res.markdown
-    return json_line(row), (removal_log(res) if with_log else [])
-
-
-def _encoded_line(res: Result, fmt: str, with_log: bool) -> tuple[str, str]:
-    """`warc_line` with its removal-log records as JSON lines, encoded in the worker that scored
-    the page rather than in the process that writes every output."""
-    line, records = warc_line(res, fmt, with_log)
-    return line, json_lines(records) if records else ""
+    return json_line(row), (json_lines(removal_log(res)) if with_log else "")
 
 
 def _stem(path: Path) -> str:
@@ -280,7 +274,7 @@ def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions
     """
     path = Path(path)
     _require_warcio()
-    opts = replace(opts, transform=partial(_encoded_line, fmt=fmt, with_log=with_log))
+    opts = replace(opts, transform=partial(warc_line, fmt=fmt, with_log=with_log))
     damage: dict[str, PageError] = {}  # filled while the records are read; the same on every pass
     batch = itertools.chain(
         run_batch(lambda: read_warc(path, site, max_bytes=opts.limits.max_bytes, damage=damage), opts,

@@ -81,8 +81,7 @@ def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, ima
     if jsonl:
         from ..warc import warc_line  # lazy, as the batch engine (`run`)
 
-        line, records = warc_line(res, fmt, with_log, key="name")
-        return line, json_lines(records) if records else "", flags
+        return (*warc_line(res, fmt, with_log, key="name"), flags)
     if encoded and fmt == "json":
         out: str | bytes = _json(res, images)
     else:
