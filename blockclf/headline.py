@@ -13,7 +13,8 @@ from lxml import etree
 
 from .block import Block
 from .data import host_domain
-from .metatext import clean_value, token_overlap, value_words
+from .metatext import clean_value, token_overlap
+from .metrics import tokens
 from .words import title_parts
 
 __all__ = ["MAX_LOGO_WORDS", "best_title_run", "clean_title", "h1_headline", "h1_texts", "lead_heading", "site_like"]
@@ -25,7 +26,7 @@ def site_like(part: str, sitename: str | None, domain: str | None, logos: Sequen
     """Whether a title part names the site: its site name, its domain's name, or a logo ``<h1>``
     (most of whose words the part holds: ``"My Hero Academia [Archive of Our Own]"`` beside
     the h1 ``"Archive of Our Own beta"``)."""
-    words = value_words(part)
+    words = tokens(part)
     if not words:
         return True
     if _is_host(part):
@@ -38,7 +39,7 @@ def site_like(part: str, sitename: str | None, domain: str | None, logos: Sequen
         if squeezed and (squeezed in label or label in squeezed):
             return True
     for logo in logos:
-        logo_words = value_words(logo)
+        logo_words = tokens(logo)
         if logo_words and 4 * sum(w in words for w in logo_words) >= 3 * len(logo_words):
             return True
     return False
@@ -65,7 +66,7 @@ def _names_site(text: str, sitename: str | None, domain: str | None) -> bool:
     if not domain:
         return False
     label = re.sub(r"\W", "", domain.lower())
-    squeezed = "".join(value_words(text))
+    squeezed = "".join(tokens(text))
     return bool(label) and squeezed.startswith(label) and len(squeezed) - len(label) <= 4
 
 
@@ -85,13 +86,13 @@ def best_title_run(text: str, title: str, spans: Sequence[tuple[str, int, int]],
     which is nearly as like it.
     """
     parts = [p for p, _, _ in spans]
-    n_title = len(value_words(title))
-    most_words = 2 * len(value_words(text)) if leading else n_title
+    n_title = len(tokens(title))
+    most_words = 2 * len(tokens(text)) if leading else n_title
     best, where = 0.0, None
     for i in range(1 if leading else len(parts)):
         for j in range(i + 1, len(parts) + 1):
             run = " ".join(parts[i:j])
-            n_run = len(value_words(run))
+            n_run = len(tokens(run))
             if leading and n_run > most_words:
                 break
             score = token_overlap(text, run)
@@ -126,9 +127,9 @@ def h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[
             continue
         i, j = run
         found = title[spans[i][1]:spans[j - 1][2]]
-        if value_words(head) == value_words(found):
+        if tokens(head) == tokens(found):
             found = head
-        if i <= start and len(value_words(found)) > 1:
+        if i <= start and len(tokens(found)) > 1:
             return found
         if i <= start:
             single = single or found
@@ -169,8 +170,8 @@ def lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, doma
         if run is None or run[1] == len(spans):  # none, or the whole title: nothing to take off
             continue
         found = title[spans[0][1]:spans[run[1] - 1][2]].strip()
-        if len(value_words(found)) >= 2:
-            return b.text if value_words(b.text) == value_words(found) else found
+        if len(tokens(found)) >= 2:
+            return b.text if tokens(b.text) == tokens(found) else found
     return None
 
 
@@ -194,9 +195,9 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
         return title
     # a short <h1> of a few words that neither is nor starts the title is the site's logo,
     # named at the title's end (a one-word h1 is as often the page's section: "Books")
-    title_words = value_words(title)
-    logos = [h for h in h1 if 2 <= len(value_words(h)) <= MAX_LOGO_WORDS and token_overlap(h, title) < 0.5
-             and title_words[:len(value_words(h))] != value_words(h)]
+    title_words = tokens(title)
+    logos = [h for h in h1 if 2 <= len(tokens(h)) <= MAX_LOGO_WORDS and token_overlap(h, title) < 0.5
+             and title_words[:len(tokens(h))] != tokens(h)]
     # drop site-like parts from both ends
     lo, hi = 0, len(parts)
     while hi - lo > 1 and site_like(parts[hi - 1], sitename, domain, logos):
@@ -206,7 +207,7 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
     if (lo, hi) == (0, len(parts)):
         return title
     kept = title[spans[lo][1]:spans[hi - 1][2]].strip()
-    return kept if len(value_words(kept)) >= 2 else title
+    return kept if len(tokens(kept)) >= 2 else title
 
 
 #: permalink glyphs a heading may end with (not "#": "Learn C#")

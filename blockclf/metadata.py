@@ -57,7 +57,8 @@ from .jsonld import (
     jsonld_types,
 )
 from .language import language_sample, page_language
-from .metatext import clean_value, is_url, parse_date, time_element_date, token_overlap, url_date, value_words
+from .metatext import clean_value, is_url, parse_date, time_element_date, token_overlap, url_date
+from .metrics import tokens
 from .words import title_parts
 
 __all__ = ["MAX_JSONLD_CHARS", "MAX_JSONLD_DEPTH", "MAX_JSONLD_NODES", "MAX_PAGE_PRODUCTS", "Metadata", "clean_title",
@@ -321,7 +322,7 @@ def _title_part(text: str, title: str | None, sitename: str | None, domain: str 
         return False
     i, j = run
     rest = [p for k, (p, _, _) in enumerate(spans) if not i <= k < j]
-    return len(value_words(" ".join(p for p, _, _ in spans[i:j]))) > 1 or not all(
+    return len(tokens(" ".join(p for p, _, _ in spans[i:j]))) > 1 or not all(
         site_like(p, sitename, domain) for p in rest)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime
 from html import unescape
@@ -16,10 +17,11 @@ from urllib.parse import urlsplit
 from dateutil import parser as dateparser
 from lxml import etree
 
-__all__ = ["clean_value", "is_url", "parse_date", "time_element_date", "token_overlap", "url_date", "value_words"]
+from .metrics import tokens
+
+__all__ = ["clean_value", "is_url", "parse_date", "time_element_date", "token_overlap", "url_date"]
 
 _WS = re.compile(r"\s+")
-_WORD = re.compile(r"\w+")
 
 
 #: a character reference left in a value: JSON-LD strings are not HTML, yet many sites write
@@ -49,22 +51,13 @@ def clean_value(value: Any, limit: int = 1000) -> str | None:
     return value[:limit] or None
 
 
-def value_words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
 def token_overlap(a: str, b: str) -> float:
-    """Token F1 of two strings (lower-cased ``\\w+``, multiset)."""
-    ta, tb = value_words(a), value_words(b)
+    """Token F1 of two strings (`metrics.tokens`, multiset, as `metrics.score_text` counts it);
+    0 when either has no token."""
+    ta, tb = tokens(a), tokens(b)
     if not ta or not tb:
         return 0.0
-    rest = list(tb)
-    m = 0
-    for t in ta:
-        if t in rest:
-            rest.remove(t)
-            m += 1
-    return 2 * m / (len(ta) + len(tb))
+    return 2 * sum((Counter(ta) & Counter(tb)).values()) / (len(ta) + len(tb))
 
 
 def is_url(text: str) -> bool:
