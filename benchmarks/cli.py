@@ -66,17 +66,16 @@ def _run(cmd: list[str]) -> tuple[float, int, str]:
     return time.perf_counter() - t0, proc.returncode, proc.stderr
 
 
-def written_text(folder: Path, r) -> str | None:
-    """The text written for page ``r`` under ``folder``: its ``.txt`` file, or the ``text``
-    field of its ``.json`` (``--format json``); "" when nothing was written (a skipped page);
-    None when it was written only as Markdown or HTML, which are not scored as text."""
-    stem = folder / r.dataset / r.id
-    txt, js = stem.with_name(f"{r.id}.txt"), stem.with_name(f"{r.id}.json")
+def written_text(folder: Path, page_id: str) -> str | None:
+    """The text written for a page in ``folder``: its ``.txt`` file, or the ``text`` field of
+    its ``.json`` (``--format json``); "" when nothing was written (a skipped page); None when
+    it was written only as Markdown or HTML, which are not scored as text."""
+    txt, js = folder / f"{page_id}.txt", folder / f"{page_id}.json"
     if txt.exists():
         return txt.read_text(encoding="utf-8")
     if js.exists():
         return json.loads(js.read_text(encoding="utf-8")).get("text") or ""
-    if any(stem.with_name(f"{r.id}{ext}").exists() for ext in (".md", ".html")):
+    if any((folder / f"{page_id}{ext}").exists() for ext in (".md", ".html")):
         return None
     return ""
 
@@ -89,7 +88,7 @@ def _group_tables(records: list, work: Path, systems: list[str]) -> dict[str, di
     """Print, and return, mean F1 by page type (where the index gives one) and by language
     (for datasets in many languages), for every system whose outputs are in ``work``."""
     def f1(system: str, r) -> float:
-        return score_text(written_text(work / system, r) or "", r.read_gold()).f1
+        return score_text(written_text(work / system / r.dataset, r.id) or "", r.read_gold()).f1
 
     langs = defaultdict(set)
     for r in records:
@@ -166,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, secs in seconds.items():
         figures[name] = {"seconds": round(secs, 2), "pages_per_s": round(len(records) / secs, 2)}
     # quality of what the command wrote (its text files, or the text of its JSON)
-    texts = [written_text(work / "blockclf", r) for r in records]
+    texts = [written_text(work / "blockclf" / r.dataset, r.id) for r in records]
     if any(t is None for t in texts):
         print("\nquality not scored: the pages were written as Markdown or HTML (score text or JSON output)")
         return _finish(args, figures, seconds, work)

@@ -5,7 +5,8 @@ runs it: the index's first N pages (all splits, 5,000 by default) linked into on
 Every 0.3 s the proportional set sizes (PSS: shared pages split among the processes that
 share them, so forked workers are not counted twice) of the command and all its descendants
 are read from ``/proc`` and summed; the peak is the figure (target: under 500 MB). Wall time
-and the CPU time of the whole process tree are printed too. Linux only.
+and the CPU time of the whole process tree are printed too (psutil, the ``bench`` extra).
+Linux only: other systems give no PSS.
 
     python benchmarks/memory.py [../shared/benchmark] [--pages 5000] [--args="--format json"]
 """
@@ -24,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil  # the bench extra
+
 
 def link_pages(bench: Path, n: int, folder: Path) -> int:
     """Link the index's first ``n`` pages that have HTML into ``folder``; how many were linked."""
@@ -41,36 +44,20 @@ def link_pages(bench: Path, n: int, folder: Path) -> int:
     return done
 
 
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as fh:
-                out += [int(x) for x in fh.read().split()]
-    except OSError:  # the process ended meanwhile
-        pass
-    return out
-
-
-def _pss_kb(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
 def tree_pss_kb(pid: int) -> int:
-    """Summed PSS of ``pid`` and all its descendants, in kB."""
-    todo, total = [pid], 0
-    while todo:
-        p = todo.pop()
-        total += _pss_kb(p)
-        todo += _children(p)
-    return total
+    """Summed PSS of ``pid`` and all its descendants, in kB (a process that ends meanwhile counts 0)."""
+    try:
+        root = psutil.Process(pid)
+        procs = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    total = 0
+    for proc in procs:
+        try:
+            total += proc.memory_full_info().pss
+        except psutil.Error:
+            pass
+    return total // 1024
 
 
 def run_sampled(cmd: list[str], every: float = 0.3) -> dict[str, float]:
@@ -98,7 +85,7 @@ def main() -> int:
     ap.add_argument("--args", default="", help="extra arguments for blockclf extract, e.g. --args='--format json'")
     args = ap.parse_args()
     if not sys.platform.startswith("linux"):
-        print("memory.py reads /proc: Linux only", file=sys.stderr)
+        print("memory.py sums proportional set sizes, which only Linux gives", file=sys.stderr)
         return 2
     exe = shutil.which("blockclf")
     if exe is None:

@@ -26,19 +26,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from blockclf.evaluate import score_text  # noqa: E402
+from cli import written_text  # noqa: E402  (benchmarks/cli.py: how a written output is read)
 
 
-def _written(out: Path, page_id: str) -> str:
-    """The text written for a page: its ``.txt``, or the ``text`` of its ``.json`` (``--args=--format=json``);
-    "" when the command skipped it. Markdown and HTML outputs are refused: they are not scored as text."""
-    txt, js = out / f"{page_id}.txt", out / f"{page_id}.json"
-    if txt.exists():
-        return txt.read_text(encoding="utf-8")
-    if js.exists():
-        return json.loads(js.read_text(encoding="utf-8")).get("text") or ""
-    if (out / f"{page_id}.md").exists() or (out / f"{page_id}.html").exists():
+def _scored_text(out: Path, page_id: str) -> str:
+    text = written_text(out, page_id)
+    if text is None:
         raise SystemExit("site_folder.py scores text or JSON output, not Markdown or HTML")
-    return ""
+    return text
 
 
 def main() -> int:
@@ -71,7 +66,7 @@ def main() -> int:
                 (hosted / f"{r['id']}.html.gz").symlink_to(bench / ds / "html" / f"{r['id']}.html.gz")
 
             def score(out: Path, recs: list[dict] = recs, ds: str = ds) -> list[float]:
-                return [score_text(_written(out, r["id"]),
+                return [score_text(_scored_text(out, r["id"]),
                                    (bench / ds / "gold" / f"{r['id']}.txt").read_text(encoding="utf-8")).f1
                         for r in recs]
 

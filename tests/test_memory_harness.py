@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("psutil", reason="the memory benchmark reads process memory with psutil (the bench extra)")
 _SPEC = importlib.util.spec_from_file_location("memory", Path(__file__).resolve().parents[1] / "benchmarks" / "memory.py")
 memory = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(memory)
