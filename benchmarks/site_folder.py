@@ -25,8 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from blockclf.evaluate import score_text  # noqa: E402
-from cli import written_text  # noqa: E402  (benchmarks/cli.py: how a written output is read)
+from cli import written_text
+
+from blockclf.evaluate import score_text
 
 
 def _scored_text(out: Path, page_id: str) -> str:
@@ -46,7 +47,8 @@ def main() -> int:
     ap.add_argument("--args", default="", help="extra arguments for every blockclf extract run")
     args = ap.parse_args()
     bench = args.bench.resolve()  # the pages are linked from a temporary folder: a relative path would not reach them
-    index = [json.loads(line) for line in open(bench / "index.jsonl", encoding="utf-8")]
+    with open(bench / "index.jsonl", encoding="utf-8") as fh:
+        index = [json.loads(line) for line in fh]
     sites: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in index:
         if r["split"] == args.split and r.get("domain"):
@@ -91,7 +93,8 @@ def main() -> int:
     if totals:
         mean = {name: sum(f1s) / len(f1s) for name, f1s in totals.items()}
         print(f"| all | | {len(totals['batch'])} | {mean['batch']:.4f} | {mean['no-site']:.4f} | "
-              f"{mean['batch'] - mean['no-site']:+.4f} |" + (f" {mean['page by page']:.4f} |" if args.page_by_page else ""))
+              f"{mean['batch'] - mean['no-site']:+.4f} |"
+              + (f" {mean['page by page']:.4f} |" if args.page_by_page else ""))
     return 0
 
 
