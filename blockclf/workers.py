@@ -149,7 +149,7 @@ class Workers:
     """
 
     def __init__(self, jobs: int, lost: Callable[[Callable[..., Any], tuple[Any, ...], str], Any],
-                 alone_args: Callable[[Callable[..., Any], tuple[Any, ...]], tuple[Any, ...]] | None = None) -> None:
+                 alone_args: Callable[[Callable[..., Any], tuple[Any, ...]], tuple[Any, ...]]) -> None:
         self.jobs = jobs
         self.lost = lost
         self.alone_args = alone_args
@@ -259,8 +259,7 @@ class Workers:
         """A task whose worker died, run once more; page by page if it dies again."""
         from concurrent.futures.process import BrokenProcessPool
 
-        if self.alone_args is not None:
-            args = self.alone_args(fn, args)
+        args = self.alone_args(fn, args)
         try:
             return self._alone(fn, args)
         except BrokenProcessPool:
