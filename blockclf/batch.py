@@ -12,7 +12,7 @@ parsed page would make memory grow with the batch. A batch therefore runs in two
 Pass 1 keeps each segmented page for pass 2. The process that read it holds it as it is,
 and pass 2 sends the page's scoring back to that process, while a quarter of
 `BatchOptions.cache_bytes` lasts (shared among the processes); past that, the page comes
-back packed (pickled, compressed: about a fifth of its size in objects, read back in a
+back packed (`blockclf.carry`; pickled, compressed: about a fifth of its size in objects, read back in a
 tenth of the time it takes to parse and segment it again) while half of it lasts; only
 pages beyond both are parsed twice, as are held pages whose process died. A page that
 names no site can get no evidence: with a ``transform`` (the command line's writers), pass
@@ -28,21 +28,16 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import logging
-import operator
 import os
-import pickle
 import sys
 import time
-import zlib
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
-from lxml import etree
-
-from .block import Block
+from .carry import NO_TREE, Held, hold_page, pack, plain_size, release, squeezed, take_page, unpack, unsqueezed
 from .html import Limits, PageError, Source
 from .model import Model, cached_model
 from .predict import extract_batch, page_error, prepare
@@ -57,15 +52,10 @@ log = logging.getLogger("blockclf")
 
 #: a batch's items, or a function giving them afresh (a WARC file is read once per pass)
 Items = Union[Sequence["Item"], Callable[[], Iterable["Item"]]]  # noqa: UP007 (a runtime alias on 3.10)
-_NO_TREE = etree.Element("html")  # stands in for a dropped tree: scoring reads no element
 #: at most this many blocks are scored in one LightGBM call (feature tables: 2 KB a block, and
 #: a copy while they are stacked): a worker's peak is mostly this. 6,000 against 20,000: one
 #: folder of 5,000 pages 484 MB in all processes against 564, the wcxb folder as fast
 SCORE_BLOCKS = 6_000
-#: an encoded output kept from pass 1 (a page with no site, scored at once) of at least this
-#: many bytes is kept compressed until its turn: JSON outputs shrink about fivefold, so a
-#: folder of 5,000 pages peaks at about the same memory in JSON as in text
-SQUEEZE_BYTES = 2048
 #: a batch of known length is cut into about this many chunks (of at most ``chunk_size`` pages),
 #: however many workers score it: the pages scored together, and so what their site's median
 #: kept ratio says of them (`blockclf.checks.site_checks`), never depend on ``--jobs``. Many
@@ -156,29 +146,6 @@ def _prepare(item: Item, opts: BatchOptions) -> Page | PageError:
         return page_error(exc, item.name)
 
 
-_BLOCK_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(Block)))
-
-
-def _pack(page: Page) -> bytes:
-    """A prepared page as compact bytes for pass 2 (its tree is left out: scoring reads none).
-
-    Blocks travel as tuples of their fields: pickling the records themselves costs twice
-    as much."""
-    # what is left of the page's time budget travels as `Page.budget_left`, which scoring reads
-    doc = dataclasses.replace(page.doc, root=None, deadline=None)
-    light = dataclasses.replace(page, doc=doc, blocks=[], hidden=[])
-    state = (light, [_BLOCK_FIELDS(b) for b in page.blocks], [_BLOCK_FIELDS(b) for b in page.hidden])
-    return zlib.compress(pickle.dumps(state, pickle.HIGHEST_PROTOCOL), 1)
-
-
-def _unpack(packed: bytes) -> Page:
-    page, blocks, hidden = pickle.loads(zlib.decompress(packed))  # bytes this process or its worker made
-    page.doc.root = _NO_TREE
-    page.blocks = [Block(*f) for f in blocks]
-    page.hidden = [Block(*f) for f in hidden]
-    return page
-
-
 @dataclass
 class PageRead:
     """What pass 1 learnt of one page: its site, its `block_keys` (None when it can get no
@@ -194,25 +161,6 @@ class PageRead:
     #: the page is held by the process that read it (`_HELD`), the worker slot it runs in
     held: bool = False
     slot: int = 0
-
-
-def _plain_size(value: Any) -> int | None:
-    """Bytes held by a transform's output made of strings, bytes, lists, tuples and dicts
-    (None for anything else, whose size is not known cheaply). A string's are counted as
-    Python stores it: one to four bytes a character, by its widest character."""
-    if isinstance(value, (str, bytes)):
-        return sys.getsizeof(value)
-    if isinstance(value, _Squeezed):
-        return sys.getsizeof(value.data) + 48
-    if isinstance(value, (list, tuple)):
-        parts = [_plain_size(v) for v in value]
-        return None if None in parts else sum(parts) + 8 * len(parts)
-    if isinstance(value, dict):
-        parts = [_plain_size(v) for v in value.values()]
-        return None if None in parts else sum(parts) + 8 * len(parts) + sum(len(str(k)) for k in value)
-    if value is None or isinstance(value, (int, float, bool)):
-        return 8
-    return None
 
 
 def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
@@ -241,49 +189,25 @@ def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
             continue
         read = PageRead(page.site, block_keys(page.blocks) if hashed else None)
         if keep:
-            read.held = hold is not None and _hold(page, _Held(hold[0], hold[1] + n), hold[2])
-            read.packed = None if read.held else _pack(page)
+            read.held = hold is not None and hold_page(page, Held(hold[0], hold[1] + n), hold[2])
+            read.packed = None if read.held else pack(page)
         out.append(read)
     if now:
         done = score_chunk([n[1] for n in now], opts, [None] * len(now), [n[2] for n in now])
         for (i, _item, page), outcome in zip(now, done):
             if outcome.error is None:
-                outcome.result = _squeezed(outcome.result)
-            size = _plain_size(outcome.result) if outcome.error is None else 0
+                outcome.result = squeezed(outcome.result)
+            size = plain_size(outcome.result) if outcome.error is None else 0
             if size is None:  # the output's size is not known: the page waits for pass 2, packed
-                out[i].packed = _pack(page)
+                out[i].packed = pack(page)
             else:
                 out[i].outcome, out[i].size = outcome, size
     return out
 
 
-@dataclass(frozen=True)
-class _Squeezed:
-    """An encoded output kept compressed until it is handed on (`_opened`)."""
-
-    data: bytes
-
-
-def _squeezed(value: Any) -> Any:
-    """A transform's output with its long encoded parts (bytes, alone or in a tuple) compressed."""
-    if isinstance(value, bytes) and len(value) >= SQUEEZE_BYTES:
-        return _Squeezed(zlib.compress(value, 1))
-    if type(value) is tuple and any(isinstance(v, bytes) for v in value):
-        return tuple(map(_squeezed, value))
-    return value
-
-
-def _unsqueezed(value: Any) -> Any:
-    if isinstance(value, _Squeezed):
-        return zlib.decompress(value.data)
-    if type(value) is tuple and any(isinstance(v, _Squeezed) for v in value):
-        return tuple(map(_unsqueezed, value))
-    return value
-
-
 def _opened(outcome: Outcome) -> Outcome:
     """The outcome with its output as the transform made it."""
-    outcome.result = _unsqueezed(outcome.result)
+    outcome.result = unsqueezed(outcome.result)
     return outcome
 
 
@@ -309,71 +233,20 @@ def _groups(pages: Sequence[Page], limit: int) -> Iterator[list[int]]:
         yield run
 
 
-@dataclass(frozen=True)
-class _Held:
-    """A page pass 1 holds in the process that read it, by batch and position."""
-
-    batch: str
-    index: int
-
-
-#: pages held for pass 2 in this process: `_Held` -> (page, its estimated bytes)
-_HELD: dict[_Held, tuple[Page, int]] = {}
-#: per batch, the estimated bytes of the pages this process holds
-_HELD_BYTES: Counter[str] = Counter()
-
-
-def _held_size(page: Page) -> int:
-    """Estimated bytes of a segmented page's objects, its tree let go (measured: about 1.7
-    times its characters plus 400 bytes a block; rounded up)."""
-    blocks = page.blocks + page.hidden + (page.revealed or [])
-    return 2 * sum(len(b.text) + len(b.xpath) + len(b.rich or "") for b in blocks) + 600 * len(blocks)
-
-
-def _hold(page: Page, key: _Held, budget: int) -> bool:
-    """Keep ``page`` in this process for pass 2 if its batch's share of the budget allows."""
-    size = _held_size(page)
-    if _HELD_BYTES[key.batch] + size > budget:
-        return False
-    # scoring reads no element, and what is left of the time budget from `Page.budget_left`
-    page.doc = dataclasses.replace(page.doc, root=_NO_TREE, deadline=None)
-    _HELD[key] = (page, size)
-    _HELD_BYTES[key.batch] += size
-    return True
-
-
-def _take(key: _Held) -> Page | None:
-    """A held page, let go of here; None when this process does not hold it (it is not the
-    one that read the page: a worker that died, or a task run again elsewhere)."""
-    held = _HELD.pop(key, None)
-    if held is None:
-        return None
-    page, size = held
-    _HELD_BYTES[key.batch] -= size
-    return page
-
-
-def release(batch: str) -> None:
-    """Let go of every page this process holds for ``batch`` (a batch ended or abandoned)."""
-    for key in [k for k in _HELD if k.batch == batch]:
-        del _HELD[key]
-    _HELD_BYTES.pop(batch, None)
-
-
-def _prepared(item: Item, opts: BatchOptions, known: Page | PageError | bytes | _Held | None) -> Page | PageError:
+def _prepared(item: Item, opts: BatchOptions, known: Page | PageError | bytes | Held | None) -> Page | PageError:
     """A chunk's page ready to score: held here, unpacked, or prepared now and let go of its tree."""
-    if isinstance(known, _Held):
-        known = _take(known)
+    if isinstance(known, Held):
+        known = take_page(known)
     if isinstance(known, bytes):
-        return _unpack(known)
+        return unpack(known)
     page = known if known is not None else _prepare(item, opts)
-    if isinstance(page, Page) and page.doc.root is not _NO_TREE:  # scoring reads no element
-        page.doc = dataclasses.replace(page.doc, root=_NO_TREE)
+    if isinstance(page, Page) and page.doc.root is not NO_TREE:  # scoring reads no element
+        page.doc = dataclasses.replace(page.doc, root=NO_TREE)
     return page
 
 
 def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[Any] | None = None,
-                pages: Sequence[Page | PageError | bytes | _Held | None] | None = None) -> list[Outcome]:
+                pages: Sequence[Page | PageError | bytes | Held | None] | None = None) -> list[Outcome]:
     """Pass 2 over a chunk: prepare (unless ``pages`` has them: prepared, packed, or held in
     this process), score together, transform.
 
@@ -559,14 +432,14 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
     # whether a task was sent for it
     plans: deque[tuple[list[Outcome | None], bool]] = deque()
 
-    def known(i: int) -> bytes | PageError | _Held | None:
+    def known(i: int) -> bytes | PageError | Held | None:
         if reads is None:
             return None
         r = reads[i]
         if r.error is not None:
             return r.error
         if r.held:
-            return _Held(name, i)
+            return Held(name, i)
         packed, r.packed = r.packed, None  # each packed page is handed on once, then let go
         return packed
 

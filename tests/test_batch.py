@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pytest
 
+from blockclf import carry
 from blockclf.batch import BatchOptions, Item, run_batch
 from blockclf.cli import main
 from blockclf.html import Limits
@@ -66,8 +67,8 @@ def test_pages_with_no_site_are_scored_in_pass_one_with_the_same_output(syntheti
     reference = extract_batch([prepare(it.source, name=it.name) for it in items], model=str(tiny_model_file))
     assert [r.site is None for r in reference] == [it.name.startswith("nosite") for it in items]
     kept = []
-    real = batch._pack
-    monkeypatch.setattr(batch, "_pack", lambda page: kept.append(page.name) or real(page))
+    real = batch.pack
+    monkeypatch.setattr(batch, "pack", lambda page: kept.append(page.name) or real(page))
     opts = BatchOptions(model=str(tiny_model_file), chunk_size=2, cache_bytes=cache_bytes,
                         transform=lambda res: (res.text, [float(s) for s in res.scores]))
     out = list(run_batch(items, opts, jobs=jobs))
@@ -90,7 +91,7 @@ def test_encoded_outputs_kept_from_pass_one_are_held_compressed_and_given_back_w
     items = _mixed(synthetic_page)
 
     def transform(res):  # like the command line's writers: encoded text, and a list beside it
-        return (res.text.encode() * (1 + batch.SQUEEZE_BYTES // max(len(res.text), 1)), [res.verdict])
+        return (res.text.encode() * (1 + carry.SQUEEZE_BYTES // max(len(res.text), 1)), [res.verdict])
 
     reference = [transform(r) for r in extract_batch([prepare(it.source, name=it.name) for it in items],
                                                      model=str(tiny_model_file))]
@@ -108,15 +109,15 @@ def test_pages_are_scored_in_the_process_that_read_them(synthetic_page, tiny_mod
     import blockclf.batch as batch
 
     calls = []
-    real_prepare, real_pack = batch.prepare, batch._pack
+    real_prepare, real_pack = batch.prepare, batch.pack
     monkeypatch.setattr(batch, "prepare", lambda *a, **k: calls.append(("prepare", k["name"])) or real_prepare(*a, **k))
-    monkeypatch.setattr(batch, "_pack", lambda page: calls.append(("pack", page.name)) or real_pack(page))
+    monkeypatch.setattr(batch, "pack", lambda page: calls.append(("pack", page.name)) or real_pack(page))
     items = _items(synthetic_page)
     reference = extract_batch([real_prepare(it.source, name=it.name) for it in items], model=str(tiny_model_file))
     out = list(run_batch(items, BatchOptions(model=str(tiny_model_file), chunk_size=2)))
     _same(out, reference)
     assert sorted(calls) == sorted(("prepare", it.name) for it in items)
-    assert not batch._HELD and not batch._HELD_BYTES  # let go of once the batch is done
+    assert not carry._HELD and not carry._HELD_BYTES  # let go of once the batch is done
 
 
 def test_workers_hold_the_pages_they_read_and_score_them(synthetic_page, tiny_model_file):
@@ -146,10 +147,10 @@ def test_a_page_past_the_held_budget_comes_back_packed(synthetic_page, tiny_mode
     try:
         reads = batch.page_keys(items, opts, keep=True, hold=("test", 0, 1 << 30))
         assert all(r.held and r.packed is None for r in reads)
-        assert len(batch._HELD) == len(items)
+        assert len(carry._HELD) == len(items)
     finally:
         batch.release("test")
-    assert not batch._HELD
+    assert not carry._HELD
 
 
 def test_an_output_of_unknown_size_waits_for_pass_two_packed(synthetic_page, tiny_model):
