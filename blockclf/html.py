@@ -390,9 +390,12 @@ def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
     return title, _page_url(canonical, og), lang
 
 
+@lru_cache(maxsize=4096)
 def join_url(base: str, url: str) -> str | None:
     """``urljoin``, or None for an address it cannot read (a malformed IPv6 host,
-    ``https://[x/``): such an address costs its link, never the page."""
+    ``https://[x/``): such an address costs its link, never the page. Remembered: the pages
+    of a site link to the same addresses from the same menus, and a page's links are joined
+    again when its Markdown or HTML is written."""
     try:
         return urljoin(base, url)
     except ValueError:

@@ -401,10 +401,6 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
     return "".join(out)
 
 
-#: `join_url`, remembered: the pages of a site link to the same addresses from the same menus
-_joined = lru_cache(maxsize=4096)(join_url)
-
-
 @lru_cache(maxsize=256)
 def _origin(base: str) -> str | None:
     """``scheme://host`` of an absolute address, as urljoin writes it (None if unreadable)."""
@@ -773,7 +769,7 @@ class _Segmenter:
                 origin = _origin(self.base)
                 if origin is not None:
                     return origin + url
-        return _joined(self.base, url)
+        return join_url(self.base, url)
 
     def _open(self, attrib: dict[str, str], inline: str) -> str | None:
         """Open an inline element (its ``attrib``) in `Block.rich`; the closing tag, or None when none is due."""
@@ -886,7 +882,7 @@ class _Segmenter:
                 href = attrib.get("href")
                 if href and not self.base_read:  # the first <base> counts, as in browsers
                     self.base_read = True
-                    base = _joined(self.base, href.strip()) if self.base else href.strip()
+                    base = join_url(self.base, href.strip()) if self.base else href.strip()
                     self.base = base if base and _SAFE_URL.match(base) else self.base
             elif inline == "a" and _is_anchor_glyph(el):
                 furniture = True
