@@ -126,10 +126,6 @@ def _prose_length(b: Block) -> int:
     return length if length >= PROSE_MIN_CHARS else 0
 
 
-def _is_prose(b: Block) -> bool:
-    return _prose_length(b) > 0
-
-
 def _is_link_title(b: Block) -> bool:
     n = len(b.text)
     return LINK_TITLE_CHARS[0] <= n <= LINK_TITLE_CHARS[1] and b.link_chars >= TITLE_MIN_LINK_SHARE * n
@@ -174,14 +170,16 @@ def link_units(blocks: Iterable[Block], groups: dict[str, list[str]] | None = No
     return max((len({x.rsplit("/", 1)[0] for x in paths}) for paths in groups.values()), default=0)
 
 
-def card_share(blocks: Sequence[Block], groups: dict[str, list[str]] | None = None) -> float:
+def card_share(blocks: Sequence[Block], groups: dict[str, list[str]] | None = None,
+               total: int | None = None) -> float:
     """The share of the blocks' characters inside repeated link cards (a listing's teasers).
 
     Link titles are grouped as in `link_units`; a group of at least `CARD_MIN_UNITS` units is
     a list of cards. Each title's card is its element path cut after the deepest step at which
     the group's paths differ (``ul/li[3]`` for ``ul/li[3]/div/h4``), so that the teaser text
     next to the title is inside the card. Returns the characters of blocks inside any card
-    over all the blocks' characters (0.0 for no text). ``groups`` as for `link_units`.
+    over all the blocks' characters (0.0 for no text). ``groups`` as for `link_units`;
+    ``total``: the blocks' characters, when already counted.
     """
     if groups is None:
         groups = _title_groups(blocks)
@@ -190,13 +188,26 @@ def card_share(blocks: Sequence[Block], groups: dict[str, list[str]] | None = No
         if len({x.rsplit("/", 1)[0] for x in paths}) < CARD_MIN_UNITS:
             continue
         steps = [x.split("/") for x in paths]
-        differ = [i for i in range(len(steps[0])) if len({s[i] if i < len(s) else "" for s in steps}) > 1]
-        cards.update("/".join(s[:differ[-1] + 1]) for s in steps)
-    total = sum(len(b.text) for b in blocks)
+        # the deepest step at which the paths differ (a group's paths have as many steps)
+        last = next((i for i in reversed(range(len(steps[0])))
+                     if len({s[i] if i < len(s) else "" for s in steps}) > 1), None)
+        if last is not None:
+            cards.update("/".join(s[:last + 1]) for s in steps)
+    if total is None:
+        total = sum(len(b.text) for b in blocks)
     if not total or not cards:
         return 0.0
     seen: dict[str, bool] = {}  # per element path: inside a card (blocks share their parents)
-    inside = sum(len(b.text) for b in blocks if _in_any(b.xpath, cards, seen))
+    inside = 0
+    for b in blocks:
+        xpath = b.xpath
+        if xpath not in cards:
+            cut = xpath.rfind("/")
+            parent = xpath[:cut] if cut > 0 else ""
+            hit = seen.get(parent)
+            if not (_in_any(parent, cards, seen) if hit is None else hit):
+                continue
+        inside += len(b.text)
     return inside / total
 
 
@@ -250,16 +261,17 @@ def _in_any(xpath: str, roots: set[str], seen: dict[str, bool]) -> bool:
     return found
 
 
-def body_chars(blocks: Iterable[Block]) -> int:
+def body_chars(blocks: Iterable[Block], lengths: Iterable[int] | None = None) -> int:
     """The prose of one container: per parent element, the characters of its prose blocks (their
     `words.spaced_length`); the largest.
 
     An article's paragraphs are siblings in one container; a listing's teaser texts each sit
-    in their own card, so a listing's largest container holds one teaser.
+    in their own card, so a listing's largest container holds one teaser. ``lengths``: the
+    blocks' `_prose_length`, when already measured.
     """
+    blocks = list(blocks)
     per_parent: dict[str, int] = {}
-    for b in blocks:
-        length = _prose_length(b)
+    for b, length in zip(blocks, map(_prose_length, blocks) if lengths is None else lengths):
         if length:
             per_parent[b.parent_xpath] = per_parent.get(b.parent_xpath, 0) + length
     return max(per_parent.values(), default=0)
@@ -387,10 +399,12 @@ def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str 
 
 def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
     # hidden text counts as page text only where it was read as content
-    shown = [b for b, k in zip(blocks, kept) if k or not b.hidden]
-    kept_blocks = [b for b, k in zip(blocks, kept) if k]
+    keep = kept.tolist()  # Python booleans: read block by block, a tenth of the cost of NumPy's
+    shown = [b for b, k in zip(blocks, keep) if k or not b.hidden]
+    kept_blocks = [b for b, k in zip(blocks, keep) if k]
     page_chars = sum(len(b.text) for b in shown)
     kept_chars = sum(len(b.text) for b in kept_blocks)
+    prose = [_prose_length(b) for b in kept_blocks]
     link_chars = sum(b.link_chars for b in shown)
     ratio = kept_chars / page_chars if page_chars else 0.0
     by_path = _path_groups(shown)  # read by repeat_units, and as link titles by link_units and card_share
@@ -403,11 +417,11 @@ def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
         "page_link_density": round(link_chars / page_chars, 4) if page_chars else 0.0,  # as the JSON gives it
         "n_blocks": len(shown),
         "n_kept": int(kept.sum()),
-        "kept_prose_chars": sum(len(b.text) for b in kept_blocks if _is_prose(b)),
+        "kept_prose_chars": sum(len(b.text) for b, length in zip(kept_blocks, prose) if length),
         "kept_link_titles": sum(1 for b in kept_blocks if _is_link_title(b)),
         "link_units": link_units(shown, groups),
-        "kept_body_chars": body_chars(kept_blocks),
-        "card_share": round(card_share(shown, groups), 4),
+        "kept_body_chars": body_chars(kept_blocks, prose),
+        "card_share": round(card_share(shown, groups, page_chars), 4),
         "repeat_units": repeat_units(shown, by_path),
         "kept_code_blocks": sum(1 for b in kept_blocks if b.tag == "pre"),
     }
