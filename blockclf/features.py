@@ -212,44 +212,42 @@ _ANCESTOR_AT = {t: len(OWN_TAGS) + j for j, t in enumerate(ANCESTOR_TAGS)}
 _CLASS_AT = {t: len(OWN_TAGS) + len(ANCESTOR_TAGS) + j for j, t in enumerate(CLASS_TOKENS)}
 
 
-def _flag_row(b: Block) -> np.ndarray:
-    row = np.zeros(_N_FLAGS)
-    j = _TAG_AT.get(b.tag)
-    if j is not None:
-        row[j] = 1.0
-    for t in b.ancestors[:-1]:
-        j = _ANCESTOR_AT.get(t)
-        if j is not None:
-            row[j] = 1.0
-    for t in b.tokens:
-        j = _CLASS_AT.get(t)
-        if j is not None:
-            row[j] = 1.0
-    return row
+def _flag_columns(b: Block) -> list[int]:
+    """The flag columns (in `_flag_grid`'s order) that are set for the block."""
+    cols = [] if (j := _TAG_AT.get(b.tag)) is None else [j]
+    cols += [j for t in b.ancestors[:-1] if (j := _ANCESTOR_AT.get(t)) is not None]
+    cols += [j for t in b.tokens if (j := _CLASS_AT.get(t)) is not None]
+    return cols
 
 
 def _flag_grid(blocks: Sequence[Block]) -> np.ndarray:
     """Own-tag, ancestor-tag and class/id-token flags, one row computed per distinct context.
 
     Blocks under the same element share their ancestor and token tuples, so a page has far
-    fewer distinct contexts than blocks; each is looked up once and rows are gathered.
+    fewer distinct contexts than blocks; each is looked up once, the set flags of all contexts
+    written into one table at once, and rows gathered.
     """
     n = len(blocks)
     rows: dict[tuple[str, tuple[str, ...], tuple[str, ...]], int] = {}
     index = np.empty(n, dtype=np.intp)
-    table: list[np.ndarray] = []
+    at_row: list[int] = []  # (row, column) of every set flag, as two lists
+    at_col: list[int] = []
     for i, b in enumerate(blocks):
         key = (b.tag, b.ancestors, b.tokens)
         k = rows.get(key)
         if k is None:
-            k = rows[key] = len(table)
-            table.append(_flag_row(b))
+            k = rows[key] = len(rows)
+            cols = _flag_columns(b)
+            at_row += [k] * len(cols)
+            at_col += cols
         index[i] = k
-    return np.vstack(table)[index]
+    table = np.zeros((len(rows), _N_FLAGS))
+    table[at_row, at_col] = 1.0
+    return table[index]
 
 
 _COLUMN_AT = {c: j for j, c in enumerate(FEATURES)}
-_FLAGS_AT = _COLUMN_AT[f"tag_{OWN_TAGS[0]}"]  # the flag columns are contiguous, in _flag_row's order
+_FLAGS_AT = _COLUMN_AT[f"tag_{OWN_TAGS[0]}"]  # the flag columns are contiguous, in _flag_columns' order
 
 
 def featurize(blocks: Sequence[Block], title: str = "", repetition: Repetition | None = None,
