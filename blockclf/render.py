@@ -10,13 +10,14 @@ from .explain import HIDDEN_UNREAD, describe, hidden_kind, hidden_note
 from .htmlout import to_html
 from .inline import block_plain
 from .markdown import items_markdown, to_markdown
+from .result import BLOCK_RECORDS
 from .structure import COMMENTS_HEADING, Item, cell_gap, comments_apart, kept_items, titled, without_empty_columns
 from .threads import FURNITURE, ROLE_NAMES
 
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["HIDDEN_UNREAD", "removal_log", "to_dict", "to_html", "to_markdown", "to_text"]
+__all__ = ["BLOCK_RECORDS", "HIDDEN_UNREAD", "removal_log", "to_dict", "to_html", "to_markdown", "to_text"]
 
 
 def to_text(res: Result, title: bool = False) -> str:
@@ -97,13 +98,15 @@ def _items_text(res: Result, items: list[Item], title: bool = False, comments: b
     return "\n".join([head] + out if head else out)
 
 
-def _block_dicts(res: Result) -> list[dict[str, Any]]:
-    """Every block's record: its text, decision, score and structure."""
+def _block_dicts(res: Result, kept_only: bool = False) -> list[dict[str, Any]]:
+    """Every block's record (the kept blocks' with ``kept_only``): its text, decision, score and structure."""
     scores = res.scores.tolist()
     comment = res.comment.tolist() if res.comment is not None and len(res.comment) else [False] * len(res.blocks)
     post = res.post.tolist() if res.post is not None and len(res.post) else [0] * len(res.blocks)
     out = []
     for i, (b, kept) in enumerate(zip(res.blocks, res.kept.tolist())):
+        if kept_only and not kept:
+            continue
         d: dict[str, Any] = {
             "index": b.index,
             "text": b.text,
@@ -135,12 +138,17 @@ def _reason_dict(name: str, value: float, contribution: float) -> dict[str, Any]
             "contribution": round(contribution, 4), "text": describe(name, value, contribution)}
 
 
-def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
+def to_dict(res: Result, images: bool = False, blocks: str = "all") -> dict[str, Any]:
     """Everything about the page: metadata, verdict, warnings, statistics, the kept text as
-    text and as Markdown, comments asked for apart (``comments``: not in the text), every block."""
+    text and as Markdown, comments asked for apart (``comments``: not in the text), and the
+    blocks' records under ``blocks``: every block's (``blocks="all"``), the kept blocks'
+    (``"kept"``; each keeps its page-wide ``index``), or none (``"none"``: no ``blocks`` key),
+    `BLOCK_RECORDS`."""
+    if blocks not in BLOCK_RECORDS:
+        raise ValueError(f"blocks must be one of {', '.join(BLOCK_RECORDS)}, not {blocks!r}")
     meta = res.metadata
     items = kept_items(res)
-    return {
+    doc: dict[str, Any] = {
         "name": res.name,
         "url": res.url,
         "site": res.site,
@@ -163,8 +171,10 @@ def to_dict(res: Result, images: bool = False) -> dict[str, Any]:
         "text": _items_text(res, items, comments=False),
         "markdown": items_markdown(res, items, images, comments=False),
         **({"comments": res.comment_texts} if res.comments == "separate" else {}),
-        "blocks": _block_dicts(res),
     }
+    if blocks != "none":
+        doc["blocks"] = _block_dicts(res, kept_only=blocks == "kept")
+    return doc
 
 
 def removal_log(res: Result) -> list[dict[str, Any]]:

@@ -232,13 +232,14 @@ def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageE
     return Item(name=url, source=data, url=url, site=site, encoding=charset.group(1) if charset else None)
 
 
-def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url") -> tuple[str, str]:
+def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url", blocks: str = "all") -> tuple[str, str]:
     """One JSONL line for a result (a WARC record's, keyed by its URL; ``key="name"`` for a
     page file), and its removal log as JSON lines ("" without ``with_log``): encoded here, in
-    the worker that scored the page, not in the process that writes every output."""
+    the worker that scored the page, not in the process that writes every output. ``blocks``:
+    the block records a JSON line holds (`blockclf.render.to_dict`)."""
     row: dict[str, Any] = {key: res.name}
     if fmt == "json":
-        row.update(to_dict(res))
+        row.update(to_dict(res, blocks=blocks))
         row[key] = res.name
     else:
         row.update(title=res.title, site=res.site, verdict=res.verdict)
@@ -261,7 +262,8 @@ def warc_output(path: str | Path, output: str | Path) -> Path:
 
 def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions, fmt: str = "text",
                  jobs: int = 1, progress: bool = False, site: str | None = None, with_log: bool = False,
-                 outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None) -> Path | None:
+                 outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None,
+                 blocks: str = "all") -> Path | None:
     """Extract every HTML response of a WARC into ``output/<name>.jsonl`` (stdout without output).
 
     ``outcomes`` filters the batch's outcomes into ``(name, line)`` pairs (the command line
@@ -270,11 +272,12 @@ def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions
     as failed outcomes (reasons ``warc-truncated``, ``warc-corrupt``, ``too-large``), so they
     are named and counted like any skipped page. The JSONL file is written atomically
     (`blockclf.files.atomic_open`; `blockclf.files.OutputError` when it cannot be). Returns
-    the JSONL path written, if any.
+    the JSONL path written, if any. ``blocks``: the block records each line holds, with
+    ``fmt="json"`` (`blockclf.render.to_dict`).
     """
     path = Path(path)
     _require_warcio()
-    opts = replace(opts, transform=partial(warc_line, fmt=fmt, with_log=with_log))
+    opts = replace(opts, transform=partial(warc_line, fmt=fmt, with_log=with_log, blocks=blocks))
     damage: dict[str, PageError] = {}  # filled while the records are read; the same on every pass
     batch = itertools.chain(
         run_batch(lambda: read_warc(path, site, max_bytes=opts.limits.max_bytes, damage=damage), opts,

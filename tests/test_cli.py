@@ -368,6 +368,41 @@ def test_explain_with_an_output_that_cannot_show_it_says_so(capsys):
     assert code == 0 and "warning" not in err
 
 
+def test_blocks_option_sets_which_block_records_json_holds(capsys, tiny_model_file, pages_dir, tmp_path):
+    docs = {}
+    for blocks in ("all", "kept", "none"):
+        out_dir = tmp_path / blocks
+        code, _, err = run(capsys, "extract", str(pages_dir), "-o", str(out_dir), "--format", "json", "--blocks",
+                           blocks, "--model", str(tiny_model_file))
+        assert code == 0 and "warning" not in err, err
+        docs[blocks] = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in out_dir.rglob("*.json")}
+    assert len(docs["all"]) == 3
+    for name, every in docs["all"].items():
+        kept, bare = docs["kept"][name], docs["none"][name]
+        assert every["stats"]["n_blocks"] == len(every["blocks"]) > len(kept["blocks"]) > 0
+        assert kept["blocks"] == [b for b in every["blocks"] if b["kept"]]
+        assert "blocks" not in bare and bare["text"] == every["text"] and bare["markdown"] == every["markdown"]
+    # several pages to standard output: one JSON line each, without their records
+    code, out, _ = run(capsys, "extract", str(pages_dir), "--format", "json", "--blocks", "none",
+                       "--model", str(tiny_model_file))
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(rows) == 3 and all("blocks" not in r and r["text"] for r in rows)
+
+
+def test_blocks_option_with_an_output_that_holds_no_records_says_so(capsys):
+    page = str(ROOT / "data" / "example.html")
+    code, out, err = run(capsys, "extract", page, "--blocks", "none")
+    assert code == 0 and out.startswith("Why Rivers Meander")
+    assert "--blocks says which block records JSON output holds; text output holds none" in err
+    code, out, err = run(capsys, "extract", page, "--format", "json", "--blocks", "none", "--explain")
+    assert code == 0 and "blocks" not in json.loads(out)
+    assert "JSON without block records (--blocks none) shows none of them" in err
+    code, _, err = run(capsys, "extract", page, "--format", "json", "--blocks", "kept", "--explain")
+    assert code == 0 and "warning" not in err
+    code, _, err = run(capsys, "extract", page, "--blocks", "removed")
+    assert code == 2 and "invalid choice: 'removed'" in err
+
+
 def test_o_naming_a_file_for_one_page_writes_that_file(capsys, tmp_path: Path):
     page = ROOT / "data" / "example.html"
     target = tmp_path / "result.txt"

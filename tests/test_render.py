@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from blockclf import Result, parse, segment
 from blockclf.render import removal_log, to_dict, to_markdown, to_text
@@ -92,6 +93,21 @@ def test_to_dict_lists_every_block():
     assert home["xpath"] == "/html/body/nav" and home["link_chars"] == 4
     nested = next(b for b in d["blocks"] if b["text"] == "nested")
     assert nested["list_depth"] == 2 and nested["heading_path"] == ["Title", "List"]
+
+
+def test_to_dict_holds_the_kept_blocks_records_or_none_when_asked():
+    res = result(reasons=True)
+    every = to_dict(res)
+    kept = to_dict(res, blocks="kept")
+    bare = res.to_dict(blocks="none")
+    assert [b for b in every["blocks"] if b["kept"]] == kept["blocks"]  # each record whole, its index page-wide
+    assert [b["index"] for b in kept["blocks"]] == [i for i, k in enumerate(res.kept) if k] != list(range(len(kept["blocks"])))
+    assert "blocks" not in bare
+    for d in (kept, bare):  # everything else as with every block's record
+        assert {k: v for k, v in d.items() if k != "blocks"} == {k: v for k, v in every.items() if k != "blocks"}
+    assert res.to_dict() == every
+    with pytest.raises(ValueError, match="blocks must be one of all, kept, none"):
+        to_dict(res, blocks="removed")
 
 
 def test_removal_log_has_one_record_per_removed_block():

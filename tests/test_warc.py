@@ -68,6 +68,17 @@ def test_jsonl_matches_batch_extraction_with_site_evidence(crawl, tmp_path, tiny
         assert [b["kept"] for b in row["blocks"]] == res.kept.tolist()
 
 
+def test_jsonl_lines_hold_the_block_records_asked_for(crawl, tmp_path, tiny_model):
+    path, _ = crawl
+    rows = {}
+    for blocks in ("all", "kept", "none"):
+        out = extract_warc(path, tmp_path / blocks, BatchOptions(model=tiny_model), fmt="json", blocks=blocks)
+        rows[blocks] = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    for every, kept, bare in zip(rows["all"], rows["kept"], rows["none"]):
+        assert kept["blocks"] == [b for b in every["blocks"] if b["kept"]] != every["blocks"]
+        assert "blocks" not in bare and bare["url"] == every["url"] and bare["text"] == every["text"]
+
+
 def test_cli_writes_jsonl_and_reports_skips(crawl, tmp_path, tiny_model_file, capsys):
     path, pages = crawl
     assert main(["extract", str(path), "-o", str(tmp_path / "o"), "--model", str(tiny_model_file)]) == 0

@@ -28,7 +28,7 @@ from ..inputs import is_warc
 from ..jsonout import document
 from ..jsonout import lines as json_lines
 from ..model import FAVORS, Model, cached_model
-from ..result import Result
+from ..result import BLOCK_RECORDS, Result
 from ..site import SiteProfile
 from .common import EXIT_CODES, UsageError, collect_inputs, jobs_value
 
@@ -45,8 +45,9 @@ EXT = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
 HTML_CHARSET = '<meta charset="utf-8">\n'
 
 
-def _render(res: Result, fmt: str, images: bool = False, title: bool | None = None) -> str:
-    """The page's output; ``title``: start with the headline (default: in Markdown and HTML, not in text)."""
+def _render(res: Result, fmt: str, images: bool = False, title: bool | None = None, blocks: str = "all") -> str:
+    """The page's output; ``title``: start with the headline (default: in Markdown and HTML, not in text);
+    ``blocks``: the block records JSON holds (`blockclf.render.to_dict`)."""
     from ..render import to_html, to_markdown, to_text  # lazy, as the batch engine (`run`)
 
     if fmt == "text":
@@ -56,18 +57,19 @@ def _render(res: Result, fmt: str, images: bool = False, title: bool | None = No
         return to_markdown(res, images, title=title is not False)
     if fmt == "html":
         return HTML_CHARSET + to_html(res, images, title=title is not False)
-    return _json(res, images).decode("utf-8")
+    return _json(res, images, blocks).decode("utf-8")
 
 
-def _json(res: Result, images: bool = False) -> bytes:
+def _json(res: Result, images: bool = False, blocks: str = "all") -> bytes:
     """The page's JSON document, in UTF-8 (`blockclf.jsonout`)."""
     from ..render import to_dict  # lazy, as the batch engine (`run`)
 
-    return document(to_dict(res, images))
+    return document(to_dict(res, images, blocks))
 
 
 def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
-                 title: bool | None = None, encoded: bool = False) -> tuple[str | bytes, str, list[str]]:
+                 title: bool | None = None, encoded: bool = False,
+                 blocks: str = "all") -> tuple[str | bytes, str, list[str]]:
     """A result's output (a JSON line with ``jsonl``; UTF-8 bytes with ``encoded``, as a file
     takes them: they are half the size of most pages' text held in memory, where a batch
     holds outputs waiting for their turn), the removal log's JSON lines (encoded here, in the
@@ -81,11 +83,11 @@ def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, ima
     if jsonl:
         from ..warc import warc_line  # lazy, as the batch engine (`run`)
 
-        return (*warc_line(res, fmt, with_log, key="name"), flags)
+        return (*warc_line(res, fmt, with_log, key="name", blocks=blocks), flags)
     if encoded and fmt == "json":
-        out: str | bytes = _json(res, images)
+        out: str | bytes = _json(res, images, blocks)
     else:
-        out = _render(res, fmt, images, title)
+        out = _render(res, fmt, images, title, blocks)
         out = out.encode("utf-8", "backslashreplace") if encoded else out
     return out, (json_lines(removal_log(res)) if with_log else ""), flags
 
@@ -159,12 +161,17 @@ def _check(args: argparse.Namespace) -> None:
 
 def _settle_format(args: argparse.Namespace, out_file: Path | None) -> None:
     """Without ``--format``, a single page's output file says it by its name (``-o page.md``);
-    anything else is text. ``--explain`` with a format that shows no reasons is warned of."""
+    anything else is text. ``--explain`` with an output that shows no reasons, and ``--blocks``
+    with one that holds no block records, are warned of."""
     if args.format is None:
         args.format = FORMATS.get(out_file.suffix.lower().lstrip("."), "text") if out_file is not None else "text"
-    if args.explain and args.format != "json" and not args.removed_log:
+    if args.explain and not args.removed_log and (args.format != "json" or args.blocks == "none"):
+        shown = f"{args.format} output" if args.format != "json" else "JSON without block records (--blocks none)"
         print(f"blockclf: warning: --explain adds each block's reasons to JSON output and to --removed-log; "
-              f"{args.format} output shows none of them (try blockclf explain PAGE for a view)", file=sys.stderr)
+              f"{shown} shows none of them (try blockclf explain PAGE for a view)", file=sys.stderr)
+    if args.blocks != "all" and args.format != "json":
+        print(f"blockclf: warning: --blocks says which block records JSON output holds; {args.format} output "
+              "holds none", file=sys.stderr)
 
 
 def _list_inputs(args: argparse.Namespace) -> _Inputs:
@@ -205,7 +212,7 @@ def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Mode
                     max_seconds=args.time_budget or None)
     transform = partial(_render_page, fmt=args.format, with_log=bool(args.removed_log), jsonl=jsonl,
                         images=getattr(args, "images", False), title=getattr(args, "title", None),
-                        encoded=args.output is not None)
+                        encoded=args.output is not None, blocks=args.blocks)
     return BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
                         site_profile=profile, use_site=not args.no_site, explain=args.explain,
                         encoding=args.encoding, limits=limits, transform=transform, comments=args.comments)
@@ -330,7 +337,8 @@ class _Run:
                     self.skip(str(warc), exists)
                     continue
             extract_warc(warc, self.out_dir, self.opts, self.args.format, jobs=self.args.jobs, progress=self.progress,
-                         site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes)
+                         site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes,
+                         blocks=self.args.blocks)
 
     def report_sites(self) -> None:
         """Name the pages that got no site evidence (one page alone never has any)."""
@@ -472,6 +480,10 @@ def add_parser(sub: Any) -> None:
     ex.add_argument("--format", type=_format, default=None, metavar="{text,markdown,json,html}",
                     help="text (default; also 'txt'), markdown ('md'), json (with the Markdown), or html (clean, "
                          "safe to embed)")
+    ex.add_argument("--blocks", choices=BLOCK_RECORDS, default="all",
+                    help="the block records JSON output holds: every block's, kept or not, with its score, "
+                         "element path and structure (default), the kept blocks' only, or none (the page's "
+                         "metadata, verdict, text and Markdown: a sixth of the size, on the benchmark's pages)")
     ex.add_argument("--images", action="store_true", help="keep images as ![alt](src) in markdown, <img> in html")
     ex.add_argument("--title", action=argparse.BooleanOptionalAction, default=None,
                     help="start the output with the page's headline, once (default: in markdown and html; not in "
