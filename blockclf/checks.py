@@ -198,16 +198,7 @@ def card_share(blocks: Sequence[Block], groups: dict[str, list[str]] | None = No
     if not total or not cards:
         return 0.0
     seen: dict[str, bool] = {}  # per element path: inside a card (blocks share their parents)
-    inside = 0
-    for b in blocks:
-        xpath = b.xpath
-        if xpath not in cards:
-            cut = xpath.rfind("/")
-            parent = xpath[:cut] if cut > 0 else ""
-            hit = seen.get(parent)
-            if not (_in_any(parent, cards, seen) if hit is None else hit):
-                continue
-        inside += len(b.text)
+    inside = sum(len(b.text) for b in blocks if _in_any(b.xpath, cards, seen))
     return inside / total
 
 
@@ -270,8 +261,10 @@ def body_chars(blocks: Iterable[Block], lengths: Iterable[int] | None = None) ->
     blocks' `_prose_length`, when already measured.
     """
     blocks = list(blocks)
+    if lengths is None:
+        lengths = map(_prose_length, blocks)
     per_parent: dict[str, int] = {}
-    for b, length in zip(blocks, map(_prose_length, blocks) if lengths is None else lengths):
+    for b, length in zip(blocks, lengths):
         if length:
             per_parent[b.parent_xpath] = per_parent.get(b.parent_xpath, 0) + length
     return max(per_parent.values(), default=0)

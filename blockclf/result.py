@@ -25,8 +25,9 @@ __all__ = ["BLOCK_RECORDS", "Page", "Reason", "Result", "Source"]
 
 #: what a page's JSON holds of its blocks (`Result.to_dict`, ``blockclf extract --blocks``):
 #: every block's record, the kept blocks' records, or none. The records are most of a
-#: document's size (a wcxb page's 280 are 160 kB beside its 4 kB of text): a corpus that keeps
-#: the text, the Markdown and the metadata needs none of them; a rule re-run later needs them all
+#: document's size (a shop or listing page's 280 or so are about 150 kB beside a few kB of
+#: text): a corpus that keeps the text, the Markdown and the metadata needs none of them; a rule
+#: re-run later needs them all
 BLOCK_RECORDS = ("all", "kept", "none")
 
 
