@@ -4,7 +4,7 @@ Segmentation walks every element of every page in Python and is the largest shar
 page's time; compiled, the same source segments about 30% faster. The
 compiled module is optional: where mypyc or a C compiler is missing, or ``BLOCKCLF_PURE=1``
 is set, the package installs as plain Python and behaves the same. Editable installs stay
-pure, so that an edit to ``segment.py`` takes effect without rebuilding.
+pure, so that an edit to ``segment.py`` or ``elements.py`` takes effect without rebuilding.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import sys
 
 from setuptools import setup
 
-#: modules compiled when possible (each also ships as its Python source, the fallback)
-COMPILED = ["blockclf/segment.py"]
+#: modules compiled when possible (each also ships as its Python source, the fallback): the
+#: segmenter and the rules it asks of every element, compiled together so that it calls them natively
+COMPILED = ["blockclf/segment.py", "blockclf/elements.py"]
 #: the setup commands that build extensions (metadata, sdist and editable builds do not)
 BUILDS = {"bdist_wheel", "build", "build_ext", "install"}
 
@@ -31,7 +32,9 @@ def _extensions() -> list:
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     try:
         # the build environment has none of the runtime dependencies: their types read as Any
-        exts = mypycify([*COMPILED, "--ignore-missing-imports", "--python-version", version], opt_level="3")
+        # one shared library, inside the package (unnamed, it lands beside the package in site-packages)
+        exts = mypycify([*COMPILED, "--ignore-missing-imports", "--python-version", version], opt_level="3",
+                        group_name="blockclf.segment")
     except (Exception, SystemExit) as exc:  # a type error mypyc refuses: fall back rather than fail the install
         print(f"blockclf: not compiling the segmenter ({exc}); installing it as pure Python", file=sys.stderr)
         return []

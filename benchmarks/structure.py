@@ -48,8 +48,8 @@ from lxml import etree
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from blockclf.data import PageRecord, read_index  # noqa: E402
+from blockclf.elements import ANCHOR_GLYPHS, FURNITURE_CLASSES  # noqa: E402
 from blockclf.html import parse  # noqa: E402
-from blockclf.segment import ANCHOR_GLYPHS, FURNITURE_CLASSES  # noqa: E402
 
 KINDS = ("code blocks verbatim", "code blocks, blank lines aside", "headings", "list items", "table rows", "inline code")
 _BLOCKS = {"p", "div", "ul", "ol", "dl", "pre", "table", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6",

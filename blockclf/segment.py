@@ -14,216 +14,55 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from html import escape
-from typing import cast
+from typing import Final, cast
 from urllib.parse import urlsplit
 
 from lxml import etree
 
 from .block import Block
+from .elements import (
+    CONSENT,
+    NOTICE,
+    SKIP_TAGS,
+    class_tokens,
+    code_lang,
+    is_anchor_glyph,
+    is_badge,
+    is_furniture,
+    is_furniture_button,
+    is_hidden,
+    overlay_kind,
+)
 from .html import ABSOLUTE_URL, Document, Limits, PageError, check_deadline, join_url
 from .words import is_spaced
 
-__all__ = ["ANCHOR_GLYPHS", "BLOCK_TAGS", "CONSENT_CLASSES", "CONSENT_IDS", "FURNITURE_CLASSES", "LIST_TAGS",
-           "NOTICE_IDS", "SKIP_TAGS", "segment"]
+__all__ = ["BLOCK_TAGS", "LIST_TAGS", "SKIP_TAGS", "segment"]
 
 log = logging.getLogger("blockclf")
 
-BLOCK_TAGS = frozenset(
+BLOCK_TAGS: Final = frozenset(
     """address article aside blockquote body caption center dd details dialog dir div dl dt
     fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html li
     main menu nav ol p pre section summary table tbody td tfoot th thead tr ul legend noscript
     iframe textarea select option""".split()
 )
-SKIP_TAGS = frozenset(
-    "script style template title svg math object embed canvas audio video map datalist".split()
-)
-_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_HEADINGS: Final = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 #: elements that open a list level (``Block.list_depth``)
-LIST_TAGS = frozenset(("ul", "ol", "dl", "menu", "dir"))
-_TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-#: the class names of the common frameworks for text shown to screen readers only ("Skip to content",
-#: "Search for:", "opens in a new tab"): off-screen for a sighted reader, so not the page's text (class
-#: names match case-sensitively, as CSS matches them)
-SCREEN_READER_CLASSES = frozenset(
-    """sr-only sr-only-focusable visually-hidden visually-hidden-focusable visuallyhidden u-visually-hidden
-    screen-reader-text screen-reader-only show-for-sr element-invisible a11y-hidden""".split()
-)
-#: the roots of the dialogs common consent managers put over a page (cookie banners, their settings):
-#: OneTrust, Cookiebot, Usercentrics, Didomi, Quantcast, TrustArc, CookieYes/CookieLawInfo, Complianz,
-#: Fides, Ensighten, iubenda, Borlabs, Cookie Script, Moove GDPR, Cookie Notice, CookieFirst, Termly,
-#: Civic (ids, lower-cased)
-CONSENT_IDS = frozenset(
-    """onetrust-consent-sdk onetrust-banner-sdk onetrust-pc-sdk cybotcookiebotdialog usercentrics-root didomi-host
-    qc-cmp2-container truste-consent-track cookie-law-info-bar clisettingspopup cmplz-cookiebanner-container
-    fides-overlay ensnotifybanner ensmodalwrapper iubenda-cs-banner borlabscookiebox cookiescript_injected
-    moove_gdpr_cookie_info_bar moove_gdpr_cookie_modal cookie-notice cookie-consent cookie_notice cookieconsent
-    cookie-banner cookies-banner gdpr-banner cookiefirst-root termly-code-snippet-support ccc""".split()
-)
-#: the same by class: OneTrust's older banner, Osano's cookieconsent, Drupal's EU Cookie Compliance,
-#: Complianz, CookieLawInfo, CookieYes, Fides, Klaro, and the names sites give their own banners; and
-#: the placeholders Sourcepoint and Borlabs show where an embed waits for consent ("External content
-#: not available: your privacy settings prevent..."), once for every tweet or chart of an article
-CONSENT_CLASSES = frozenset(
-    """optanon-alert-box-wrapper cc-window eu-cookie-compliance-banner cmplz-cookiebanner cli-modal
-    cky-consent-container cky-modal fides-overlay klaro cookiefirst-root cookie-notice cookie-banner cookie-bar
-    cookie-consent sourcepoint__social-placeholder brlbs-cmpnt-content-blocker""".split()
-)
-#: elements that hold a page, whatever their names say (a ``cookie-banner`` class on ``<body>`` while one shows)
-_NEVER_CONSENT = frozenset(("html", "body", "main", "article"))
-_DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
-#: ids of the notices a site lays over every page until a reader dismisses it: Discourse's staff
-#: banner (an announcement, a survey), which no benchmark gold keeps; read as hidden text
-NOTICE_IDS = frozenset(("banner-content",))
-_CONSENT_LABEL = re.compile(r"cookie|consent|privacy", re.IGNORECASE)
-_MAX_TOKENS = 48
-#: nodes looked at to tell a screen-reader label that stands alone from one beside visible text
-_MAX_NODES_READ = 64
+LIST_TAGS: Final = frozenset(("ul", "ol", "dl", "menu", "dir"))
+_MAX_TOKENS: Final = 48
+#: elements of prose: a furniture-named element holding one is page layout, not furniture
+_PROSE_TAGS: Final = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "article", "section", "blockquote")
+#: the attributes of an element that has none (never changed)
+_NO_ATTRIBUTES: Final[dict[str, str]] = {}
 #: inline elements the renderers keep, by the tag they are written as in `Block.rich`
-_INLINE = {"a": "a", "code": "code", "kbd": "code", "samp": "code", "tt": "code", "strong": "strong", "b": "strong",
-           "em": "em", "i": "em", "img": "img", "base": "base", "button": "button"}
-#: the member badges forum software sets beside each post ("Joined", "Messages", "Reaction score",
-#: "Posts", rank titles: XenForo, Invision, phpBB), furniture even where they are headings or lists
-BADGE_CLASSES = frozenset(
-    """message-userextras message-usertitle userbanner cauthorpane_info
-    profile-rank profile-posts profile-joined profile-custom-field""".split()
-)
-#: classes of page furniture inside content: heading anchors, copy buttons, code line numbers,
-#: code-block language labels, the "Click to expand..." and "Expand" toggles of forum quotes, badges
-FURNITURE_CLASSES = frozenset(
-    """headerlink anchorjs-link anchor-link heading-anchor header-anchor linenos lineno linenodiv
-    gutter rouge-gutter line-numbers-rows copybtn copybutton copy-button copy-code-button
-    clipboard-button language-name example-header bbcodeblock-expandlink ipstruncate_more""".split()
-) | BADGE_CLASSES
-_BUTTON_LABELS = frozenset(("", "copy", "copied", "copied!", "copy code", "copy to clipboard", "run", "reset",
-                            "edit", "try it"))
-#: texts of in-page links that are furniture: heading anchors, footnote back-links
-ANCHOR_GLYPHS = frozenset("¶ # § 🔗 ⚓ ↩ ↵ ^ ↑".split())
+_INLINE: Final = {"a": "a", "code": "code", "kbd": "code", "samp": "code", "tt": "code", "strong": "strong",
+                  "b": "strong", "em": "em", "i": "em", "img": "img", "base": "base", "button": "button"}
 #: an absolute web address with a host, its scheme in lower case
-_PLAIN_ABSOLUTE = re.compile(r"https?://[^/?#\s]")
+_PLAIN_ABSOLUTE: Final = re.compile(r"https?://[^/?#\s]")
 #: what urljoin may rewrite in an absolute address: tabs, line breaks, parameters (;), an empty
 #: query or fragment
-_REWRITTEN = re.compile(r"[\t\r\n;]|\?#|[?#]$")
-_SAFE_URL = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", re.IGNORECASE)
-_CODE_LANG = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?)[-\s]*([A-Za-z0-9_+#.-]+)")
-#: class words that name no language: a highlighter's "guess it" (Discourse's ``lang-auto``) or "leave it plain"
-_NOT_LANGS = frozenset(("default", "none", "text", "plain", "plaintext", "notranslate", "nohighlight", "no-highlight",
-                        "source", "auto", "undefined"))
-
-
-def _is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> bool:
-    """True for elements a sighted reader does not see: not rendered (``hidden``, ``aria-hidden``, inline
-    ``style``, read once by the caller) or moved off screen for screen readers (`SCREEN_READER_CLASSES`).
-
-    React's streamed server rendering is the exception to ``hidden``: a part of the page that was
-    ready late arrives at the end of the body as ``<div hidden id="S:…">``, and React's script
-    moves it into the place of its "Loading…" placeholder at once. Such a part (often the
-    article itself) is read where it arrives, in the order it arrives."""
-    if "hidden" in attrib and not (el.tag == "div" and attrib.get("id", "").startswith("S:")):
-        return True
-    if attrib.get("aria-hidden", "").lower() == "true":
-        return True
-    if style and _HIDDEN_STYLE.search(style):
-        return True
-    classes = attrib.get("class")
-    if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False):
-        return not _only_text_of_parent(el)
-    return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
-
-
-#: what `_overlay` finds: a consent dialog, a site's notice
-_CONSENT, _NOTICE = 1, 2
-
-
-def _overlay(tag: str, attrib: dict[str, str]) -> int:
-    """`_CONSENT` for the root of a cookie banner or consent settings dialog, `_NOTICE` for a notice a
-    site lays over its pages (`NOTICE_IDS`), else 0; both are read as hidden text: shown over the
-    page until dismissed, never part of it. A consent dialog has an id or class of a common consent
-    manager (`CONSENT_IDS`, `CONSENT_CLASSES`), or is a dialog whose label names cookies, consent
-    or privacy; neither is ever an element that holds the page (`_NEVER_CONSENT`)."""
-    if tag in _NEVER_CONSENT:
-        return 0
-    ident = attrib.get("id")
-    if ident:
-        if ident.lower() in CONSENT_IDS:
-            return _CONSENT
-        if ident in NOTICE_IDS and tag == "div":
-            return _NOTICE
-    classes = attrib.get("class")
-    if classes and _has_class(classes, CONSENT_CLASSES, _CONSENT_CACHE, True):
-        return _CONSENT
-    role = attrib.get("role")
-    return _CONSENT if role in _DIALOG_ROLES and _CONSENT_LABEL.search(attrib.get("aria-label", "")) else 0
-
-
-def _only_text_of_parent(el: etree._Element) -> bool:
-    """True when `el` holds all of its parent's text: a screen-reader label that stands in for an icon
-    (a check mark's "Yes", a tooltip's text) is the only words there are for it, so it is read. A parent
-    of more than `_MAX_NODES_READ` other nodes is too big to be an icon's wrapper (the nodes are read
-    lazily, so a parent of a million children costs no more than one of a few). A ``<button>``'s
-    label is the name of a control ("Add to favorites" on a heart icon), not something the page
-    says: it stays hidden."""
-    parent = el.getparent()
-    if parent is None:
-        return True
-    if parent.tag == "button":
-        return False
-    text = parent.text
-    if text and not text.isspace():
-        return False
-    seen = 0
-    todo = [iter(parent)]
-    while todo:
-        node = next(todo[-1], None)
-        if node is None:
-            todo.pop()
-            continue
-        seen += 1
-        if seen > _MAX_NODES_READ:
-            return False
-        text = node.tail
-        if text and not text.isspace():
-            return False
-        tag = node.tag
-        if node is el or not isinstance(tag, str) or tag.lower() in SKIP_TAGS:
-            continue
-        text = node.text
-        if text and not text.isspace():
-            return False
-        todo.append(iter(node))
-    return True
-
-
-_FURNITURE_CACHE: dict[str, bool] = {}
-#: elements of prose: a furniture-named element holding one is page layout, not furniture
-_PROSE_TAGS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "article", "section", "blockquote")
-
-
-_SCREEN_READER_CACHE: dict[str, bool] = {}
-#: the attributes of an element that has none (never changed)
-_NO_ATTRIBUTES: dict[str, str] = {}
-
-
-def _has_class(cls: str, names: frozenset[str], cache: dict[str, bool], fold: bool) -> bool:
-    """True for a class attribute naming one of ``names`` (``fold``: in any case), remembered in
-    ``cache`` per attribute text: pages repeat a handful of class strings on most elements."""
-    hit = cache.get(cls)
-    if hit is None:
-        hit = not names.isdisjoint((cls.lower() if fold else cls).split())
-        if len(cls) <= _CACHED_CHARS:
-            if len(cache) >= _TOKEN_CACHE_SIZE:
-                cache.clear()
-            cache[cls] = hit
-    return hit
-
-
-_BADGE_CACHE: dict[str, bool] = {}
-_CONSENT_CACHE: dict[str, bool] = {}
-
-
-def _is_furniture(cls: str) -> bool:
-    """True for a class attribute that marks page furniture (`FURNITURE_CLASSES`, in any case)."""
-    return _has_class(cls, FURNITURE_CLASSES, _FURNITURE_CACHE, True)
+_REWRITTEN: Final = re.compile(r"[\t\r\n;]|\?#|[?#]$")
+_SAFE_URL: Final = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", re.IGNORECASE)
 
 
 #: an element's edge just before the next text: a word break in the text itself (``<time>``,
@@ -236,17 +75,17 @@ def _is_furniture(cls: str) -> bool:
 #: "29<sup>th</sup>", "CO<span style="vertical-align: sub">2</span>", "2<i>n</i>", a
 #: footnote's mark ("preference<a href=#fn1>1</a>") and "3<span>rd</span>" stay joined
 _SHOWN_EDGE, _WORD_EDGE = 1, 2
-_JOINING_TAGS = frozenset(("sup", "sub", "i", "var"))
-_ORDINAL = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
+_JOINING_TAGS: Final = frozenset(("sup", "sub", "i", "var"))
+_ORDINAL: Final = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
 #: a tag in the pending markup is written between these (private-use characters, taken out of
 #: page text), so that page text is escaped once per block rather than piece by piece
 _OPEN, _CLOSE, _QUOTE = "\ue000", "\ue001", "\ue002"
-_MARKERS = str.maketrans("", "", _OPEN + _CLOSE + _QUOTE)
+_MARKERS: Final = str.maketrans("", "", _OPEN + _CLOSE + _QUOTE)
 #: characters no browser draws and no reader types, dropped from blocks' text: the zero-width
 #: space (a line-break hint), the word joiner and a byte-order mark inside the page (as the
 #: zero-width no-break space). They would split a word for any tokenizer ("foo\u200bbar"). Joiners
 #: that shape letters (U+200C, U+200D) and soft hyphens stay
-_UNDRAWN = str.maketrans("", "", "\u200b\u2060\ufeff")
+_UNDRAWN: Final = str.maketrans("", "", "\u200b\u2060\ufeff")
 
 
 def _drawn(text: str) -> str:
@@ -257,7 +96,7 @@ def _drawn(text: str) -> str:
 
 
 #: an inline style that sets an element as a subscript or superscript
-_SHIFTED = re.compile(r"vertical-align\s*:\s*(?:sub|super)", re.IGNORECASE)
+_SHIFTED: Final = re.compile(r"vertical-align\s*:\s*(?:sub|super)", re.IGNORECASE)
 
 
 def _is_shifted(style: str | None) -> bool:
@@ -294,41 +133,6 @@ def _markup(raw: str) -> str:
     return text
 
 
-def _is_furniture_button(el: etree._Element) -> bool:
-    """True for a button that works a code block (copy, run, edit) rather than saying something.
-
-    Buttons also hold questions of FAQ accordions, tab names and names in running text, which
-    are content: only these labels are furniture.
-    """
-    label = " ".join("".join(t for t in el.itertext() if isinstance(t, str)).split()).lower()
-    return label in _BUTTON_LABELS
-
-
-def _is_anchor_glyph(el: etree._Element) -> bool:
-    """True for a link into the page whose only text is a glyph such as ``¶`` or ``#``."""
-    href = el.get("href")
-    return href is not None and href.startswith("#") and not len(el) and (el.text or "").strip() in ANCHOR_GLYPHS
-
-
-def _code_lang(el: etree._Element) -> str:
-    """The language a code block's element, its first child or two ancestors are marked with."""
-    near = [el, *el[:1]]
-    parent = el.getparent()
-    if parent is not None:
-        near.append(parent)
-        if parent.getparent() is not None:
-            near.append(parent.getparent())
-    for node in near:
-        if not isinstance(node.tag, str):
-            continue
-        lang = node.get("data-lang") or ""
-        m = _CODE_LANG.search(node.get("class") or "")
-        lang = lang or (m.group(1) if m else "")
-        if lang and lang.lower() not in _NOT_LANGS:
-            return lang.lower()
-    return ""
-
-
 def _verbatim(code: str) -> str:
     """A code block's text without the blank lines around it and trailing spaces on lines."""
     lines = [line.rstrip() for line in code.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
@@ -337,29 +141,6 @@ def _verbatim(code: str) -> str:
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines)
-
-
-_TOKEN_CACHE: dict[tuple[str | None, str | None], tuple[str, ...]] = {}
-_TOKEN_CACHE_SIZE = 50_000
-#: class/id strings longer than this are not cached: 50,000 of them could hold gigabytes
-_CACHED_CHARS = 200
-
-
-def _tokens(attrib: dict[str, str]) -> tuple[str, ...]:
-    cls = attrib.get("class")
-    ident = attrib.get("id")
-    if not cls and not ident:
-        return ()
-    key = (cls, ident)
-    hit = _TOKEN_CACHE.get(key)  # class strings repeat across elements and pages
-    if hit is None:
-        raw = f"{cls or ''} {ident or ''}".lower()
-        hit = tuple(t for t in _TOKEN_SPLIT.split(raw) if t)
-        if len(raw) <= _CACHED_CHARS:  # a page of huge class strings must not fill memory through the cache
-            if len(_TOKEN_CACHE) >= _TOKEN_CACHE_SIZE:
-                _TOKEN_CACHE.clear()
-            _TOKEN_CACHE[key] = hit
-    return hit
 
 
 def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] | None = None) -> str:
@@ -385,7 +166,7 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
             continue
         if item is not el and len(item.attrib):
             attrib = cast("dict[str, str]", dict(item.items()))
-            if _is_hidden(item, attrib, attrib.get("style")):
+            if is_hidden(item, attrib, attrib.get("style")):
                 continue
         link = in_link
         if tag == "a" and item.get("href") is not None:
@@ -412,7 +193,7 @@ def _origin(base: str) -> str | None:
 
 
 #: a cell's column is counted up to this (a row of thousands of empty cells is not data to line up)
-MAX_COLUMN = 1000
+MAX_COLUMN: Final = 1000
 
 
 def _span(cell: etree._Element) -> int:
@@ -687,7 +468,7 @@ class _Segmenter:
         if (lists or tables) and owner is not None:
             number, colspan, column = self._item_and_cell(bool(lists), bool(tables))
         if owner is not None and owner.pre and owner.tag == "pre":
-            lang = _code_lang(owner.el)
+            lang = code_lang(owner.el)
         if heading:
             popped = False
             while self.headings and self.headings[-1][0] >= heading:
@@ -823,9 +604,9 @@ class _Segmenter:
         n_attrib = len(attrib)
         skipped = tag in self.skip_tags
         style = attrib.get("style") if n_attrib and not skipped else None
-        overlay = _overlay(tag, attrib) if n_attrib and not skipped else 0
-        consent, notice = overlay == _CONSENT, overlay == _NOTICE
-        hidden = overlay > 0 or (not skipped and n_attrib and _is_hidden(el, attrib, style))
+        overlay = overlay_kind(tag, attrib) if n_attrib and not skipped else 0
+        consent, notice = overlay == CONSENT, overlay == NOTICE
+        hidden = overlay > 0 or (not skipped and n_attrib and is_hidden(el, attrib, style))
         revealed = False
         if hidden and self.reveal and not overlay:  # read like a visible element, its blocks flagged hidden
             if self.revealing:  # hidden inside such an element: left out, as its flat reading leaves it
@@ -836,7 +617,7 @@ class _Segmenter:
         if too_deep and not (skipped or hidden):  # nested past the limit: its text joins this block, unstructured
             self.add(_flat_text(el, self.skip_tags), link)
         if hidden and not too_deep:
-            own = _tokens(attrib)
+            own = class_tokens(attrib)
             self._hide(el, tag, (tokens + own)[-_MAX_TOKENS:] if parent_link is not None else own, ancestors,
                        lists + (tag in LIST_TAGS), tables + (tag == "table"), link, consent, notice)
         if skipped or hidden or too_deep:
@@ -848,7 +629,7 @@ class _Segmenter:
                     self.add(tail, parent_link)
             return
         if n_attrib:
-            own = _tokens(attrib)
+            own = class_tokens(attrib)
             if own:
                 tokens = (tokens + own)[-_MAX_TOKENS:] if parent_link is not None else own
         ancestors = ancestors + (tag,)
@@ -869,22 +650,21 @@ class _Segmenter:
         if n_attrib:
             cls = attrib.get("class") or ""
             if cls:
-                known = _FURNITURE_CACHE.get(cls)
-                furniture = _is_furniture(cls) if known is None else known
+                furniture = is_furniture(cls)
         inline = _INLINE.get(tag)
         if (furniture and inline is None and next(el.iter(*_PROSE_TAGS), None) is not None
-                and not _has_class(cls, BADGE_CLASSES, _BADGE_CACHE, True)):
+                and not is_badge(cls)):
             furniture = False  # a layout element named like furniture ("gutter" of a grid) holding prose
         if inline is not None and not furniture:
             if inline == "button":
-                furniture = _is_furniture_button(el)
+                furniture = is_furniture_button(el)
             elif inline == "base":
                 href = attrib.get("href")
                 if href and not self.base_read:  # the first <base> counts, as in browsers
                     self.base_read = True
                     base = join_url(self.base, href.strip()) if self.base else href.strip()
                     self.base = base if base and _SAFE_URL.match(base) else self.base
-            elif inline == "a" and _is_anchor_glyph(el):
+            elif inline == "a" and is_anchor_glyph(el):
                 furniture = True
             elif not pre and not self.furniture:
                 close = self._open(attrib, inline)

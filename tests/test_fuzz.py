@@ -24,10 +24,11 @@ import pytest
 from hypothesis import HealthCheck, currently_in_test_context, event, example, given, settings
 from hypothesis import strategies as st
 
+from blockclf.elements import CONSENT_CLASSES, CONSENT_IDS, SCREEN_READER_CLASSES, SKIP_TAGS
 from blockclf.html import PageError, parse
 from blockclf.model import load_model
 from blockclf.predict import extract_batch, prepare
-from blockclf.segment import CONSENT_CLASSES, CONSENT_IDS, SCREEN_READER_CLASSES, SKIP_TAGS, segment
+from blockclf.segment import segment
 
 EXAMPLES = int(os.environ.get("BLOCKCLF_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="BLOCKCLF_FUZZ_EXAMPLES" not in os.environ,

@@ -482,9 +482,12 @@ def test_huge_class_strings_are_not_kept_in_the_token_cache():
     from blockclf.html import parse
 
     seg = importlib.import_module("blockclf.segment")
+    elements = importlib.import_module("blockclf.elements")  # where the caches of class strings live
 
-    html = "<html><body>" + "".join(f"<p class='{'c' * 5000}{i}'>text {i}</p>" for i in range(50)) + "</body></html>"
+    html = ("<html><body><div class='wrap'>" + "".join(f"<p class='{'c' * 5000}{i}'>text {i}</p>" for i in range(50))
+            + "</div></body></html>")
     blocks = seg.segment(parse(html.encode()))
     assert len(blocks) == 50 and all(b.tokens for b in blocks)
-    assert all(len(cls or "") + len(ident or "") <= 200 for cls, ident in seg._TOKEN_CACHE)
-    assert all(len(cls) <= 200 for cls in seg._FURNITURE_CACHE)
+    assert ("wrap", None) in elements._TOKEN_CACHE and "wrap" in elements._FURNITURE_CACHE  # a short one is kept
+    assert all(len(cls or "") + len(ident or "") <= 200 for cls, ident in elements._TOKEN_CACHE)
+    assert all(len(cls) <= 200 for cls in elements._FURNITURE_CACHE)
