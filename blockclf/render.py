@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .ads import labels_ad
@@ -17,7 +18,49 @@ from .threads import FURNITURE, ROLE_NAMES
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["BLOCK_RECORDS", "HIDDEN_UNREAD", "removal_log", "to_dict", "to_html", "to_markdown", "to_text"]
+__all__ = ["BLOCK_RECORDS", "FORMATS", "HIDDEN_UNREAD", "Form", "removal_log", "to_dict", "to_html", "to_markdown",
+           "to_text"]
+
+#: the forms a page is written in
+FORMATS = ("text", "markdown", "html", "json")
+
+
+@dataclass(frozen=True)
+class Form:
+    """How a page is written, as one record: the format and the choices it offers, so that a
+    file, a JSON line of several pages and a WARC's line say the same thing.
+
+    ``images``: images as ``![alt](src)`` in Markdown, ``<img>`` in HTML, and in the Markdown
+    a JSON document holds. ``title``: start with the headline; None is each format's own
+    default (Markdown and HTML start with it, text does not, as gold text expects), and a
+    JSON document holds the text and Markdown with those defaults. ``blocks``: the block
+    records a JSON document holds (`BLOCK_RECORDS`).
+    """
+
+    fmt: str = "text"
+    images: bool = False
+    title: bool | None = None
+    blocks: str = "all"
+
+    def __post_init__(self) -> None:
+        if self.fmt not in FORMATS:
+            raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {self.fmt!r}")
+        if self.blocks not in BLOCK_RECORDS:
+            raise ValueError(f"blocks must be one of {', '.join(BLOCK_RECORDS)}, not {self.blocks!r}")
+
+    def text(self, res: Result) -> str:
+        """The page in this form's text format (``fmt`` text, Markdown or HTML)."""
+        if self.fmt == "text":
+            return to_text(res, title=bool(self.title))
+        if self.fmt == "markdown":
+            return to_markdown(res, self.images, title=self.title is not False)
+        if self.fmt == "html":
+            return to_html(res, self.images, title=self.title is not False)
+        raise ValueError("a JSON form is a document: use Form.document")
+
+    def document(self, res: Result) -> dict[str, Any]:
+        """The page's JSON document (`to_dict`) with this form's images and block records."""
+        return to_dict(res, self.images, self.blocks)
 
 
 def to_text(res: Result, title: bool = False) -> str:

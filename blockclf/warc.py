@@ -29,7 +29,7 @@ from .html import Limits, PageError
 from .inputs import is_warc
 from .jsonout import line as json_line
 from .jsonout import lines as json_lines
-from .render import removal_log, to_dict, to_html
+from .render import Form, removal_log
 from .result import Result
 
 __all__ = ["extract_warc", "is_warc", "read_warc", "warc_line", "warc_output"]
@@ -232,18 +232,18 @@ def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageE
     return Item(name=url, source=data, url=url, site=site, encoding=charset.group(1) if charset else None)
 
 
-def warc_line(res: Result, fmt: str, with_log: bool, key: str = "url", blocks: str = "all") -> tuple[str, str]:
+def warc_line(res: Result, form: Form, with_log: bool, key: str = "url") -> tuple[str, str]:
     """One JSONL line for a result (a WARC record's, keyed by its URL; ``key="name"`` for a
-    page file), and its removal log as JSON lines ("" without ``with_log``): encoded here, in
-    the worker that scored the page, not in the process that writes every output. ``blocks``:
-    the block records a JSON line holds (`blockclf.render.to_dict`)."""
+    page file), written in ``form`` as a file of the page would be (its images, headline and
+    block records), and its removal log as JSON lines ("" without ``with_log``): encoded here,
+    in the worker that scored the page, not in the process that writes every output."""
     row: dict[str, Any] = {key: res.name}
-    if fmt == "json":
-        row.update(to_dict(res, blocks=blocks))
+    if form.fmt == "json":
+        row.update(form.document(res))
         row[key] = res.name
     else:
         row.update(title=res.title, site=res.site, verdict=res.verdict)
-        row[fmt] = res.text if fmt == "text" else to_html(res) if fmt == "html" else res.markdown
+        row[form.fmt] = form.text(res)
     return json_line(row), (json_lines(removal_log(res)) if with_log else "")
 
 
@@ -260,10 +260,9 @@ def warc_output(path: str | Path, output: str | Path) -> Path:
     return Path(output) / f"{_stem(Path(path))}.jsonl"
 
 
-def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions, fmt: str = "text",
+def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions, form: Form | str = "text",
                  jobs: int = 1, progress: bool = False, site: str | None = None, with_log: bool = False,
-                 outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None,
-                 blocks: str = "all") -> Path | None:
+                 outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None) -> Path | None:
     """Extract every HTML response of a WARC into ``output/<name>.jsonl`` (stdout without output).
 
     ``outcomes`` filters the batch's outcomes into ``(name, line)`` pairs (the command line
@@ -272,12 +271,13 @@ def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions
     as failed outcomes (reasons ``warc-truncated``, ``warc-corrupt``, ``too-large``), so they
     are named and counted like any skipped page. The JSONL file is written atomically
     (`blockclf.files.atomic_open`; `blockclf.files.OutputError` when it cannot be). Returns
-    the JSONL path written, if any. ``blocks``: the block records each line holds, with
-    ``fmt="json"`` (`blockclf.render.to_dict`).
+    the JSONL path written, if any. ``form``: how each record's page is written
+    (`blockclf.render.Form`: its format, images, headline and block records), or a format's name.
     """
     path = Path(path)
     _require_warcio()
-    opts = replace(opts, transform=partial(warc_line, fmt=fmt, with_log=with_log, blocks=blocks))
+    form = Form(form) if isinstance(form, str) else form
+    opts = replace(opts, transform=partial(warc_line, form=form, with_log=with_log))
     damage: dict[str, PageError] = {}  # filled while the records are read; the same on every pass
     batch = itertools.chain(
         run_batch(lambda: read_warc(path, site, max_bytes=opts.limits.max_bytes, damage=damage), opts,

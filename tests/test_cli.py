@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from blockclf.cli import main
+from blockclf.cli.extract import EXT, HTML_CHARSET
 from blockclf.model import load_model
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -257,6 +258,32 @@ def test_several_pages_without_an_output_folder_are_json_lines(tmp_path, tiny_mo
         rows = [json.loads(line) for line in proc.stdout.decode("utf-8").splitlines()]
         assert [r["name"] for r in rows] == ["-"] + [str(tmp_path / f"{p}.html") for p in range(3)]
         assert all(isinstance(r["text"], str) and r["text"] for r in rows)
+
+
+@pytest.mark.parametrize(("fmt", "choices", "shows"), [
+    ("markdown", ["--images"], "![a picture]("),  # the image, which only --images writes
+    ("html", ["--images", "--no-title"], "<img src="),
+    ("text", ["--title"], None),  # the headline first, which text leaves out unless asked
+])
+def test_json_lines_of_several_pages_hold_what_their_files_would(tmp_path, tiny_model_file, synthetic_page,
+                                                                  fmt, choices, shows):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for p in range(2):
+        html = synthetic_page(8, p).html.replace("<p>", '<p><img src="/pic.jpg" alt="a picture"> ', 1)
+        (pages / f"{p}.html").write_text(html, encoding="utf-8")
+    argv = ["extract", str(pages), "--model", str(tiny_model_file), "--format", fmt, *choices]
+    files, lines = _cli([*argv, "-o", str(tmp_path / "out")], b""), _cli(argv, b"")
+    assert files.returncode == lines.returncode == 0, (files.stderr, lines.stderr)
+    rows = [json.loads(line) for line in lines.stdout.decode("utf-8").splitlines()]
+    assert len(rows) == 2
+    for p, row in enumerate(rows):
+        written = (tmp_path / "out" / f"{p}{EXT[fmt]}").read_text(encoding="utf-8")
+        assert row[fmt] == {"html": written.removeprefix(HTML_CHARSET), "text": written.removesuffix("\n")}.get(fmt, written)
+        if shows is not None:
+            assert shows in row[fmt]
+        if fmt == "text":
+            assert row[fmt].startswith(row["title"] + "\n")
 
 
 def test_standard_input_over_the_size_limit_is_a_named_skip(tiny_model_file):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from blockclf import Result, parse, segment
-from blockclf.render import removal_log, to_dict, to_markdown, to_text
+from blockclf.render import Form, removal_log, to_dict, to_html, to_markdown, to_text
 
 ARTICLE = """<html><head><title>Doc</title></head><body>
 <nav><a href="/">Home</a></nav>
@@ -108,6 +108,21 @@ def test_to_dict_holds_the_kept_blocks_records_or_none_when_asked():
     assert res.to_dict() == every
     with pytest.raises(ValueError, match="blocks must be one of all, kept, none"):
         to_dict(res, blocks="removed")
+
+
+def test_a_form_writes_the_page_as_its_format_and_choices_say():
+    res = result()
+    assert Form().text(res) == to_text(res) and Form("text", title=True).text(res) == to_text(res, title=True)
+    assert Form("markdown").text(res) == to_markdown(res) == Form("markdown", title=True).text(res)
+    assert Form("markdown", title=False).text(res) == to_markdown(res, title=False)
+    assert Form("html", images=True).text(res) == to_html(res, images=True)
+    assert Form("json", blocks="none").document(res) == to_dict(res, blocks="none")
+    with pytest.raises(ValueError, match="a JSON form is a document"):
+        Form("json").text(res)
+    with pytest.raises(ValueError, match="format must be one of text, markdown, html, json"):
+        Form("pdf")
+    with pytest.raises(ValueError, match="blocks must be one of all, kept, none"):
+        Form("json", blocks="removed")
 
 
 def test_removal_log_has_one_record_per_removed_block():

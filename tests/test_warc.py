@@ -17,6 +17,7 @@ from warcio.warcwriter import WARCWriter
 from blockclf.batch import BatchOptions
 from blockclf.cli import main
 from blockclf.predict import extract_batch, prepare
+from blockclf.render import Form
 from blockclf.warc import extract_warc, is_warc, read_warc
 
 
@@ -57,7 +58,7 @@ def test_reads_only_html_responses_keyed_by_url(crawl):
 
 def test_jsonl_matches_batch_extraction_with_site_evidence(crawl, tmp_path, tiny_model):
     path, pages = crawl
-    out = extract_warc(path, tmp_path / "out", BatchOptions(model=tiny_model), fmt="json")
+    out = extract_warc(path, tmp_path / "out", BatchOptions(model=tiny_model), "json")
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["url"] for r in rows] == [url for url, _ in pages]
     # the same pages through extract_batch, grouped by the record URLs' sites
@@ -72,7 +73,7 @@ def test_jsonl_lines_hold_the_block_records_asked_for(crawl, tmp_path, tiny_mode
     path, _ = crawl
     rows = {}
     for blocks in ("all", "kept", "none"):
-        out = extract_warc(path, tmp_path / blocks, BatchOptions(model=tiny_model), fmt="json", blocks=blocks)
+        out = extract_warc(path, tmp_path / blocks, BatchOptions(model=tiny_model), Form("json", blocks=blocks))
         rows[blocks] = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     for every, kept, bare in zip(rows["all"], rows["kept"], rows["none"]):
         assert kept["blocks"] == [b for b in every["blocks"] if b["kept"]] != every["blocks"]

@@ -34,6 +34,7 @@ from .common import EXIT_CODES, UsageError, collect_inputs, jobs_value
 
 if TYPE_CHECKING:
     from ..batch import BatchOptions, Outcome
+    from ..render import Form
 
 __all__ = ["EXT", "add_parser", "run"]
 
@@ -45,31 +46,24 @@ EXT = {"text": ".txt", "markdown": ".md", "json": ".json", "html": ".html"}
 HTML_CHARSET = '<meta charset="utf-8">\n'
 
 
-def _render(res: Result, fmt: str, images: bool = False, title: bool | None = None, blocks: str = "all") -> str:
-    """The page's output; ``title``: start with the headline (default: in Markdown and HTML, not in text);
-    ``blocks``: the block records JSON holds (`blockclf.render.to_dict`)."""
-    from ..render import to_html, to_markdown, to_text  # lazy, as the batch engine (`run`)
-
-    if fmt == "text":
-        text = to_text(res, title=bool(title))
+def _render(res: Result, form: Form) -> str:
+    """The page's output as a file holds it: text ending with a line break, HTML declaring
+    its encoding (`HTML_CHARSET`), Markdown, or the JSON document."""
+    if form.fmt == "json":
+        return _json(res, form).decode("utf-8")
+    text = form.text(res)
+    if form.fmt == "text":
         return text + ("\n" if text else "")
-    if fmt == "markdown":
-        return to_markdown(res, images, title=title is not False)
-    if fmt == "html":
-        return HTML_CHARSET + to_html(res, images, title=title is not False)
-    return _json(res, images, blocks).decode("utf-8")
+    return HTML_CHARSET + text if form.fmt == "html" else text
 
 
-def _json(res: Result, images: bool = False, blocks: str = "all") -> bytes:
+def _json(res: Result, form: Form) -> bytes:
     """The page's JSON document, in UTF-8 (`blockclf.jsonout`)."""
-    from ..render import to_dict  # lazy, as the batch engine (`run`)
-
-    return document(to_dict(res, images, blocks))
+    return document(form.document(res))
 
 
-def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, images: bool = False,
-                 title: bool | None = None, encoded: bool = False,
-                 blocks: str = "all") -> tuple[str | bytes, str, list[str]]:
+def _render_page(res: Result, form: Form, with_log: bool, jsonl: bool = False,
+                 encoded: bool = False) -> tuple[str | bytes, str, list[str]]:
     """A result's output (a JSON line with ``jsonl``; UTF-8 bytes with ``encoded``, as a file
     takes them: they are half the size of most pages' text held in memory, where a batch
     holds outputs waiting for their turn), the removal log's JSON lines (encoded here, in the
@@ -83,11 +77,11 @@ def _render_page(res: Result, fmt: str, with_log: bool, jsonl: bool = False, ima
     if jsonl:
         from ..warc import warc_line  # lazy, as the batch engine (`run`)
 
-        return (*warc_line(res, fmt, with_log, key="name", blocks=blocks), flags)
-    if encoded and fmt == "json":
-        out: str | bytes = _json(res, images, blocks)
+        return (*warc_line(res, form, with_log, key="name"), flags)
+    if encoded and form.fmt == "json":
+        out: str | bytes = _json(res, form)
     else:
-        out = _render(res, fmt, images, title, blocks)
+        out = _render(res, form)
         out = out.encode("utf-8", "backslashreplace") if encoded else out
     return out, (json_lines(removal_log(res)) if with_log else ""), flags
 
@@ -192,6 +186,14 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
     return _Inputs(files, warcs, stdin, listing)
 
 
+def _form(args: argparse.Namespace) -> Form:
+    """How the run writes each page (`blockclf.render.Form`), from its settled ``--format``."""
+    from ..render import Form  # lazy, as the batch engine (`run`)
+
+    return Form(args.format, images=getattr(args, "images", False), title=getattr(args, "title", None),
+                blocks=args.blocks)
+
+
 def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Model,
              profile: SiteProfile | None) -> BatchOptions:
     """The batch options of the run; ``--jobs auto`` is settled here (``args.jobs``)."""
@@ -210,9 +212,8 @@ def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Mode
         args.jobs = cores if inputs.warcs else plan_workers(cores, len(inputs.files) + inputs.stdin)
     limits = Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes, max_depth=args.max_depth,
                     max_seconds=args.time_budget or None)
-    transform = partial(_render_page, fmt=args.format, with_log=bool(args.removed_log), jsonl=jsonl,
-                        images=getattr(args, "images", False), title=getattr(args, "title", None),
-                        encoded=args.output is not None, blocks=args.blocks)
+    transform = partial(_render_page, form=_form(args), with_log=bool(args.removed_log), jsonl=jsonl,
+                        encoded=args.output is not None)
     return BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
                         site_profile=profile, use_site=not args.no_site, explain=args.explain,
                         encoding=args.encoding, limits=limits, transform=transform, comments=args.comments)
@@ -336,9 +337,8 @@ class _Run:
                 if exists is not None:
                     self.skip(str(warc), exists)
                     continue
-            extract_warc(warc, self.out_dir, self.opts, self.args.format, jobs=self.args.jobs, progress=self.progress,
-                         site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes,
-                         blocks=self.args.blocks)
+            extract_warc(warc, self.out_dir, self.opts, _form(self.args), jobs=self.args.jobs, progress=self.progress,
+                         site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes)
 
     def report_sites(self) -> None:
         """Name the pages that got no site evidence (one page alone never has any)."""
