@@ -78,6 +78,10 @@ class Block:
         column: that cell's first column in its row (1-based, counting the spans of the
             cells before it, empty ones included), or 0 outside a cell; the renderers keep
             a row's cells under their columns when cells before them hold no text.
+        images: the ``img`` tags (as in ``rich``) of the elements right after the block that
+            hold an image and no text (a photo in its ``<figure>`` or ``<div>``), which no
+            block of their own carries; written after the block's text when images are asked
+            for. None when there are none. Nothing but the renderers reads it.
     """
 
     index: int
@@ -103,6 +107,7 @@ class Block:
     column: int = 0
     consent: bool = False
     notice: bool = False
+    images: str | None = None
 
     @property
     def parent_xpath(self) -> str:

@@ -166,9 +166,10 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     """
     heading = bool(block.heading_level)
     starts_line = not (cell or heading)
+    after = _images_after(block, base) if images and block.images else ""
     if block.rich is None:
         text = md_escape(block.text)
-        return _escape_line_start(text) if starts_line else text
+        return (_escape_line_start(text) if starts_line else text) + after
     # a stack of open spans: [tag, attrs, pieces]
     stack: list[list] = [["", {}, []]]
     for kind, value, attrs in _tokens(block.rich):
@@ -192,7 +193,12 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     while len(stack) > 1:
         _close(stack, base)
     out = " ".join(_joined(stack[0][2]).split())
-    return _escape_line_start(out) if starts_line else out
+    return (_escape_line_start(out) if starts_line else out) + after
+
+
+def _images_after(block: Block, base: str | None) -> str:
+    """`Block.images` as Markdown images, each after a space."""
+    return "".join(f" ![{md_escape(' '.join(alt.split()))}]({src})" for src, alt in _image_pairs(block, base))
 
 
 def _close(stack: list[list], base: str | None) -> None:
@@ -331,8 +337,10 @@ def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
 
 def block_html(block: Block, base: str | None = None, images: bool = False) -> str:
     """The block's text as HTML: escaped, with only ``a``, ``code``, ``strong``, ``em`` (and ``img``)."""
+    after = "".join(f' <img src="{escape(src)}" alt="{escape(alt)}">' for src, alt in _image_pairs(block, base)) \
+        if images and block.images else ""
     if block.rich is None:
-        return escape(block.text, False)
+        return escape(block.text, False) + after
     heading = bool(block.heading_level)
     out: list[str] = []
     open_tags: list[tuple[str, bool]] = []  # each open tag, and whether it was written
@@ -358,7 +366,17 @@ def block_html(block: Block, base: str | None = None, images: bool = False) -> s
             out.append(f"</{value}>")
     out += [f"</{t}>" for t, written in reversed(open_tags) if written]
     html = "".join(out)
-    return html if block.tag == "pre" else " ".join(html.split())
+    return (html if block.tag == "pre" else " ".join(html.split())) + after
+
+
+def _image_pairs(block: Block, base: str | None) -> list[tuple[str, str]]:
+    """The addresses (resolved, safe) and alternative texts of `Block.images`."""
+    pairs = []
+    for _kind, _value, attrs in _raw_tokens(block.images or ""):
+        src = _url(attrs.get("src", ""), base) if attrs.get("src") else ""
+        if src:
+            pairs.append((src, attrs.get("alt", "")))
+    return pairs
 
 
 def block_plain(block: Block) -> str:

@@ -81,6 +81,8 @@ _ORDINAL: Final = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
 #: page text), so that page text is escaped once per block rather than piece by piece
 _OPEN, _CLOSE, _QUOTE = "\ue000", "\ue001", "\ue002"
 _MARKERS: Final = str.maketrans("", "", _OPEN + _CLOSE + _QUOTE)
+#: how an image's tag starts in the pending markup
+_IMG_OPEN: Final = _OPEN + "img "
 #: characters no browser draws and no reader types, dropped from blocks' text: the zero-width
 #: space (a line-break hint), the word joiner and a byte-order mark inside the page (as the
 #: zero-width no-break space). They would split a word for any tokenizer ("foo\u200bbar"). Joiners
@@ -346,6 +348,7 @@ class _Segmenter:
 
     def flush(self) -> None:
         if not self.pieces:
+            self._images_to_previous()
             self.rich = None
             self.started = False
             if self.hidden:
@@ -367,6 +370,8 @@ class _Segmenter:
             code = " ".join(_markup(_drawn("".join(rich))).split()) if rich is not None else None
         if text:
             self._emit(text, owner, code)
+        else:
+            self._images_to_previous()
         self.pending_revealed = False
         self.pieces = []
         self.rich = None
@@ -376,6 +381,21 @@ class _Segmenter:
         self.started = False
         if self.hidden:
             self._emit_hidden()
+
+    def _images_to_previous(self) -> None:
+        """Hand the images of an element that ends without text of its own (a photo in its
+        ``<figure>`` or ``<div>``) to the block before it (`Block.images`): blocks are runs of
+        text, and the image would otherwise be lost to ``--images``. Never to a heading (a
+        logo before a headline would head it), code, a hidden block or furniture."""
+        rich = self.rich
+        if not rich or not self.blocks:
+            return
+        images = [piece for piece in rich if piece.startswith(_IMG_OPEN)]
+        prev = self.blocks[-1]
+        if not images or prev.heading_level or prev.hidden or prev.rich == "" or "pre" in prev.ancestors:
+            return
+        markup = _markup("".join(images))
+        self.blocks[-1] = replace(prev, images=prev.images + markup if prev.images else markup)
 
     def _emit_hidden(self) -> None:
         for b in self.hidden:

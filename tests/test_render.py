@@ -125,6 +125,16 @@ def test_a_form_writes_the_page_as_its_format_and_choices_say():
         Form("json", blocks="removed")
 
 
+def test_images_of_elements_without_text_are_written_after_the_block_before_them():
+    html = ('<html><head><title>Doc</title></head><body><h1>Title</h1><p>Intro text.</p>'
+            '<figure><img src="/a.jpg" alt="A [photo]"></figure><p>More text.</p></body></html>')
+    res = result(html, drop=())
+    md = to_markdown(res, images=True)
+    assert "Intro text. ![A \\[photo\\]](/a.jpg)\n\nMore text." in md
+    assert '<p>Intro text. <img src="/a.jpg" alt="A [photo]"></p>' in to_html(res, images=True)
+    assert "a.jpg" not in to_markdown(res) and "a.jpg" not in to_html(res) and "a.jpg" not in to_text(res)
+
+
 def test_removal_log_has_one_record_per_removed_block():
     res = result(reasons=True)
     log = removal_log(res)

@@ -491,3 +491,17 @@ def test_huge_class_strings_are_not_kept_in_the_token_cache():
     assert ("wrap", None) in elements._TOKEN_CACHE and "wrap" in elements._FURNITURE_CACHE  # a short one is kept
     assert all(len(cls or "") + len(ident or "") <= 200 for cls, ident in elements._TOKEN_CACHE)
     assert all(len(cls) <= 200 for cls in elements._FURNITURE_CACHE)
+
+
+def test_an_image_without_text_of_its_own_goes_with_the_block_before_it():
+    html = ('<body><h1>Title</h1><figure><img src="/logo.png" alt="Logo"></figure><p>First paragraph.</p>'
+            '<figure><img src="/a.jpg" alt="A photo"></figure><div><img src="/b.jpg"></div><p>Second paragraph.</p>'
+            '<pre>x = 1</pre><div><img src="/c.jpg" alt="C"></div></body>')
+    blocks = segment(parse(html.encode()))
+    by_text = {b.text: b for b in blocks}
+    assert by_text["First paragraph."].images == '<img src="/a.jpg" alt="A photo"><img src="/b.jpg" alt="">'
+    assert by_text["Title"].images is None  # never to a heading: a logo would head the page
+    assert by_text["x = 1"].images is None  # nor to code
+    assert by_text["Second paragraph."].images is None
+    assert all(b.rich is None for b in blocks if b.tag == "p")  # the text's own markup is untouched
+
