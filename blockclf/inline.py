@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from html import escape, unescape
 
 from .block import Block
@@ -166,7 +167,7 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     """
     heading = bool(block.heading_level)
     starts_line = not (cell or heading)
-    after = _images_after(block, base) if images and block.images else ""
+    after = _images_after(block, _image_markdown, base) if images and block.images else ""
     if block.rich is None:
         text = md_escape(block.text)
         return (_escape_line_start(text) if starts_line else text) + after
@@ -180,10 +181,8 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
             if heading and (value == "strong" or (value == "a" and _within(attrs.get("href", ""), base))):
                 continue
             if value == "img":
-                src = _url(attrs["src"], base) if images and attrs.get("src") else ""
-                if src:
-                    alt = md_escape(" ".join(attrs.get("alt", "").split()))
-                    top[2].append(f"![{alt}]({src})")
+                if images:
+                    top[2].append(_image_markdown(attrs, base))
             elif top[0] == "code":  # nothing nests in code
                 continue
             else:
@@ -196,9 +195,22 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     return (_escape_line_start(out) if starts_line else out) + after
 
 
-def _images_after(block: Block, base: str | None) -> str:
-    """`Block.images` as Markdown images, each after a space."""
-    return "".join(f" ![{md_escape(' '.join(alt.split()))}]({src})" for src, alt in _image_pairs(block, base))
+def _image_markdown(attrs: dict[str, str], base: str | None) -> str:
+    """An ``img`` tag's attributes as a Markdown image ("" without a usable address)."""
+    src = _url(attrs["src"], base) if attrs.get("src") else ""
+    return f"![{md_escape(' '.join(attrs.get('alt', '').split()))}]({src})" if src else ""
+
+
+def _image_html(attrs: dict[str, str], base: str | None) -> str:
+    """An ``img`` tag's attributes as a safe HTML image ("" without a usable address)."""
+    src = _url(attrs["src"], base) if attrs.get("src") else ""
+    return f'<img src="{escape(src)}" alt="{escape(attrs.get("alt", ""))}">' if src else ""
+
+
+def _images_after(block: Block, write: Callable[[dict[str, str], str | None], str], base: str | None) -> str:
+    """`Block.images`, each written by ``write`` (`_image_markdown`, `_image_html`) after a space."""
+    return "".join(f" {image}" for _kind, _value, attrs in _raw_tokens(block.images or "")
+                   if (image := write(attrs, base)))
 
 
 def _close(stack: list[list], base: str | None) -> None:
@@ -337,8 +349,7 @@ def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
 
 def block_html(block: Block, base: str | None = None, images: bool = False) -> str:
     """The block's text as HTML: escaped, with only ``a``, ``code``, ``strong``, ``em`` (and ``img``)."""
-    after = "".join(f' <img src="{escape(src)}" alt="{escape(alt)}">' for src, alt in _image_pairs(block, base)) \
-        if images and block.images else ""
+    after = _images_after(block, _image_html, base) if images and block.images else ""
     if block.rich is None:
         return escape(block.text, False) + after
     heading = bool(block.heading_level)
@@ -349,9 +360,8 @@ def block_html(block: Block, base: str | None = None, images: bool = False) -> s
             out.append(escape(value, False))
         elif kind == "open":
             if value == "img":
-                src = _url(attrs["src"], base) if images and attrs.get("src") else ""
-                if src:
-                    out.append(f'<img src="{escape(src)}" alt="{escape(attrs.get("alt", ""))}">')
+                if images:
+                    out.append(_image_html(attrs, base))
             elif value == "a":
                 href = "" if heading and _within(attrs.get("href", ""), base) else _url(attrs.get("href", ""), base)
                 if href and ("a", True) in open_tags:  # a link in a link is no HTML: the outer one stands
@@ -367,16 +377,6 @@ def block_html(block: Block, base: str | None = None, images: bool = False) -> s
     out += [f"</{t}>" for t, written in reversed(open_tags) if written]
     html = "".join(out)
     return (html if block.tag == "pre" else " ".join(html.split())) + after
-
-
-def _image_pairs(block: Block, base: str | None) -> list[tuple[str, str]]:
-    """The addresses (resolved, safe) and alternative texts of `Block.images`."""
-    pairs = []
-    for _kind, _value, attrs in _raw_tokens(block.images or ""):
-        src = _url(attrs.get("src", ""), base) if attrs.get("src") else ""
-        if src:
-            pairs.append((src, attrs.get("alt", "")))
-    return pairs
 
 
 def block_plain(block: Block) -> str:

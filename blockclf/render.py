@@ -45,8 +45,7 @@ class Form:
     def __post_init__(self) -> None:
         if self.fmt not in FORMATS:
             raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {self.fmt!r}")
-        if self.blocks not in BLOCK_RECORDS:
-            raise ValueError(f"blocks must be one of {', '.join(BLOCK_RECORDS)}, not {self.blocks!r}")
+        _check_blocks(self.blocks)
 
     def text(self, res: Result) -> str:
         """The page in this form's text format (``fmt`` text, Markdown or HTML)."""
@@ -181,14 +180,18 @@ def _reason_dict(name: str, value: float, contribution: float) -> dict[str, Any]
             "contribution": round(contribution, 4), "text": describe(name, value, contribution)}
 
 
+def _check_blocks(blocks: str) -> None:
+    if blocks not in BLOCK_RECORDS:
+        raise ValueError(f"blocks must be one of {', '.join(BLOCK_RECORDS)}, not {blocks!r}")
+
+
 def to_dict(res: Result, images: bool = False, blocks: str = "all") -> dict[str, Any]:
     """Everything about the page: metadata, verdict, warnings, statistics, the kept text as
     text and as Markdown, comments asked for apart (``comments``: not in the text), and the
     blocks' records under ``blocks``: every block's (``blocks="all"``), the kept blocks'
     (``"kept"``; each keeps its page-wide ``index``), or none (``"none"``: no ``blocks`` key),
     `BLOCK_RECORDS`."""
-    if blocks not in BLOCK_RECORDS:
-        raise ValueError(f"blocks must be one of {', '.join(BLOCK_RECORDS)}, not {blocks!r}")
+    _check_blocks(blocks)
     meta = res.metadata
     items = kept_items(res)
     doc: dict[str, Any] = {
