@@ -173,16 +173,19 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
         return (_escape_line_start(text) if starts_line else text) + after
     # a stack of open spans: [tag, attrs, pieces]
     stack: list[list] = [["", {}, []]]
+    image = False  # whether an image was written after the last text
     for kind, value, attrs in _tokens(block.rich):
         top = stack[-1]
         if kind == "text":
-            top[2].append(value if top[0] == "code" else md_escape(value))
+            top[2].append(_apart(image, value if top[0] == "code" else md_escape(value)))
+            image = False
         elif kind == "open":
             if heading and (value == "strong" or (value == "a" and _within(attrs.get("href", ""), base))):
                 continue
             if value == "img":
-                if images:
-                    top[2].append(_image_markdown(attrs, base))
+                if images and (written := _image_markdown(attrs, base)):
+                    top[2].append(written)
+                    image = True
             elif top[0] == "code":  # nothing nests in code
                 continue
             else:
@@ -193,6 +196,12 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
         _close(stack, base)
     out = " ".join(_joined(stack[0][2]).split())
     return (_escape_line_start(out) if starts_line else out) + after
+
+
+def _apart(image: bool, text: str) -> str:
+    """``text`` with a space before it where it would stand glued to an image written just
+    before: a figure's caption or the paragraph after a photo reads as words of their own."""
+    return " " + text if image and text[:1].isalnum() else text
 
 
 def _image_markdown(attrs: dict[str, str], base: str | None) -> str:
@@ -355,13 +364,20 @@ def block_html(block: Block, base: str | None = None, images: bool = False) -> s
     heading = bool(block.heading_level)
     out: list[str] = []
     open_tags: list[tuple[str, bool]] = []  # each open tag, and whether it was written
+    # where a space goes if a word follows an image written since the last text: after the
+    # image and the tags it closes, before any it opens (no "<strong> Bold")
+    space_at: int | None = None
     for kind, value, attrs in _tokens(block.rich):
         if kind == "text":
+            if space_at is not None and value[:1].isalnum():
+                out.insert(space_at, " ")
             out.append(escape(value, False))
+            space_at = None
         elif kind == "open":
             if value == "img":
-                if images:
-                    out.append(_image_html(attrs, base))
+                if images and (written := _image_html(attrs, base)):
+                    out.append(written)
+                    space_at = len(out)
             elif value == "a":
                 href = "" if heading and _within(attrs.get("href", ""), base) else _url(attrs.get("href", ""), base)
                 if href and ("a", True) in open_tags:  # a link in a link is no HTML: the outer one stands
@@ -374,6 +390,8 @@ def block_html(block: Block, base: str | None = None, images: bool = False) -> s
                 open_tags.append((value, True))
         elif open_tags and open_tags[-1][0] == value and open_tags.pop()[1]:  # closed, written if opened so
             out.append(f"</{value}>")
+            if space_at == len(out) - 1:
+                space_at = len(out)
     out += [f"</{t}>" for t, written in reversed(open_tags) if written]
     html = "".join(out)
     return (html if block.tag == "pre" else " ".join(html.split())) + after

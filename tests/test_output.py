@@ -381,6 +381,21 @@ def test_images_only_on_request():
     assert "![" in to_dict(res, images=True)["markdown"]
 
 
+def test_a_word_after_an_image_is_not_glued_to_it():
+    """A figure's caption, or a paragraph's first word after a photo, reads as words of its own;
+    punctuation right after an image stays where the page put it."""
+    res = page('<figure><img src="/b.jpg" alt="B"><figcaption>Caption here</figcaption></figure>'
+               '<p><a href="/x"><img src="/i.png" alt="I"></a><b>Bold</b> then <img src="/e.png" alt="e">, on.</p>')
+    assert to_markdown(res, images=True) == ("![B](https://site.org/b.jpg) Caption here\n\n"
+                                             "[![I](https://site.org/i.png)](https://site.org/x) **Bold** then "
+                                             "![e](https://site.org/e.png), on.\n")
+    html = to_html(res, images=True)
+    assert '<img src="https://site.org/b.jpg" alt="B"> Caption here' in html
+    assert '<img src="https://site.org/i.png" alt="I"></a> <strong>Bold</strong> then' in html
+    assert 'alt="e">, on.' in html
+    assert to_markdown(res) == "Caption here\n\n**Bold** then , on.\n"  # without images, as before
+
+
 def test_blockquotes_and_definition_lists():
     res = page("<blockquote><p>q1</p><p>q2</p></blockquote><dl><dt>term</dt><dd>meaning</dd>"
                "<dt><code>f()</code></dt><dd><p>calls</p><p>more</p></dd></dl>")
