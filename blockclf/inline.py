@@ -339,21 +339,39 @@ def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
     starts the span after a letter is written before the stars (``Only$**209**``,
     ``Jenny“**推不动**”说``); what ends it is returned apart, to be written after them where a
     letter follows (``**…商船**。至今``, `_joined`). The ASCII characters that escapes, links,
-    images, code and entities are made of never move (`_LOOSE_ASCII`), nor does an escaped one."""
+    images, code and entities are made of never move (`_LOOSE_ASCII`), nor does an escaped one
+    unless nothing else can: then it moves with its backslash (``**a**\\*b``, not
+    ``**a\\***b``, whose stars would show)."""
     start, end = 0, len(text)
-    if _glued(before):  # a link opens with "[", never with a parenthesis
+    glued = _glued(before)
+    if glued:  # a link opens with "[", never with a parenthesis
         while start < end and _is_loose_punctuation(text[start], "()"):
-            start += 1
-        while start < end and text[start].isspace():
             start += 1
     while end > start and (_is_loose_punctuation(text[end - 1], "(!")  # "!" opens an image only at a start
                            or (text[end - 1] == ")" and not _LINK_END.search(text, 0, end))):
         end -= 1  # a ")" that ends a link written here stays
     if end < len(text) and (len(text[:end]) - len(text[:end].rstrip("\\"))) % 2:
         end += 1  # an escaped character stays with its backslash
+    # but moves with it where nothing else did and stars would stand beside it
+    if glued and start == 0:
+        while start + 2 < end and text[start] == "\\" and _is_punctuation(text[start + 1]):
+            start += 2
+    if end == len(text):
+        while end - 2 > start and _is_punctuation(text[end - 1]) and _escaped(text, start, end - 1):
+            end -= 2
+    while start < end and text[start].isspace():
+        start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
     return text[:start], text[start:end], text[end:]
+
+
+def _escaped(text: str, start: int, at: int) -> bool:
+    """Whether ``text[at]`` follows an odd run of backslashes that starts at ``start`` or later."""
+    i = at
+    while i > start and text[i - 1] == "\\":
+        i -= 1
+    return (at - i) % 2 == 1
 
 
 def block_html(block: Block, base: str | None = None, images: bool = False) -> str:

@@ -66,6 +66,7 @@ def assert_read_back(res: Result) -> None:
     "<p>Trying the<code> beta of </code>imageData<code>API. </code>Please <code>a*b_c</code> *literal* _too_ [x].</p>",
     "<ol><li>One <b>bold.</b>Next<blockquote><p>quoted <em>it.</em>x</p></blockquote></li><li><h3>Ann</h3>"
     "<p>post</p></li></ol><ul><li>a</li></ul><ul><li>b</li></ul>",
+    "<p>Rated <b>A*</b>and x<b>*C</b>, <b>D**</b>E.</p>",
     "<table><tr><th>Plan</th><th>Price</th></tr><tr><td><b>Yes</b> Pro</td><td><b>$9</b>/mo</td></tr></table>",
 ])
 def test_markdown_reads_back_as_the_page(body):

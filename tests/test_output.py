@@ -305,6 +305,8 @@ def test_emphasis_that_ends_or_starts_with_chinese_punctuation_is_read_as_emphas
     marks = page("<p>Combo<b>®</b> vacuum, <b>✓</b> done, <b>“</b>Yes and others<em>.</em> (in squad<b>)</b> "
                  "<b>what</b><em>。</em></p>")
     assert to_markdown(marks) == "Combo® vacuum, ✓ done, “Yes and others. (in squad) **what**。\n"  # marks alone
+    escaped = page("<p>Rated <b>A*</b>and <b>*B</b>, x<b>*C</b> and <b>D**</b>E.</p>")  # an escaped star moves too
+    assert to_markdown(escaped) == "Rated **A**\\*and **\\*B**, x\\***C** and **D**\\*\\*E.\n"
 
 
 def test_the_spaces_at_the_ends_of_inline_code_stay_between_it_and_the_words():
