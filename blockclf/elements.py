@@ -15,9 +15,10 @@ from typing import Final
 
 from lxml import etree
 
-__all__ = ["ANCHOR_GLYPHS", "BADGE_CLASSES", "CONSENT", "CONSENT_CLASSES", "CONSENT_IDS", "FURNITURE_CLASSES",
-           "NOTICE", "NOTICE_IDS", "SCREEN_READER_CLASSES", "SKIP_TAGS", "class_tokens", "code_lang", "is_anchor_glyph",
-           "is_badge", "is_furniture", "is_furniture_button", "is_hidden", "overlay_kind"]
+__all__ = ["ANCHOR_GLYPHS", "BADGE_CLASSES", "CONSENT", "CONSENT_CLASSES", "CONSENT_IDS", "DOT", "FURNITURE_CLASSES",
+           "ICON", "NOTICE", "NOTICE_IDS", "SCREEN_READER_CLASSES", "SKIP_TAGS", "class_tokens", "code_lang",
+           "is_anchor_glyph", "is_badge", "is_furniture", "is_furniture_button", "is_hidden", "is_small_image",
+           "overlay_kind"]
 
 #: elements whose content a browser never shows as text
 SKIP_TAGS: Final = frozenset(
@@ -87,6 +88,14 @@ _BUTTON_LABELS: Final = frozenset(("", "copy", "copied", "copied!", "copy code",
                                    "reset", "edit", "try it"))
 #: texts of in-page links that are furniture: heading anchors, footnote back-links
 ANCHOR_GLYPHS: Final = frozenset("¶ # § 🔗 ⚓ ↩ ↵ ^ ↑".split())
+#: the most pixels an image may be drawn across (either way) and still be an icon, a rule or a
+#: tracking pixel: RSS and share buttons (16, 20), one-pixel spacers and lines
+SMALL_IMAGE_PX: Final = 24
+#: a length in pixels as a ``width``/``height`` attribute or an inline style gives it ("16", "16px")
+_PX: Final = re.compile(r"\s*(\d+)\s*(?:px)?\s*$", re.IGNORECASE)
+#: width and height attributes that give a responsive picture's shape, not its size
+_ASPECT_RATIOS: Final = frozenset(((16, 9), (9, 16), (4, 3), (3, 4), (3, 2), (2, 3), (16, 10), (21, 9), (5, 4), (4, 5)))
+_STYLE_SIZE: Final = re.compile(r"(?:^|;)\s*(width|height)\s*:\s*(\d+)\s*px", re.IGNORECASE)
 _CODE_LANG: Final = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?)[-\s]*([A-Za-z0-9_+#.-]+)")
 #: class words that name no language: a highlighter's "guess it" (Discourse's ``lang-auto``) or "leave it plain"
 _NOT_LANGS: Final = frozenset(("default", "none", "text", "plain", "plaintext", "notranslate", "nohighlight",
@@ -215,6 +224,33 @@ def is_anchor_glyph(el: etree._Element) -> bool:
     """True for a link into the page whose only text is a glyph such as ``¶`` or ``#``."""
     href = el.get("href")
     return href is not None and href.startswith("#") and not len(el) and (el.text or "").strip() in ANCHOR_GLYPHS
+
+
+#: `is_small_image`'s answers: an image drawn as a dot or a line (a spacer, a rule, a tracking
+#: pixel), and one drawn as an icon or a button
+DOT: Final = 2
+ICON: Final = 1
+
+
+def is_small_image(attrib: dict[str, str]) -> int:
+    """`DOT` for an image the page draws at most 2 pixels wide or high, `ICON` for one at most
+    `SMALL_IMAGE_PX` either way, else 0: only sizes the page states count (attributes or inline
+    style, in pixels), and an image without them is taken for a picture, as is one whose two
+    attributes are only its shape (``width="16" height="9"``, drawn at the size its style sets)."""
+    sizes = []
+    for name in ("width", "height"):
+        value = attrib.get(name)
+        m = _PX.match(value) if value else None
+        sizes.append(int(m.group(1)) if m is not None else -1)
+    if (sizes[0], sizes[1]) in _ASPECT_RATIOS:
+        return 0
+    style = attrib.get("style")
+    if style:
+        sizes += [int(m.group(2)) for m in _STYLE_SIZE.finditer(style)]
+    least = min((px for px in sizes if px >= 0), default=SMALL_IMAGE_PX + 1)
+    if least > SMALL_IMAGE_PX:
+        return 0
+    return DOT if least <= 2 else ICON
 
 
 def code_lang(el: etree._Element) -> str:

@@ -22,6 +22,7 @@ from lxml import etree
 from .block import Block
 from .elements import (
     CONSENT,
+    DOT,
     NOTICE,
     SKIP_TAGS,
     class_tokens,
@@ -31,6 +32,7 @@ from .elements import (
     is_furniture,
     is_furniture_button,
     is_hidden,
+    is_small_image,
     overlay_kind,
 )
 from .html import ABSOLUTE_URL, Document, Limits, PageError, check_deadline, join_url
@@ -572,7 +574,7 @@ class _Segmenter:
                     return origin + url
         return join_url(self.base, url)
 
-    def _open(self, attrib: dict[str, str], inline: str) -> str | None:
+    def _open(self, attrib: dict[str, str], inline: str, in_table: bool) -> str | None:
         """Open an inline element (its ``attrib``) in `Block.rich`; the closing tag, or None when none is due."""
         if inline == "a":
             href = attrib.get("href")
@@ -584,7 +586,10 @@ class _Segmenter:
             self.put(f'{_OPEN}a href="{_attr(url)}"{_CLOSE}')
             return f"{_OPEN}/a{_CLOSE}"
         if inline == "img":
-            src = self._href(attrib.get("src") or attrib.get("data-src"))
+            # an icon in a table cell may be what the cell says (a status, a flag); elsewhere it is furniture
+            small = is_small_image(attrib)
+            drawn = not small or (small != DOT and in_table)
+            src = self._href(attrib.get("src") or attrib.get("data-src")) if drawn else None
             if src is not None:
                 alt = " ".join((attrib.get("alt") or "").split())
                 self.put(f'{_OPEN}img src="{_attr(src)}" alt="{_attr(alt)}"{_CLOSE}')
@@ -687,7 +692,7 @@ class _Segmenter:
             elif inline == "a" and is_anchor_glyph(el):
                 furniture = True
             elif not pre and not self.furniture:
-                close = self._open(attrib, inline)
+                close = self._open(attrib, inline, tables > 0)
         if furniture:
             if self.rich is None:
                 self.rich = list(self.pieces)
