@@ -17,8 +17,8 @@ from lxml import etree
 
 __all__ = ["ANCHOR_GLYPHS", "BADGE_CLASSES", "CONSENT", "CONSENT_CLASSES", "CONSENT_IDS", "DOT", "FURNITURE_CLASSES",
            "ICON", "NOTICE", "NOTICE_IDS", "SCREEN_READER_CLASSES", "SKIP_TAGS", "class_tokens", "code_lang",
-           "is_anchor_glyph", "is_badge", "is_furniture", "is_furniture_button", "is_hidden", "is_small_image",
-           "overlay_kind"]
+           "image_source", "is_anchor_glyph", "is_badge", "is_furniture", "is_furniture_button", "is_hidden",
+           "is_small_image", "overlay_kind"]
 
 #: elements whose content a browser never shows as text
 SKIP_TAGS: Final = frozenset(
@@ -251,6 +251,65 @@ def is_small_image(attrib: dict[str, str]) -> int:
     if least > SMALL_IMAGE_PX:
         return 0
     return DOT if least <= 2 else ICON
+
+
+#: attributes where lazy-loading scripts keep an image's address until it scrolls into view
+_LAZY_SOURCES: Final = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-url")
+_LAZY_SETS: Final = ("data-srcset", "data-lazy-srcset", "srcset")
+#: a ``srcset`` candidate's width (``480w``) or density (``2x``)
+_DESCRIPTOR: Final = re.compile(r"([\d.]+)[wx]\b")
+
+
+def image_source(attrib: dict[str, str]) -> str | None:
+    """An image's address: its ``src``, unless that is missing or a stand-in drawn inline
+    (``data:``) until a lazy-loading script swaps in the address it keeps in ``data-src`` or a
+    ``srcset`` (the largest of those candidates: the picture a wide screen gets)."""
+    src = (attrib.get("src") or "").strip()
+    if src and src[:5].lower() != "data:":
+        return src
+    for name in _LAZY_SOURCES:
+        value = (attrib.get(name) or "").strip()
+        if value and value[:5].lower() != "data:":
+            return value
+    for name in _LAZY_SETS:
+        srcset = attrib.get(name)
+        best = _largest_candidate(srcset) if srcset else None
+        if best:
+            return best
+    return src or None
+
+
+def _largest_candidate(srcset: str) -> str | None:
+    """The address of a ``srcset``'s largest candidate (the first where none states a size),
+    read as browsers read it: an address runs to the next space, commas inside it included
+    (image services write ``c_fill,w_320`` in their paths); a comma after the descriptors
+    ends a candidate."""
+    best, size = None, -1.0
+    pos, end = 0, len(srcset)
+    while pos < end:
+        while pos < end and (srcset[pos].isspace() or srcset[pos] == ","):
+            pos += 1
+        start = pos
+        while pos < end and not srcset[pos].isspace():
+            pos += 1
+        url = srcset[start:pos]
+        descriptor = ""
+        if url.endswith(","):
+            url = url.rstrip(",")
+        else:
+            comma = srcset.find(",", pos)
+            comma = end if comma < 0 else comma
+            descriptor, pos = srcset[pos:comma], comma
+        if not url or url[:5].lower() == "data:":
+            continue
+        m = _DESCRIPTOR.search(descriptor)
+        try:
+            n = float(m.group(1)) if m else 0.0
+        except ValueError:
+            n = 0.0
+        if n > size:
+            best, size = url, n
+    return best
 
 
 def code_lang(el: etree._Element) -> str:

@@ -27,6 +27,7 @@ from .elements import (
     SKIP_TAGS,
     class_tokens,
     code_lang,
+    image_source,
     is_anchor_glyph,
     is_badge,
     is_furniture,
@@ -589,7 +590,7 @@ class _Segmenter:
             # an icon in a table cell may be what the cell says (a status, a flag); elsewhere it is furniture
             small = is_small_image(attrib)
             drawn = not small or (small != DOT and in_table)
-            src = self._href(attrib.get("src") or attrib.get("data-src")) if drawn else None
+            src = self._href(image_source(attrib)) if drawn else None
             if src is not None:
                 alt = " ".join((attrib.get("alt") or "").split())
                 self.put(f'{_OPEN}img src="{_attr(src)}" alt="{_attr(alt)}"{_CLOSE}')

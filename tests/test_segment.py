@@ -522,3 +522,17 @@ def test_icons_spacers_and_tracking_pixels_are_no_images_of_the_page():
     kept = re.findall(r'src="/([^"]+)"', rich)
     assert kept == ["photo.jpg", "wide.jpg", "big.jpg", "ok.png"]
     assert [b.text for b in blocks][0] == "Text and and and and and and end."  # the text is as it was
+
+
+def test_a_lazy_loading_image_is_read_from_the_address_its_script_would_swap_in():
+    """A stand-in drawn inline (``data:``) or a missing ``src`` gives way to ``data-src`` or the
+    largest candidate of a ``srcset``, whose addresses may hold commas; a real ``src`` stands."""
+    pixel = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="
+    html = (f'<body><p>A <img src="{pixel}" data-src="/lazy.jpg" alt="L"> and'
+            f' <img src="{pixel}" data-srcset="https://img.example/c_fill,w_80/s.jpg 80w,'
+            ' https://img.example/c_fill,w_640/big.jpg 640w, https://img.example/c_fill,w_320/m.jpg 320w">'
+            ' and <img srcset="/one.jpg 1x, /two.jpg 2x"> and <img src="/real.jpg" data-src="/other.jpg">'
+            f' and <img src="{pixel}"> end.</p></body>')
+    rich = segment(parse(html.encode()))[0].rich or ""
+    assert re.findall(r'src="([^"]+)"', rich) == ["/lazy.jpg", "https://img.example/c_fill,w_640/big.jpg",
+                                                  "/two.jpg", "/real.jpg"]
