@@ -81,7 +81,8 @@ class Block:
         images: the ``img`` tags (as in ``rich``) of the elements right after the block that
             hold an image and no text (a photo in its ``<figure>`` or ``<div>``), which no
             block of their own carries; written after the block's text when images are asked
-            for. None when there are none. Nothing but the renderers reads it.
+            for (after a heading, on a line of their own). None when there are none. Nothing
+            but the renderers reads it.
     """
 
     index: int

@@ -12,7 +12,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from .inline import block_html
+from .inline import block_html, images_html
 from .structure import COMMENTS_HEADING, LIST_ELEMENTS, cell_gap, comments_apart, kept_items, titled
 
 if TYPE_CHECKING:
@@ -53,6 +53,9 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
     stack: list[tuple[str, str]] = []
     filled: dict[str, int] = {}  # per table row written, the columns its cells so far take
     last_xpath = None
+    # the images after a heading (an article's lead photo), written once the heading closes,
+    # and how many elements stay open then
+    pictures, pictures_at = "", 0
     for it in items:
         b, chain = it.block, it.chain
         k = 0
@@ -61,6 +64,9 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
         while len(stack) > k:
             out.append(_close(stack.pop()[1]))
             out.append("\n")
+            if pictures and len(stack) == pictures_at:
+                out.append(pictures)
+                pictures = ""
         if it.post_break:
             out.append("<hr>\n")  # a rule between a thread's posts
         for path, tag in chain[k:]:
@@ -72,17 +78,27 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
             if tag in _BREAK_AFTER:
                 out.append("\n")
             stack.append((path, tag))
-        content = block_html(b, base, images)
+        apart = bool(images and b.heading_level and b.images)
+        content = block_html(b, base, images, images_after=not apart)
         if it.own:
             if k == len(chain) and last_xpath == b.xpath:  # more text of the same element
                 out.append("<br>" if b.tag != "pre" else "\n")
             out.append(content)
         else:
             out.append(f"<p>{content}</p>\n")
+        if apart and (line := images_html(b, base)):
+            if it.own and stack:
+                pictures, pictures_at = pictures + f"<p>{line}</p>\n", len(stack) - 1
+            else:
+                out.append(f"<p>{line}</p>\n")
         last_xpath = b.xpath
     while stack:
         out.append(_close(stack.pop()[1]))
         out.append("\n")
+        if pictures and len(stack) == pictures_at:
+            out.append(pictures)
+            pictures = ""
+    out.append(pictures)
     comments = comments_apart(res)
     if comments:
         out.append(f"<h2>{COMMENTS_HEADING}</h2>\n")

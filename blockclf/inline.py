@@ -16,7 +16,7 @@ from html import escape, unescape
 from .block import Block
 from .html import join_url
 
-__all__ = ["block_html", "block_markdown", "block_plain", "md_escape"]
+__all__ = ["block_html", "block_markdown", "block_plain", "images_html", "images_markdown", "md_escape"]
 
 _TAG = re.compile(r'<(/?)(a|code|strong|em|img)((?: [a-z]+="[^"]*")*)>')
 _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
@@ -157,8 +157,11 @@ def _code_span(code: str) -> str:
     return f"{fence}{pad}{code}{pad}{fence}"
 
 
-def block_markdown(block: Block, base: str | None = None, images: bool = False, cell: bool = False) -> str:
-    """The block's text as one line of Markdown: escaped, with links, code, bold, italic.
+def block_markdown(block: Block, base: str | None = None, images: bool = False, cell: bool = False,
+                   images_after: bool = True) -> str:
+    """The block's text as one line of Markdown: escaped, with links, code, bold, italic; with
+    ``images``, its images, and those of the elements after it (`Block.images`) at its end
+    unless ``images_after`` is False (a heading's go on a line of their own: `images_markdown`).
 
     A heading's bold is left out: a heading is bold already, and pages that wrap its words in
     ``<strong>`` would otherwise give ``## **Title**``; so is a heading's link into the page or
@@ -167,7 +170,7 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     """
     heading = bool(block.heading_level)
     starts_line = not (cell or heading)
-    after = _images_after(block, _image_markdown, base) if images and block.images else ""
+    after = _images_after(block, _image_markdown, base) if images and images_after and block.images else ""
     if block.rich is None:
         text = md_escape(block.text)
         return (_escape_line_start(text) if starts_line else text) + after
@@ -214,6 +217,16 @@ def _image_html(attrs: dict[str, str], base: str | None) -> str:
     """An ``img`` tag's attributes as a safe HTML image ("" without a usable address)."""
     src = _url(attrs["src"], base) if attrs.get("src") else ""
     return f'<img src="{escape(src)}" alt="{escape(attrs.get("alt", ""))}">' if src else ""
+
+
+def images_markdown(block: Block, base: str | None = None) -> str:
+    """`Block.images` as Markdown images on one line ("" when none has a usable address)."""
+    return _images_after(block, _image_markdown, base).lstrip()
+
+
+def images_html(block: Block, base: str | None = None) -> str:
+    """`Block.images` as safe HTML images ("" when none has a usable address)."""
+    return _images_after(block, _image_html, base).lstrip()
 
 
 def _images_after(block: Block, write: Callable[[dict[str, str], str | None], str], base: str | None) -> str:
@@ -374,9 +387,10 @@ def _escaped(text: str, start: int, at: int) -> bool:
     return (at - i) % 2 == 1
 
 
-def block_html(block: Block, base: str | None = None, images: bool = False) -> str:
-    """The block's text as HTML: escaped, with only ``a``, ``code``, ``strong``, ``em`` (and ``img``)."""
-    after = _images_after(block, _image_html, base) if images and block.images else ""
+def block_html(block: Block, base: str | None = None, images: bool = False, images_after: bool = True) -> str:
+    """The block's text as HTML: escaped, with only ``a``, ``code``, ``strong``, ``em`` (and
+    ``img``; `Block.images` at its end unless ``images_after`` is False, as in `block_markdown`)."""
+    after = _images_after(block, _image_html, base) if images and images_after and block.images else ""
     if block.rich is None:
         return escape(block.text, False) + after
     heading = bool(block.heading_level)

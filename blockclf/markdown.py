@@ -12,7 +12,7 @@ import re
 from html import unescape
 from typing import TYPE_CHECKING
 
-from .inline import block_markdown, md_escape
+from .inline import block_markdown, images_markdown, md_escape
 from .structure import (
     COMMENTS_HEADING,
     LIST_ELEMENTS,
@@ -233,11 +233,16 @@ class _Writer:
             self.prev = None
         items_in, quote, inner_quote = _around(chain)
         if b.heading_level:
-            heading = "#" * b.heading_level + " " + block_markdown(b, self.base, self.images)
+            # the images after a heading (an article's lead photo) go on a line of their own
+            apart = not items_in
+            heading = "#" * b.heading_level + " " + block_markdown(b, self.base, self.images, images_after=not apart)
             if items_in:
                 self.text(b, heading, chain, items_in, quote, inner_quote)  # a heading in an item
             else:
                 self.chunks.append(([heading], "other", quote + inner_quote))
+                pictures = images_markdown(b, self.base) if self.images and b.images else ""
+                if pictures:
+                    self.chunks.append(([pictures], "other", quote + inner_quote))
             return
         if b.tag == "pre" or "pre" in tags:
             self.code(it, at, items_in, quote, inner_quote)

@@ -388,14 +388,15 @@ class _Segmenter:
     def _images_to_previous(self) -> None:
         """Hand the images of an element that ends without text of its own (a photo in its
         ``<figure>`` or ``<div>``) to the block before it (`Block.images`): blocks are runs of
-        text, and the image would otherwise be lost to ``--images``. Never to a heading (a
-        logo before a headline would head it), code, a hidden block or furniture."""
+        text, and the image would otherwise be lost to ``--images``. A heading's (an article's
+        lead photo after its headline) are written on a line of their own; never to code, a
+        hidden block or furniture."""
         rich = self.rich
         if not rich or not self.blocks:
             return
         images = [piece for piece in rich if piece.startswith(_IMG_OPEN)]
         prev = self.blocks[-1]
-        if not images or prev.heading_level or prev.hidden or prev.rich == "" or "pre" in prev.ancestors:
+        if not images or prev.hidden or prev.rich == "" or "pre" in prev.ancestors:
             return
         markup = _markup("".join(images))
         self.blocks[-1] = replace(prev, images=prev.images + markup if prev.images else markup)

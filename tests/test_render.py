@@ -135,6 +135,20 @@ def test_images_of_elements_without_text_are_written_after_the_block_before_them
     assert "a.jpg" not in to_markdown(res) and "a.jpg" not in to_html(res) and "a.jpg" not in to_text(res)
 
 
+def test_the_images_after_a_heading_are_written_on_a_line_of_their_own():
+    """An article's lead photo follows its headline: written after the heading, never in it."""
+    html = ('<html><head><title>Doc</title></head><body><article><h1>Title</h1>'
+            '<div><img src="/lead.jpg" alt="Lead"></div><p>Intro text.</p><section><h2>Part</h2>'
+            '<figure><img src="/b.jpg" alt="B"></figure><p>More text.</p></section></article></body></html>')
+    res = result(html, drop=())
+    md = to_markdown(res, images=True)
+    assert md.startswith("# Title\n\n![Lead](/lead.jpg)\n\nIntro text.\n\n## Part\n\n![B](/b.jpg)\n\nMore text.")
+    page = to_html(res, images=True)
+    assert '<h1>Title</h1>\n<p><img src="/lead.jpg" alt="Lead"></p>' in page
+    assert '<h2>Part</h2>\n<p><img src="/b.jpg" alt="B"></p>' in page
+    assert "<img" not in to_html(res) and "](" not in to_markdown(res)
+
+
 def test_removal_log_has_one_record_per_removed_block():
     res = result(reasons=True)
     log = removal_log(res)

@@ -500,7 +500,7 @@ def test_an_image_without_text_of_its_own_goes_with_the_block_before_it():
     blocks = segment(parse(html.encode()))
     by_text = {b.text: b for b in blocks}
     assert by_text["First paragraph."].images == '<img src="/a.jpg" alt="A photo"><img src="/b.jpg" alt="">'
-    assert by_text["Title"].images is None  # never to a heading: a logo would head the page
+    assert by_text["Title"].images == '<img src="/logo.png" alt="Logo">'  # a lead photo, written apart
     assert by_text["x = 1"].images is None  # nor to code
     assert by_text["Second paragraph."].images is None
     assert all(b.rich is None for b in blocks if b.tag == "p")  # the text's own markup is untouched
