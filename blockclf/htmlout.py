@@ -41,6 +41,8 @@ def _close(tag: str) -> str:
     return "</code></pre>" if tag == "pre" else f"</{tag}>"
 
 
+#: the parts of lists and tables, which a paragraph does not stand between
+_ITEMS = frozenset(("li", "dt", "dd", "td", "th"))
 _BREAK_AFTER = frozenset(("ul", "ol", "dl", "table", "thead", "tbody", "tfoot", "tr", "blockquote"))
 
 
@@ -69,6 +71,12 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
                 pictures = ""
         if it.post_break:
             out.append("<hr>\n")  # a rule between a thread's posts
+        # a photo set before the kept text starts: a paragraph of its own, or at the start of
+        # the item or cell it comes before (a list goes on), never in code
+        before = images_html(it.images_before, base) if images and it.images_before and not b.heading_level else ""
+        if before and not any(t in _ITEMS for _, t in chain):
+            out.append(f"<p>{before}</p>\n")
+            before = ""
         for path, tag in chain[k:]:
             inner = next((p for p, t in reversed(chain) if t == tag), None)
             if tag in ("td", "th") and path == inner and stack and stack[-1][1] == "tr":
@@ -80,13 +88,15 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
             stack.append((path, tag))
         apart = bool(images and b.heading_level and b.images)
         content = block_html(b, base, images, images_after=not apart)
+        if before and b.tag != "pre" and not any(t == "pre" for _, t in chain):
+            content = f"{before} {content}"
         if it.own:
             if k == len(chain) and last_xpath == b.xpath:  # more text of the same element
                 out.append("<br>" if b.tag != "pre" else "\n")
             out.append(content)
         else:
             out.append(f"<p>{content}</p>\n")
-        if apart and (line := images_html(b, base)):
+        if images and b.heading_level and (line := images_html((it.images_before or "") + (b.images or ""), base)):
             if it.own and stack:
                 pictures, pictures_at = pictures + f"<p>{line}</p>\n", len(stack) - 1
             else:

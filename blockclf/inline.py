@@ -219,20 +219,24 @@ def _image_html(attrs: dict[str, str], base: str | None) -> str:
     return f'<img src="{escape(src)}" alt="{escape(attrs.get("alt", ""))}">' if src else ""
 
 
-def images_markdown(block: Block, base: str | None = None) -> str:
-    """`Block.images` as Markdown images on one line ("" when none has a usable address)."""
-    return _images_after(block, _image_markdown, base).lstrip()
+def images_markdown(markup: str | None, base: str | None = None) -> str:
+    """Images' markup (`Block.images`) as Markdown images on one line ("" when none has a
+    usable address)."""
+    return _images(markup, _image_markdown, base).lstrip()
 
 
-def images_html(block: Block, base: str | None = None) -> str:
-    """`Block.images` as safe HTML images ("" when none has a usable address)."""
-    return _images_after(block, _image_html, base).lstrip()
+def images_html(markup: str | None, base: str | None = None) -> str:
+    """Images' markup (`Block.images`) as safe HTML images ("" when none has a usable address)."""
+    return _images(markup, _image_html, base).lstrip()
 
 
 def _images_after(block: Block, write: Callable[[dict[str, str], str | None], str], base: str | None) -> str:
     """`Block.images`, each written by ``write`` (`_image_markdown`, `_image_html`) after a space."""
-    return "".join(f" {image}" for _kind, _value, attrs in _raw_tokens(block.images or "")
-                   if (image := write(attrs, base)))
+    return _images(block.images, write, base)
+
+
+def _images(markup: str | None, write: Callable[[dict[str, str], str | None], str], base: str | None) -> str:
+    return "".join(f" {image}" for _kind, _value, attrs in _raw_tokens(markup or "") if (image := write(attrs, base)))
 
 
 def _close(stack: list[list], base: str | None) -> None:

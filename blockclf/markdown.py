@@ -240,14 +240,25 @@ class _Writer:
                 self.text(b, heading, chain, items_in, quote, inner_quote)  # a heading in an item
             else:
                 self.chunks.append(([heading], "other", quote + inner_quote))
-                pictures = images_markdown(b, self.base) if self.images and b.images else ""
+                # a photo set above the headline comes under it: the document starts with its title
+                markup = (it.images_before or "") + (b.images or "")
+                pictures = images_markdown(markup, self.base) if self.images and markup else ""
                 if pictures:
                     self.chunks.append(([pictures], "other", quote + inner_quote))
             return
-        if b.tag == "pre" or "pre" in tags:
+        code = b.tag == "pre" or "pre" in tags
+        pictures = images_markdown(it.images_before, self.base) if self.images and it.images_before else ""
+        if pictures and not (items_in and not code):  # in a list item, at its start: the list goes on
+            self.chunks.append(([pictures], "other", quote + inner_quote))
+            self.prev = None
+            pictures = ""
+        if code:
             self.code(it, at, items_in, quote, inner_quote)
             return
         text = block_markdown(b, self.base, self.images)
+        if pictures:
+            text = f"{pictures} {text}"
+            self.prev = None
         if not text:
             return
         if not self.continued(b, text, chain):

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .result import Result
 
 __all__ = ["COMMENTS_HEADING", "LIST_ELEMENTS", "STRUCTURAL", "Item", "cell_gap", "comments_apart", "headline",
-           "kept_items", "post_breaks", "titled", "without_empty_columns"]
+           "kept_items", "pictures_before", "post_breaks", "titled", "without_empty_columns"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
@@ -46,6 +46,10 @@ class Item:
     chain: tuple[tuple[str, str], ...]
     #: the block opens the next post of a thread page (`post_breaks`): a rule goes before it
     post_break: bool = False
+    #: images (`Block.images` markup) that stand between a removed block and this one, the
+    #: first kept after it: an article's photo set before its first paragraph, or before its
+    #: headline, goes with the removed kicker or byline before it (`pictures_before`)
+    images_before: str | None = None
 
     @property
     def own(self) -> bool:
@@ -146,7 +150,27 @@ def kept_items(res: Result) -> list[Item]:
     pairs = [(b, _chain(b)) for b in _joined_headings(kept)]
     layout = _layout_tables(pairs)
     breaks = post_breaks(res, [b for b, _ in pairs])
-    return [Item(b, _without(chain, layout) if layout else chain, id(b) in breaks) for b, chain in pairs]
+    before = pictures_before(res)
+    return [Item(b, _without(chain, layout) if layout else chain, id(b) in breaks, before.get(b.index))
+            for b, chain in pairs]
+
+
+def pictures_before(res: Result) -> dict[int, str]:
+    """Per kept block's ``index``, the images (`Block.images`) of the removed block right before
+    it: an image in an element without text goes with the block before it, and where that block
+    is removed (a kicker, a byline, a share bar) while the next is kept, the image stands where
+    the kept text starts, which is where a lead photo stands. Not a comment's, a consent
+    dialog's or a notice's."""
+    out: dict[int, str] = {}
+    blocks = res.blocks
+    kept = res.kept.tolist()
+    comment = res.comment.tolist() if res.comment is not None and len(res.comment) == len(blocks) else None
+    for i in range(1, len(blocks)):
+        prev = blocks[i - 1]
+        if (prev.images and kept[i] and not kept[i - 1] and not prev.consent and not prev.notice
+                and not (comment is not None and comment[i - 1])):
+            out[blocks[i].index] = prev.images
+    return out
 
 
 def post_breaks(res: Result, kept: Sequence[Block]) -> set[int]:
@@ -238,7 +262,8 @@ def _says(item: Item, want: list[str]) -> bool:
 def _top_heading(item: Item, chain: tuple[tuple[str, str], ...]) -> Item:
     """``item``'s heading at level 1, in ``chain`` with its heading element written as ``h1``."""
     return Item(replace(item.block, heading_level=1),
-                tuple((path, "h1" if tag in _HEADING_TAGS else tag) for path, tag in chain))
+                tuple((path, "h1" if tag in _HEADING_TAGS else tag) for path, tag in chain),
+                images_before=item.images_before)
 
 
 def without_empty_columns(rows: list[list[str]]) -> list[list[str]]:

@@ -149,6 +149,28 @@ def test_the_images_after_a_heading_are_written_on_a_line_of_their_own():
     assert "<img" not in to_html(res) and "](" not in to_markdown(res)
 
 
+def test_a_photo_after_a_removed_block_is_written_where_the_kept_text_starts():
+    """An image in an element without text goes with the block before it; where that block is
+    removed (a kicker, a byline) and the next kept, the image is written before the kept text,
+    and under the headline when that is what follows it: the document still starts with its title."""
+    html = ('<html><head><title>Doc</title></head><body><article><p>Politics</p>'
+            '<figure><img src="/hero.jpg" alt="Hero"></figure><h1>Title</h1><p>By Someone</p>'
+            '<div><img src="/lead.jpg" alt="Lead"></div><p>Intro text.</p><ul><li>Menu</li></ul>'
+            '<div><img src="/ad.jpg"></div><ul><li>one</li></ul></article></body></html>')
+    res = result(html, drop=("Politics", "By Someone", "Menu"))
+    md = to_markdown(res, images=True)
+    assert md.startswith("# Title\n\n![Hero](/hero.jpg)\n\n![Lead](/lead.jpg)\n\nIntro text.\n\n")
+    page = to_html(res, images=True)
+    assert '<h1>Title</h1>\n<p><img src="/hero.jpg" alt="Hero"></p>\n<p><img src="/lead.jpg" alt="Lead"></p>' in page
+    assert '<li><img src="/ad.jpg" alt=""> one</li>' in page  # at the start of the item, not between items
+    assert md.endswith("- ![](/ad.jpg) one\n")
+    assert "hero" not in to_markdown(res) and "lead" not in to_html(res)
+    listed = result('<html><body><ul><li>one item</li><li>Skip me</li><div><img src="/x.jpg"></div>'
+                    '<li>two item</li></ul></body></html>', drop=("Skip me",))
+    assert to_markdown(listed, images=True) == "- one item\n- ![](/x.jpg) two item\n"  # the list goes on
+    assert '<li><img src="/x.jpg" alt=""> two item</li>' in to_html(listed, images=True)
+
+
 def test_removal_log_has_one_record_per_removed_block():
     res = result(reasons=True)
     log = removal_log(res)
