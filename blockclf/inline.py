@@ -16,7 +16,8 @@ from html import escape, unescape
 from .block import Block
 from .html import join_url
 
-__all__ = ["block_html", "block_markdown", "block_plain", "images_html", "images_markdown", "md_escape"]
+__all__ = ["block_html", "block_images", "block_markdown", "block_plain", "images_html", "images_markdown",
+           "md_escape"]
 
 _TAG = re.compile(r'<(/?)(a|code|strong|em|img)((?: [a-z]+="[^"]*")*)>')
 _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
@@ -228,6 +229,21 @@ def images_markdown(markup: str | None, base: str | None = None) -> str:
 def images_html(markup: str | None, base: str | None = None) -> str:
     """Images' markup (`Block.images`) as safe HTML images ("" when none has a usable address)."""
     return _images(markup, _image_html, base).lstrip()
+
+
+def block_images(block: Block, before: str | None = None, base: str | None = None) -> list[dict[str, str]]:
+    """The images a block writes with ``--images``, in the order written: those set before it
+    (``before``, `structure.Item.images_before`), those in its text, those after it
+    (`Block.images`); each as ``{"src": address, "alt": text}``, the address resolved as the
+    writers resolve it (an image without a usable one is left out, as they leave it)."""
+    out = []
+    for markup in (before, block.rich, block.images):
+        if markup and "<img " in markup:
+            for kind, value, attrs in _raw_tokens(markup):
+                src = _url(attrs["src"], base) if kind == "open" and value == "img" and attrs.get("src") else ""
+                if src:
+                    out.append({"src": src, "alt": " ".join(attrs.get("alt", "").split())})
+    return out
 
 
 def _images_after(block: Block, write: Callable[[dict[str, str], str | None], str], base: str | None) -> str:

@@ -50,6 +50,8 @@ def _table(items: list[Item], table: str, base: str | None, images: bool) -> lis
         inner = it.chain[[p for p, _ in it.chain].index(table):]
         cell = next(((p, t) for p, t in reversed(inner) if t in ("td", "th")), None)
         text = block_markdown(it.block, base, images, cell=cell is not None)
+        if images and it.images_before and (pictures := images_markdown(it.images_before, base)):
+            text = f"{pictures} {text}"  # a photo set before the cell's text, at its start
         if cell is None:
             caption.append(text)
             continue
@@ -236,8 +238,9 @@ class _Writer:
             # the images after a heading (an article's lead photo) go on a line of their own
             apart = not items_in
             heading = "#" * b.heading_level + " " + block_markdown(b, self.base, self.images, images_after=not apart)
-            if items_in:
-                self.text(b, heading, chain, items_in, quote, inner_quote)  # a heading in an item
+            if items_in:  # a heading in an item: the images before it written in it
+                pictures = images_markdown(it.images_before, self.base) if self.images and it.images_before else ""
+                self.text(b, f"{heading} {pictures}" if pictures else heading, chain, items_in, quote, inner_quote)
             else:
                 self.chunks.append(([heading], "other", quote + inner_quote))
                 # a photo set above the headline comes under it: the document starts with its title

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .ads import labels_ad
 from .explain import HIDDEN_UNREAD, describe, hidden_kind, hidden_note
 from .htmlout import to_html
-from .inline import block_plain
+from .inline import block_images, block_plain
 from .markdown import items_markdown, to_markdown
 from .result import BLOCK_RECORDS
 from .structure import COMMENTS_HEADING, Item, cell_gap, comments_apart, kept_items, titled, without_empty_columns
@@ -187,7 +187,9 @@ def _check_blocks(blocks: str) -> None:
 
 def to_dict(res: Result, images: bool = False, blocks: str = "all") -> dict[str, Any]:
     """Everything about the page: metadata, verdict, warnings, statistics, the kept text as
-    text and as Markdown, comments asked for apart (``comments``: not in the text), and the
+    text and as Markdown, comments asked for apart (``comments``: not in the text), with
+    ``images`` the images the Markdown writes as records of their own (``images``: address, alt
+    text and the index of the block they go with), and the
     blocks' records under ``blocks``: every block's (``blocks="all"``), the kept blocks'
     (``"kept"``; each keeps its page-wide ``index``), or none (``"none"``: no ``blocks`` key),
     `BLOCK_RECORDS`."""
@@ -218,6 +220,9 @@ def to_dict(res: Result, images: bool = False, blocks: str = "all") -> dict[str,
         "markdown": items_markdown(res, items, images, comments=False),
         **({"comments": res.comment_texts} if res.comments == "separate" else {}),
     }
+    if images:  # as the Markdown writes them: after its headline's choice of what is written once
+        doc["images"] = [{**image, "block": it.block.index} for it in titled(res, items)[1]
+                         for image in block_images(it.block, it.images_before, res.url)]
     if blocks != "none":
         doc["blocks"] = _block_dicts(res, kept_only=blocks == "kept")
     return doc

@@ -244,6 +244,8 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     for n, item in enumerate(items):
         if _says(item, want):
             after = n + 2 if n + 1 < len(items) and _says(items[n + 1], want) else n + 1
+            if after == n + 2:  # the images of the copy not written go with the one that is
+                item = _with_pictures(item, items[n + 1])
             if n == 0 and item.block.heading_level == 1:
                 return None, [item, *items[after:]]
             # moved up, it leaves the list, table or quote it sat in
@@ -251,7 +253,19 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
             return None, [top, *items[:n], *items[after:]]
     if items[0].chain or tokens(items[0].block.text) != want:
         return head, items
+    if len(items) > 1:  # its images go before the next
+        return head, [_with_pictures(items[1], items[0], first=True), *items[2:]]
     return head, items[1:]
+
+
+def _with_pictures(item: Item, dropped: Item, first: bool = False) -> Item:
+    """``item`` also carrying the images of ``dropped``, an item not written (before its own
+    ``images_before`` when ``first``, after them otherwise)."""
+    theirs = (dropped.images_before or "") + (dropped.block.images or "")
+    if not theirs:
+        return item
+    mine = item.images_before or ""
+    return replace(item, images_before=theirs + mine if first else mine + theirs)
 
 
 def _says(item: Item, want: list[str]) -> bool:

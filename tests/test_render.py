@@ -171,6 +171,23 @@ def test_a_photo_after_a_removed_block_is_written_where_the_kept_text_starts():
     assert '<li><img src="/x.jpg" alt=""> two item</li>' in to_html(listed, images=True)
 
 
+def test_json_lists_the_images_the_markdown_writes():
+    """With images asked for, the JSON document lists each image the Markdown writes, in its
+    order, with its alt text and the block it goes with; a copy of the headline that is not
+    written hands its images on."""
+    html = ('<html><head><title>Title</title></head><body><article><p>Kicker</p>'
+            '<figure><img src="/hero.jpg" alt="Hero"></figure><h1>Title</h1><h2>Title</h2>'
+            '<div><img src="/dup.jpg" alt="Dup"></div><p>Intro <img src="/in.png" alt="x  y"> text.</p>'
+            '</article></body></html>')
+    res = result(html, drop=("Kicker",))
+    doc = to_dict(res, images=True)
+    md = doc["markdown"]
+    assert md.startswith("# Title\n\n![Hero](/hero.jpg) ![Dup](/dup.jpg)\n\nIntro ![x y](/in.png) text.")
+    assert doc["images"] == [{"src": "/hero.jpg", "alt": "Hero", "block": 1}, {"src": "/dup.jpg", "alt": "Dup", "block": 1},
+                             {"src": "/in.png", "alt": "x y", "block": 3}]
+    assert "images" not in to_dict(res)
+
+
 def test_removal_log_has_one_record_per_removed_block():
     res = result(reasons=True)
     log = removal_log(res)
