@@ -171,7 +171,7 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     """
     heading = bool(block.heading_level)
     starts_line = not (cell or heading)
-    after = _images_after(block, _image_markdown, base) if images and images_after and block.images else ""
+    after = _images(block.images, _image_markdown, base) if images and images_after and block.images else ""
     if block.rich is None:
         text = md_escape(block.text)
         return (_escape_line_start(text) if starts_line else text) + after
@@ -246,12 +246,8 @@ def block_images(block: Block, before: str | None = None, base: str | None = Non
     return out
 
 
-def _images_after(block: Block, write: Callable[[dict[str, str], str | None], str], base: str | None) -> str:
-    """`Block.images`, each written by ``write`` (`_image_markdown`, `_image_html`) after a space."""
-    return _images(block.images, write, base)
-
-
 def _images(markup: str | None, write: Callable[[dict[str, str], str | None], str], base: str | None) -> str:
+    """Images' markup, each written by ``write`` (`_image_markdown`, `_image_html`) after a space."""
     return "".join(f" {image}" for _kind, _value, attrs in _raw_tokens(markup or "") if (image := write(attrs, base)))
 
 
@@ -410,7 +406,7 @@ def _escaped(text: str, start: int, at: int) -> bool:
 def block_html(block: Block, base: str | None = None, images: bool = False, images_after: bool = True) -> str:
     """The block's text as HTML: escaped, with only ``a``, ``code``, ``strong``, ``em`` (and
     ``img``; `Block.images` at its end unless ``images_after`` is False, as in `block_markdown`)."""
-    after = _images_after(block, _image_html, base) if images and images_after and block.images else ""
+    after = _images(block.images, _image_html, base) if images and images_after and block.images else ""
     if block.rich is None:
         return escape(block.text, False) + after
     heading = bool(block.heading_level)
