@@ -233,10 +233,15 @@ ICON: Final = 1
 
 
 def is_small_image(attrib: dict[str, str]) -> int:
-    """`DOT` for an image the page draws at most 2 pixels wide or high, `ICON` for one at most
-    `SMALL_IMAGE_PX` either way, else 0: only sizes the page states count (attributes or inline
-    style, in pixels), and an image without them is taken for a picture, as is one whose two
-    attributes are only its shape (``width="16" height="9"``, drawn at the size its style sets)."""
+    """`DOT` for an image the page draws at most 2 pixels wide or high, or whose file is named
+    as a spacer (``spacer.gif``, ``cleardot.gif``, ``blank.png``: layout of the old web, and
+    stand-ins), `ICON` for one at most `SMALL_IMAGE_PX` either way, else 0: only sizes the page
+    states count (attributes or inline style, in pixels), and an image without them is taken for
+    a picture, as is one whose two attributes are only its shape (``width="16" height="9"``,
+    drawn at the size its style sets)."""
+    src = attrib.get("src")
+    if src and _SPACER_FILE.search(src):
+        return DOT
     sizes = []
     for name in ("width", "height"):
         value = attrib.get(name)
@@ -251,6 +256,13 @@ def is_small_image(attrib: dict[str, str]) -> int:
     if least > SMALL_IMAGE_PX:
         return 0
     return DOT if least <= 2 else ICON
+
+
+#: a GIF or PNG file named as a spacer: a word of its name says so, or the whole name does
+_SPACER_FILE: Final = re.compile(
+    r"(?:/|^)(?:[\w-]*?[_-])?(?:spacer|cleardot|1x1)(?:[_-][\w-]*)?\.(?:gif|png)(?:$|[?#])"
+    r"|(?:/|^)(?:blank|pixel|clear|trans|transparent|invisible|grey-pixel|gray-pixel)\.(?:gif|png)(?:$|[?#])",
+    re.IGNORECASE)
 
 
 #: attributes where lazy-loading scripts keep an image's address until it scrolls into view

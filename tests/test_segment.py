@@ -510,17 +510,19 @@ def test_an_image_without_text_of_its_own_goes_with_the_block_before_it():
 def test_icons_spacers_and_tracking_pixels_are_no_images_of_the_page():
     """An image the page draws as a dot or a line (spacer, rule, tracking pixel) is never kept,
     an icon or button (at most 24 px either way) only in a table cell, where it may be what the
-    cell says; a picture without stated sizes, or with a shape only, is kept."""
+    cell says; a picture without stated sizes, or with a shape only, is kept, unless its file is
+    named as a spacer."""
     html = ('<body><p>Text <img src="/rss.gif" width="16" height="16"> and <img src="/px.gif" width="1" height="1">'
             ' and <img src="/line.gif" width="400" height="1"> and <img src="/share.png" style="width: 171px; height:16px">'
             ' and <img src="/photo.jpg" alt="P"> and <img src="/wide.jpg" width="16" height="9"> and'
             ' <img src="/big.jpg" width="640" height="360"> end.</p>'
             '<table><tr><td>Done <img src="/ok.png" width="20px"></td><td>x <img src="/dot.gif" width="1"></td></tr></table>'
-            '</body>')
+            '<p>Old <img src="/img/spacer.gif"> web <img src="/c/cleardot.gif?v=2"> and <img src="/blank.png">'
+            ' but <img src="/logo-transparent.png" alt="Logo"> <img src="/pixel-7-pro.png" alt="Phone"></p></body>')
     blocks = segment(parse(html.encode()))
     rich = "".join(b.rich or "" for b in blocks)
     kept = re.findall(r'src="/([^"]+)"', rich)
-    assert kept == ["photo.jpg", "wide.jpg", "big.jpg", "ok.png"]
+    assert kept == ["photo.jpg", "wide.jpg", "big.jpg", "ok.png", "logo-transparent.png", "pixel-7-pro.png"]
     assert [b.text for b in blocks][0] == "Text and and and and and and end."  # the text is as it was
 
 
