@@ -208,15 +208,20 @@ def _apart(image: bool, text: str) -> str:
     return " " + text if image and text[:1].isalnum() else text
 
 
+def _image_src(attrs: dict[str, str], base: str | None) -> str:
+    """An ``img`` tag's address as every writer writes it: resolved, made safe ("" when unusable)."""
+    return _url(attrs["src"], base) if attrs.get("src") else ""
+
+
 def _image_markdown(attrs: dict[str, str], base: str | None) -> str:
     """An ``img`` tag's attributes as a Markdown image ("" without a usable address)."""
-    src = _url(attrs["src"], base) if attrs.get("src") else ""
+    src = _image_src(attrs, base)
     return f"![{md_escape(' '.join(attrs.get('alt', '').split()))}]({src})" if src else ""
 
 
 def _image_html(attrs: dict[str, str], base: str | None) -> str:
     """An ``img`` tag's attributes as a safe HTML image ("" without a usable address)."""
-    src = _url(attrs["src"], base) if attrs.get("src") else ""
+    src = _image_src(attrs, base)
     return f'<img src="{escape(src)}" alt="{escape(attrs.get("alt", ""))}">' if src else ""
 
 
@@ -240,7 +245,7 @@ def block_images(block: Block, before: str | None = None, base: str | None = Non
     for markup in (before, block.rich, block.images):
         if markup and "<img " in markup:
             for kind, value, attrs in _raw_tokens(markup):
-                src = _url(attrs["src"], base) if kind == "open" and value == "img" and attrs.get("src") else ""
+                src = _image_src(attrs, base) if kind == "open" and value == "img" else ""
                 if src:
                     out.append({"src": src, "alt": " ".join(attrs.get("alt", "").split())})
     return out
