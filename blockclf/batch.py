@@ -87,7 +87,8 @@ class SiteReport:
     """How a batch's pages fared for site evidence (filled by `run_batch` after its first pass).
 
     ``no_site``: pages with no site known (no URL, no canonical link, no ``--site``);
-    ``alone``: pages whose site has no other page in the batch (and no profile serves them).
+    ``alone``: pages whose site has too few other pages in the batch to count repetition
+    over (fewer than `site.MIN_OTHER_PAGES`, and no profile serves them).
     """
 
     pages: int = 0

@@ -206,8 +206,9 @@ class SiteProfile:
 
         ``counted`` says whether this page was added to the profile (its own contribution is
         then removed); None looks it up by the page's digest. Returns ``(text_share,
-        path_share, n_other_pages)``; the shares are NaN when there are fewer than
-        `MIN_OTHER_PAGES` other pages.
+        path_share, n_other_pages)``. With fewer than `MIN_OTHER_PAGES` other pages the
+        shares are NaN and the count is 0: no evidence, exactly as for a page alone (a count
+        of one page would tell the model only how big a batch was, not what repeats).
         """
         return self.repetition_keys(*block_keys(blocks), counted=counted)
 
@@ -221,7 +222,7 @@ class SiteProfile:
         n = len(texts)
         if n_other < MIN_OTHER_PAGES:
             nan = np.full(n, np.nan)
-            return nan, nan.copy(), max(n_other, 0)
+            return nan, nan.copy(), 0
         t = np.fromiter((self.texts.get(k, 0) for k in texts.tolist()), float, n)
         p = np.fromiter((self.paths.get(k, 0) for k in paths.tolist()), float, n)
         return np.maximum(t - own, 0) / n_other, np.maximum(p - own, 0) / n_other, n_other
@@ -423,9 +424,9 @@ def may_get_evidence(site: str | None, pages_per_site: Mapping[str | None, int],
     """Whether `batch_repetition` can give a page any evidence (else hashing its blocks is wasted).
 
     A page gets evidence from a profile (which serves pages of any or no site), or from
-    other pages of its own site in the batch.
+    at least `MIN_OTHER_PAGES` other pages of its own site in the batch.
     """
-    return profile is not None or (site is not None and pages_per_site.get(site, 0) > 1)
+    return profile is not None or (site is not None and pages_per_site.get(site, 0) > MIN_OTHER_PAGES)
 
 
 def batch_repetition(keys: Sequence[Any], sites: Sequence[str | None],
@@ -435,7 +436,8 @@ def batch_repetition(keys: Sequence[Any], sites: Sequence[str | None],
     ``keys`` are the pages' `block_keys` (None for a page that can get no evidence), ``sites``
     their sites. Pages of one site profile each other; ``profile`` (earlier pages) joins every
     group whose site it matches, and pages with no known site use it too. A page with neither
-    site nor profile gets None (no evidence).
+    site nor profile, or with fewer than `MIN_OTHER_PAGES` other pages to count, gets None (no
+    evidence).
     """
     groups: dict[str, list[int]] = {}
     for i, site in enumerate(sites):
@@ -449,7 +451,7 @@ def batch_repetition(keys: Sequence[Any], sites: Sequence[str | None],
         base = profile if profile is not None and profile.matches(site) else None
         if profile is not None and base is None:
             log.warning("site profile of %s not used for %d pages of %s", profile.site, len(members), site)
-        if len(members) < 2 and base is None:
+        if len(members) <= MIN_OTHER_PAGES and base is None:
             continue
         prof = base.copy() if base is not None else SiteProfile(site)
         for i in members:
@@ -457,5 +459,6 @@ def batch_repetition(keys: Sequence[Any], sites: Sequence[str | None],
             prof.add_keys(texts, paths)
         for i in members:
             texts, paths = keys[i]
-            out[i] = prof.repetition_keys(texts, paths, counted=True)
+            rep = prof.repetition_keys(texts, paths, counted=True)
+            out[i] = rep if rep[2] else None
     return out

@@ -256,14 +256,19 @@ def test_progress_bar_when_asked(synthetic_page, tiny_model, capsys):
 def test_cli_says_how_many_pages_got_no_site_evidence(tmp_path, synthetic_page, tiny_model_file, capsys):
     pages = tmp_path / "in"
     (pages / "www.site8.org").mkdir(parents=True)
+    (pages / "www.site9.org").mkdir()
     (pages / "loose").mkdir()
     for p in range(3):  # synthetic pages name no URL: the host folder gives their site
         html = synthetic_page(8, p).html.replace('<link rel="canonical"', '<link rel="x"')
         (pages / "www.site8.org" / f"{p}.html").write_text(html, encoding="utf-8")
         (pages / "loose" / f"{p}.html").write_text(html, encoding="utf-8")
+    for p in range(2):  # two pages of a site: one other page is no repetition to count
+        html = synthetic_page(9, p).html.replace('<link rel="canonical"', '<link rel="x"')
+        (pages / "www.site9.org" / f"{p}.html").write_text(html, encoding="utf-8")
     assert main(["extract", str(pages), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file)]) == 0
     err = capsys.readouterr().err
-    assert "3 of 6 pages got no site evidence: 3 name no URL or site" in err
+    assert ("5 of 8 pages got no site evidence: 3 name no URL or site (give --site, or keep pages in "
+            "host-named folders); 2 have fewer than 2 other pages of their site in the batch") in err
 
 
 def test_time_budget_covers_scoring_and_survives_packing(synthetic_page, tiny_model, monkeypatch):

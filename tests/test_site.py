@@ -98,7 +98,13 @@ def test_page_is_never_evidence_for_itself(site_pages):
 def test_few_pages_give_no_evidence(site_pages):
     prof = SiteProfile.from_pages(p.blocks for p in site_pages[:2])
     text, path, n_other = prof.repetition(site_pages[0].blocks)
-    assert n_other == 1 and np.isnan(text).all() and np.isnan(path).all()
+    assert n_other == 0 and np.isnan(text).all() and np.isnan(path).all()
+
+
+def test_a_page_with_one_other_page_of_its_site_is_scored_as_alone(site_pages):
+    pair = extract_batch(site_pages[:2])
+    for page, res in zip(site_pages[:2], pair):
+        np.testing.assert_array_equal(res.scores, extract_batch([page])[0].scores)
 
 
 def test_incremental_update_equals_building_at_once(site_pages):

@@ -29,7 +29,7 @@ from ..jsonout import document
 from ..jsonout import lines as json_lines
 from ..model import FAVORS, Model, cached_model
 from ..result import BLOCK_RECORDS, Result
-from ..site import SiteProfile
+from ..site import MIN_OTHER_PAGES, SiteProfile
 from .common import EXIT_CODES, UsageError, collect_inputs, jobs_value
 
 if TYPE_CHECKING:
@@ -346,7 +346,8 @@ class _Run:
         if sites.pages > 1 and (sites.no_site or sites.alone):
             why = [f"{sites.no_site} {'names' if sites.no_site == 1 else 'name'} no URL or site "
                    "(give --site, or keep pages in host-named folders)"] if sites.no_site else []
-            why += [f"{sites.alone} {'is its' if sites.alone == 1 else 'are their'} site's only page in the batch"] \
+            why += [f"{sites.alone} {'has' if sites.alone == 1 else 'have'} fewer than {MIN_OTHER_PAGES} other pages "
+                    f"of {'its' if sites.alone == 1 else 'their'} site in the batch"] \
                 if sites.alone else []
             print(f"blockclf: {sites.no_site + sites.alone} of {sites.pages} pages got no site evidence: "
                   + "; ".join(why), file=sys.stderr)
