@@ -59,7 +59,7 @@ def test_customer_reviews_are_removed_as_comments_on_a_product_page():
     assert logged[OPINION] == "comment"
     kept = extract(_shop(PRODUCT_LD, REVIEWS), comments="keep")  # marked, but left to the model
     assert kept.comment is not None and kept.comment.sum() == result.comment.sum() > 0
-    assert "comment" not in {r["reason"] for r in removal_log(kept)}
+    assert "comment" not in {r.get("reason") for r in removal_log(kept)}  # the model may drop a line
     apart = extract(_shop(PRODUCT_LD, REVIEWS), comments="separate")
     assert [c.splitlines() for c in apart.comment_texts] == [["Ann, May 2", OPINION],
                                                              ["Bob, May 3", OPINION + " Five stars."]]
