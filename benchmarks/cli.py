@@ -180,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         every += vals
         p, r_, f = (sum(v[i] for v in vals) / len(vals) for i in range(3))
         print(f"| {dataset} | {len(vals)} | {p:.3f} | {r_:.3f} | {f:.3f} |")
-        figures.setdefault("quality", {})[dataset] = {"pages": len(vals), "f1": round(f, 4)}
+        figures.setdefault("quality", {})[dataset] = {"pages": len(vals), "precision": round(p, 4),
+                                                      "recall": round(r_, 4), "f1": round(f, 4)}
     p, r_, f = (sum(v[i] for v in every) / len(every) for i in range(3))
     print(f"| all | {len(every)} | {p:.3f} | {r_:.3f} | {f:.3f} |")
     figures.setdefault("quality", {})["all"] = {"pages": len(every), "precision": round(p, 4), "recall": round(r_, 4),

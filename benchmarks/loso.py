@@ -388,11 +388,20 @@ def main(argv: list[str] | None = None) -> int:
         f1 = {name: float(np.mean([v[2] for v in per[name]])) for name in SYSTEMS}
         log.info("%s: %d pages, LOSO F1 %.3f, default %.3f, trafilatura %.3f (fold %.0fs)", held, len(recs),
                  f1["loso"], f1["default"], f1["trafilatura"], time.perf_counter() - t_fold)
-        state_file.write_text(json.dumps(state, indent=1) + "\n")
+        _save(state_file, state)
+    _save(state_file, state)
     text = report(state)
     state_file.write_text(json.dumps(state, indent=1) + "\n")
     print(text)
     return 0
+
+
+def _save(state_file: Path, state: dict) -> None:
+    """Write the state, keeping the folds another process (``--source`` in parallel) wrote meanwhile."""
+    if state_file.exists():
+        on_disk = json.loads(state_file.read_text()).get("sources", {})
+        state["sources"] = {**on_disk, **state["sources"]}
+    state_file.write_text(json.dumps(state, indent=1) + "\n")
 
 
 if __name__ == "__main__":
