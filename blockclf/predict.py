@@ -208,7 +208,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     """Score already prepared pages together.
 
     With ``use_site``, pages sharing a site (and a ``site_profile``, if given) supply each
-    other's repetition evidence; a page never counts as evidence for itself. ``repetition``
+    other's repetition evidence, from two other pages on (a page with fewer is scored as it
+    is alone); a page never counts as evidence for itself. ``repetition``
     gives that evidence ready-made, one `batch_repetition` entry per page (a streaming batch
     computes it over more pages than it scores at once). ``comments``: blocks of readers'
     comment threads are removed from the main text (``remove``, the default, and ``separate``,
