@@ -280,9 +280,15 @@ def items_markdown(res: Result, items: list[Item], images: bool = False, title: 
                    comments: bool = True) -> str:
     """`to_markdown` of the kept items already laid out (`kept_items`), for a caller that
     writes the page in more than one form (``comments``: end with the comments asked for apart)."""
+    return titled_markdown(res, *titled(res, items, title), images, comments)
+
+
+def titled_markdown(res: Result, head: str | None, items: list[Item], images: bool = False,
+                    comments: bool = True) -> str:
+    """`items_markdown` of items whose headline is already placed (`structure.titled`: ``head``
+    to write first, if any, and the items after it), for a caller that reads those items too."""
     base = res.url
     writer = _Writer(base, images)
-    head, items = titled(res, items, title)
     if head:
         writer.chunks.append((["# " + md_escape(head)], "other", 0))
     i = 0

@@ -10,7 +10,7 @@ from .ads import labels_ad
 from .explain import HIDDEN_UNREAD, describe, hidden_kind, hidden_note
 from .htmlout import to_html
 from .inline import block_images, block_plain
-from .markdown import items_markdown, to_markdown
+from .markdown import titled_markdown, to_markdown
 from .result import BLOCK_RECORDS
 from .structure import COMMENTS_HEADING, Item, cell_gap, comments_apart, kept_items, titled, without_empty_columns
 from .threads import FURNITURE, ROLE_NAMES
@@ -196,6 +196,7 @@ def to_dict(res: Result, images: bool = False, blocks: str = "all") -> dict[str,
     _check_blocks(blocks)
     meta = res.metadata
     items = kept_items(res)
+    head, written = titled(res, items)  # what the Markdown writes, and the images it lists
     doc: dict[str, Any] = {
         "name": res.name,
         "url": res.url,
@@ -217,11 +218,11 @@ def to_dict(res: Result, images: bool = False, blocks: str = "all") -> dict[str,
         "warnings": res.warnings,
         "stats": res.stats,
         "text": _items_text(res, items, comments=False),
-        "markdown": items_markdown(res, items, images, comments=False),
+        "markdown": titled_markdown(res, head, written, images, comments=False),
         **({"comments": res.comment_texts} if res.comments == "separate" else {}),
     }
     if images:  # as the Markdown writes them: after its headline's choice of what is written once
-        doc["images"] = [{**image, "block": it.block.index} for it in titled(res, items)[1]
+        doc["images"] = [{**image, "block": it.block.index} for it in written
                          for image in block_images(it.block, it.images_before, res.url)]
     if blocks != "none":
         doc["blocks"] = _block_dicts(res, kept_only=blocks == "kept")
