@@ -71,6 +71,20 @@ class _Quiet:
         return f"<shipped model {self.name}>"
 
 
+#: screen-reader class names as sites spell them, matched whole or after a prefix's "-" or "_"
+_SR_NAMES = ("sr-only sronly srOnly visually-hidden visuallyhidden visuallyHidden hidden-visually hiddenvisually "
+             "hiddenVisually screen-reader screenreader screen-reader-text screenreader-text screen-reader-only "
+             "screenreader-only screenReader screenReaderOnly screenReaderText sr-text off-screen offscreen offScreen "
+             "visible-sr assistive-text").split()
+
+
+def _screen_reader_word(word: str) -> bool:
+    if ":" in word or word.startswith("not-") or "-not-" in word:  # shown at some size or state
+        return False
+    return (word in SCREEN_READER_CLASSES or word.endswith(("-vh", "_vh"))
+            or any(word == n or word.endswith(("-" + n, "_" + n)) for n in _SR_NAMES))
+
+
 def visible_text(root, noscript: bool = False) -> str:
     """Every text character a browser shows, by a walk independent of the segmenter.
 
@@ -92,6 +106,11 @@ def visible_text(root, noscript: bool = False) -> str:
         words = (parent.text or "") + "".join(n.tail or "" for n in outside) + "".join(n.text or "" for n in shown)
         return bool(words.strip()) or len(outside) > 64
 
+    def in_button(el) -> bool:
+        # a button's off-screen label names a control, whatever else the button shows
+        parent = el.getparent()
+        return parent is not None and parent.tag == "button"
+
     def consent_dialog(a) -> bool:
         label = a.get("aria-label", "").lower()
         return (a.get("id", "").lower() in CONSENT_IDS or bool(set(a.get("class", "").lower().split()) & CONSENT_CLASSES)
@@ -104,7 +123,8 @@ def visible_text(root, noscript: bool = False) -> str:
         classes = set(a.get("class", "").split())
         return ("hidden" in a or a.get("aria-hidden", "").lower() == "true" or "display:none" in style
                 or "visibility:hidden" in style or (el.tag.lower() == "input" and a.get("type", "").lower() == "hidden")
-                or (bool(classes & SCREEN_READER_CLASSES) and beside_text(el)) or consent_dialog(a))
+                or (any(map(_screen_reader_word, classes)) and (beside_text(el) or in_button(el)))
+                or consent_dialog(a))
 
     todo: list = [root]
     while todo:

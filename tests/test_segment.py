@@ -315,6 +315,20 @@ def test_screen_reader_text_beside_visible_text_is_hidden_an_icons_label_is_read
                                                            ("Add to favorites", True)]
 
 
+def test_screen_reader_class_names_as_sites_prefix_them_are_hidden_but_not_their_shown_variants():
+    link = "<p>Akkus <a href='/x'>von VW<span class='{}'>(öffnet im neuen Fenster)</span></a> geliefert.</p>"
+    for cls in ("go-vh", "u-srOnly", "usa-sr-only", "o-header__visually-hidden", "off-screen", "v-visible-sr",
+                "c-link assistive-text", "plp-price__sr-text"):
+        blocks = blocks_of("<body>" + link.format(cls) + "</body>")
+        assert [b.text for b in blocks if not b.hidden] == ["Akkus von VW geliefert."], cls
+        assert [b.text for b in blocks if b.hidden] == ["(öffnet im neuen Fenster)"], cls
+    # shown at some size or state, or not a screen-reader name at all: the text is read
+    for cls in ("focus:not-sr-only", "md:sr-only", "not-sr-only", "min-vh-100", "vh", "offscreen-nav", "interwiki-sr"):
+        blocks = blocks_of("<body>" + link.format(cls) + "</body>")
+        assert not any(b.hidden for b in blocks), cls
+        assert "(öffnet im neuen Fenster)" in " ".join(b.text for b in blocks), cls
+
+
 def test_consent_managers_dialogs_are_hidden_but_the_page_is_not():
     html = ("<body><div id='onetrust-consent-sdk'><div id='onetrust-banner-sdk' class='otFlat'><p>We use cookies to "
             "improve your experience.</p><button>Accept All Cookies</button></div></div>"
