@@ -273,20 +273,14 @@ def to_markdown(res: Result, images: bool = False, title: bool = True) -> str:
     """The kept blocks as Markdown (``images``: write images as ``![alt](src)``), headed by
     the page's headline as ``# Title`` (``title``), written once (`structure.titled`), and
     ended by a ``## Comments`` section when comments were asked for apart."""
-    return items_markdown(res, kept_items(res), images, title)
-
-
-def items_markdown(res: Result, items: list[Item], images: bool = False, title: bool = True,
-                   comments: bool = True) -> str:
-    """`to_markdown` of the kept items already laid out (`kept_items`), for a caller that
-    writes the page in more than one form (``comments``: end with the comments asked for apart)."""
-    return titled_markdown(res, *titled(res, items, title), images, comments)
+    return titled_markdown(res, *titled(res, kept_items(res), title), images)
 
 
 def titled_markdown(res: Result, head: str | None, items: list[Item], images: bool = False,
                     comments: bool = True) -> str:
-    """`items_markdown` of items whose headline is already placed (`structure.titled`: ``head``
-    to write first, if any, and the items after it), for a caller that reads those items too."""
+    """`to_markdown` of kept items whose headline is already placed (`structure.titled`: ``head``
+    to write first, if any, and the items after it), for a caller that writes the page in more
+    than one form (``comments``: end with the comments asked for apart)."""
     base = res.url
     writer = _Writer(base, images)
     if head:
