@@ -36,12 +36,11 @@ SCREEN_READER_CLASSES: Final = frozenset(
 #: the same names as sites and design systems spell and prefix them ("u-srOnly", "usa-sr-only",
 #: "o-header__visually-hidden", BBC's "off-screen", "go-vh"): a class word ending in one. A
 #: responsive or state variant ("md:sr-only", "focus:not-sr-only") shows the text at some size or
-#: state, so it is not one (`_SCREEN_READER_VARIANT`)
+#: state, so it is not one
 _SCREEN_READER_SUFFIX: Final = re.compile(
-    r"(?:^|[-_])(?:sr-?only|srOnly|sronly|visually-?hidden|visuallyHidden|hidden-?visually|hiddenVisually"
-    r"|screen-?reader(?:-text|-only)?|screenReader(?:Only|Text)?|sr-text|off-?screen|offScreen|visible-sr"
-    r"|assistive-text)$|[-_]vh$")
-_SCREEN_READER_VARIANT: Final = re.compile(r":|(?:^|-)not-")
+    r"^(?![^:]*:)(?!(?:.*-)?not-)(?:.*[-_])?(?:sr-?only|srOnly|sronly|visually-?hidden|visuallyHidden"
+    r"|hidden-?visually|hiddenVisually|screen-?reader(?:-text|-only)?|screenReader(?:Only|Text)?|sr-text"
+    r"|off-?screen|offScreen|visible-sr|assistive-text)$|^(?![^:]*:).*[-_]vh$")
 #: the roots of the dialogs common consent managers put over a page (cookie banners, their settings):
 #: OneTrust, Cookiebot, Usercentrics, Didomi, Quantcast, TrustArc, CookieYes/CookieLawInfo, Complianz,
 #: Fides, Ensighten, iubenda, Borlabs, Cookie Script, Moove GDPR, Cookie Notice, CookieFirst, Termly,
@@ -126,7 +125,7 @@ def is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> 
     if style and _HIDDEN_STYLE.search(style):
         return True
     classes = attrib.get("class")
-    if classes and _is_screen_reader_only(classes):
+    if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False, _SCREEN_READER_SUFFIX):
         return not _only_text_of_parent(el)
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
 
@@ -195,31 +194,19 @@ def _only_text_of_parent(el: etree._Element) -> bool:
     return True
 
 
-def _has_class(cls: str, names: frozenset[str], cache: dict[str, bool], fold: bool) -> bool:
-    """True for a class attribute naming one of ``names`` (``fold``: in any case), remembered in
-    ``cache`` per attribute text: pages repeat a handful of class strings on most elements."""
+def _has_class(cls: str, names: frozenset[str], cache: dict[str, bool], fold: bool,
+               suffix: re.Pattern[str] | None = None) -> bool:
+    """True for a class attribute naming one of ``names`` (``fold``: in any case), or with
+    ``suffix``, a word it matches; remembered in ``cache`` per attribute text: pages repeat a
+    handful of class strings on most elements."""
     hit = cache.get(cls)
     if hit is None:
-        hit = not names.isdisjoint((cls.lower() if fold else cls).split())
+        words = (cls.lower() if fold else cls).split()
+        hit = not names.isdisjoint(words) or (suffix is not None and any(suffix.search(w) for w in words))
         if len(cls) <= _CACHED_CHARS:
             if len(cache) >= _TOKEN_CACHE_SIZE:
                 cache.clear()
             cache[cls] = hit
-    return hit
-
-
-def _is_screen_reader_only(cls: str) -> bool:
-    """True for a class attribute that moves an element off screen for screen readers
-    (`SCREEN_READER_CLASSES`, or a name ending in one), remembered per attribute text."""
-    hit = _SCREEN_READER_CACHE.get(cls)
-    if hit is None:
-        hit = any(word in SCREEN_READER_CLASSES or (
-            _SCREEN_READER_SUFFIX.search(word) is not None and _SCREEN_READER_VARIANT.search(word) is None)
-            for word in cls.split())
-        if len(cls) <= _CACHED_CHARS:
-            if len(_SCREEN_READER_CACHE) >= _TOKEN_CACHE_SIZE:
-                _SCREEN_READER_CACHE.clear()
-            _SCREEN_READER_CACHE[cls] = hit
     return hit
 
 
