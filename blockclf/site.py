@@ -220,7 +220,7 @@ class SiteProfile:
         own = 1 if counted else 0
         n_other = self.n_pages - own
         n = len(texts)
-        if n_other < MIN_OTHER_PAGES:
+        if not _enough_others(n_other):
             nan = np.full(n, np.nan)
             return nan, nan.copy(), 0
         t = np.fromiter((self.texts.get(k, 0) for k in texts.tolist()), float, n)
@@ -419,6 +419,11 @@ def keep_labels(kept: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarra
 Repetition = tuple[np.ndarray, np.ndarray, int]
 
 
+def _enough_others(n_other: int) -> bool:
+    """Whether a page's ``n_other`` other pages of its site are enough to count repetition over."""
+    return n_other >= MIN_OTHER_PAGES
+
+
 def may_get_evidence(site: str | None, pages_per_site: Mapping[str | None, int],
                      profile: SiteProfile | None = None) -> bool:
     """Whether `batch_repetition` can give a page any evidence (else hashing its blocks is wasted).
@@ -426,7 +431,7 @@ def may_get_evidence(site: str | None, pages_per_site: Mapping[str | None, int],
     A page gets evidence from a profile (which serves pages of any or no site), or from
     at least `MIN_OTHER_PAGES` other pages of its own site in the batch.
     """
-    return profile is not None or (site is not None and pages_per_site.get(site, 0) > MIN_OTHER_PAGES)
+    return profile is not None or (site is not None and _enough_others(pages_per_site.get(site, 0) - 1))
 
 
 def batch_repetition(keys: Sequence[Any], sites: Sequence[str | None],
@@ -451,7 +456,7 @@ def batch_repetition(keys: Sequence[Any], sites: Sequence[str | None],
         base = profile if profile is not None and profile.matches(site) else None
         if profile is not None and base is None:
             log.warning("site profile of %s not used for %d pages of %s", profile.site, len(members), site)
-        if len(members) <= MIN_OTHER_PAGES and base is None:
+        if base is None and not _enough_others(len(members) - 1):
             continue
         prof = base.copy() if base is not None else SiteProfile(site)
         for i in members:
