@@ -11,6 +11,7 @@ of their elements. It also asks which language a code block is marked with.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
 
 from lxml import etree
@@ -34,13 +35,19 @@ SCREEN_READER_CLASSES: Final = frozenset(
     screen-reader-text screen-reader-only show-for-sr element-invisible a11y-hidden""".split()
 )
 #: the same names as sites and design systems spell and prefix them ("u-srOnly", "usa-sr-only",
-#: "o-header__visually-hidden", BBC's "off-screen", "go-vh"): a class word ending in one. A
-#: responsive or state variant ("md:sr-only", "focus:not-sr-only") shows the text at some size or
-#: state, so it is not one
-_SCREEN_READER_SUFFIX: Final = re.compile(
-    r"^(?![^:]*:)(?!(?:.*-)?not-)(?:.*[-_])?(?:sr-?only|srOnly|sronly|visually-?hidden|visuallyHidden"
-    r"|hidden-?visually|hiddenVisually|screen-?reader(?:-text|-only)?|screenReader(?:Only|Text)?|sr-text"
-    r"|off-?screen|offScreen|visible-sr|assistive-text)$|^(?![^:]*:).*[-_]vh$")
+#: "o-header__visually-hidden", BBC's "off-screen", "go-vh"): a class word ending in one, whole or
+#: after a "-" or "_" ("vh" only after one)
+_SCREEN_READER_ENDINGS: Final = tuple(
+    """sr-only sronly srOnly visually-hidden visuallyhidden visuallyHidden hidden-visually hiddenvisually
+    hiddenVisually screen-reader screenreader screen-reader-text screenreader-text screen-reader-only
+    screenreader-only screenReader screenReaderOnly screenReaderText sr-text off-screen offscreen offScreen
+    visible-sr assistive-text -vh _vh""".split()
+)
+#: a word ending in one of `_SCREEN_READER_ENDINGS` where a word boundary allows; never a responsive
+#: or state variant ("md:sr-only", "focus:not-sr-only"), which shows the text at some size or state
+_SCREEN_READER_WORD: Final = re.compile(
+    r"^(?![^:]*:)(?!(?:.*-)?not-)(?:(?:.*[-_])?(?:"
+    + "|".join(re.escape(e) for e in _SCREEN_READER_ENDINGS if e[0] not in "-_") + r")|.*[-_]vh)$")
 #: the roots of the dialogs common consent managers put over a page (cookie banners, their settings):
 #: OneTrust, Cookiebot, Usercentrics, Didomi, Quantcast, TrustArc, CookieYes/CookieLawInfo, Complianz,
 #: Fides, Ensighten, iubenda, Borlabs, Cookie Script, Moove GDPR, Cookie Notice, CookieFirst, Termly,
@@ -125,7 +132,7 @@ def is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> 
     if style and _HIDDEN_STYLE.search(style):
         return True
     classes = attrib.get("class")
-    if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False, _SCREEN_READER_SUFFIX):
+    if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False, _screen_reader_word):
         return not _only_text_of_parent(el)
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
 
@@ -195,19 +202,25 @@ def _only_text_of_parent(el: etree._Element) -> bool:
 
 
 def _has_class(cls: str, names: frozenset[str], cache: dict[str, bool], fold: bool,
-               suffix: re.Pattern[str] | None = None) -> bool:
+               also: Callable[[str], bool] | None = None) -> bool:
     """True for a class attribute naming one of ``names`` (``fold``: in any case), or with
-    ``suffix``, a word it matches; remembered in ``cache`` per attribute text: pages repeat a
+    ``also``, a word it accepts; remembered in ``cache`` per attribute text: pages repeat a
     handful of class strings on most elements."""
     hit = cache.get(cls)
     if hit is None:
         words = (cls.lower() if fold else cls).split()
-        hit = not names.isdisjoint(words) or (suffix is not None and any(suffix.search(w) for w in words))
+        hit = not names.isdisjoint(words) or (also is not None and any(map(also, words)))
         if len(cls) <= _CACHED_CHARS:
             if len(cache) >= _TOKEN_CACHE_SIZE:
                 cache.clear()
             cache[cls] = hit
     return hit
+
+
+def _screen_reader_word(word: str) -> bool:
+    """Whether a class word names text for screen readers only (`_SCREEN_READER_WORD`); most words
+    end in none of the names, which one string test tells."""
+    return word.endswith(_SCREEN_READER_ENDINGS) and _SCREEN_READER_WORD.match(word) is not None
 
 
 def is_furniture(cls: str) -> bool:
