@@ -339,3 +339,29 @@ def test_a_model_file_is_read_once_until_it_changes(tiny_model_file):
     st = os.stat(tiny_model_file)
     os.utime(tiny_model_file, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))  # replaced by a newer file
     assert cached_model(str(tiny_model_file)) is not first
+
+
+def test_a_hidden_buttons_label_is_never_kept_when_a_page_is_read_with_its_hidden_blocks(monkeypatch):
+    # a code block's "Copy" button, hidden until hovered, on a page read with its flat hidden
+    # blocks (a page with more text in view than this one, or one out of time): a control,
+    # not content the page hides; written, it was a code block of its own
+    import blockclf.predict as predict
+
+    real = predict.segment
+
+    def flat(doc, limits=None, include_noscript=True, page_url=None, reveal=False):
+        if reveal:
+            raise PageError("timeout", "page took too long")
+        return real(doc, limits, include_noscript, page_url)
+
+    monkeypatch.setattr(predict, "segment", flat)
+    code = ("<div style='position: relative'><pre class='language-sh'><code>pip install river-survey</code>"
+            "<button class='copy-code-button' style='display: none'>Copy</button></pre></div>")
+    html = (f"<html><head><title>River survey</title></head><body><article><h1>River survey</h1>"
+            f"<p>Install it first.</p>{code}<p>Then run it.</p>{code}"
+            f"<div class='more' style='display: none'><p>{STORY}</p><p>{STORY}</p></div></article></body></html>")
+    res = extract(html)
+    assert "read-hidden" in res.warnings and "pip install river-survey" in res.text
+    buttons = [i for i, b in enumerate(res.blocks) if b.tag == "button"]
+    assert len(buttons) == 2 and all(res.blocks[i].hidden and not res.kept[i] for i in buttons)
+    assert "Copy" not in res.text and "Copy" not in res.markdown
