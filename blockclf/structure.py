@@ -209,15 +209,26 @@ def comments_apart(res: Result) -> list[list[Block]]:
 
 def headline(res: Result) -> str | None:
     """The page's headline (`Result.title`) to head the document with, unless a kept ``<h1>``
-    that says something else heads it already (or nothing was kept); `titled` decides how."""
+    that says something else heads it already (or nothing was kept); `titled` decides how.
+
+    Several kept ``<h1>`` that say other things, and between them under half the headline's
+    words, are the document's sections (pages written in Markdown head each part with ``#``):
+    the headline goes above them. Where they say it between them (a headline set in two
+    ``<h1>``, "What to Wear in Europe" over "Travel Clothes for All Occasions"), it is not
+    written again.
+    """
     title = " ".join((res.title or "").split())
     if not title or not res.kept.any():  # nothing kept: nothing to head
         return None
     want = tokens(title)
-    for b, k in zip(res.blocks, res.kept):
-        if k and b.heading_level == 1 and tokens(b.text) != want:
-            return None
-    return title
+    others = [b.text for b, k in zip(res.blocks, res.kept) if k and b.heading_level == 1 and tokens(b.text) != want]
+    if not others:
+        return title
+    if len(others) < 2:
+        return None
+    said = {t for text in others for t in tokens(text)}
+    words = set(want)
+    return title if 2 * len(words & said) < len(words) else None
 
 
 def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | None, list[Item]]:

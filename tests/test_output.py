@@ -599,6 +599,20 @@ def test_the_headline_is_the_top_heading_whatever_level_and_place_the_page_gave_
     assert to_markdown(res).startswith("# Field Notes\n\nScience\n\n## Rivers on the move\n\nThe body.")
 
 
+def test_a_post_that_heads_its_sections_with_h1_is_headed_with_its_headline():
+    # a post written in Markdown heads each part with "#": the parts are not the headline
+    res = titled_page("<h1>Preface</h1><p>The body of the post.</p><h1>Solution</h1><p>Install it.</p>",
+                      "Fixing the dependencies of a new project")
+    md = to_markdown(res)
+    assert md.startswith("# Fixing the dependencies of a new project\n\n# Preface\n\nThe body of the post.\n\n# Solution")
+    assert to_html(res).startswith("<h1>Fixing the dependencies of a new project</h1>\n<h1>Preface</h1>")
+    assert to_text(res).split("\n")[0] == "Preface"  # text without --title: the kept blocks alone
+    # a headline the page sets in two <h1> is said by them: it is not written a second time
+    split = titled_page("<h1>What to Wear in Europe</h1><h1>Travel Clothes for All Occasions</h1><p>The body.</p>",
+                        "What to Wear in Europe: Travel Clothes for All Occasions")
+    assert to_markdown(split).startswith("# What to Wear in Europe\n\n# Travel Clothes for All Occasions\n\nThe body.")
+
+
 def test_cli_title_options(tmp_path, capsys):
     f = tmp_path / "p.html"
     # the headline is in the <title> only: text output is the kept blocks, --title puts it first
