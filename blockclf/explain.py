@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .ads import ad_label_mask
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .block import Block
     from .result import Result
 
-__all__ = ["describe", "explain_html", "feature_words", "hidden_kind", "hidden_note"]
+__all__ = ["NEVER_KEPT", "describe", "explain_html", "feature_words", "hidden_kind", "hidden_note"]
 
 _BASE = {
     "n_chars": "length in characters",
@@ -103,7 +103,11 @@ _FLAG_PREFIXES = ("tag_", "in_", "cls_")
 
 #: what a block read as hidden text is, by what hid it (`hidden_kind`)
 _HIDDEN_WHAT = {"consent": "a consent dialog over the page", "notice": "a site's notice over the page",
-                "hidden": "hidden on the page"}
+                "control": "a button's label, hidden on the page", "hidden": "hidden on the page"}
+#: hidden text never kept, even when a page is read with its hidden blocks: dialogs and notices
+#: lie over the page, and a hidden button is a control a script shows on hover or focus (a code
+#: block's "Copy"), not content it reveals
+NEVER_KEPT: Final = frozenset(("consent", "notice", "control"))
 #: added where such a block was removed without a score
 _UNREAD = "; not read, as the visible text was enough"
 #: why a hidden block was removed without a score
@@ -112,10 +116,15 @@ HIDDEN_UNREAD = _HIDDEN_WHAT["hidden"] + _UNREAD
 
 def hidden_kind(block: Block) -> str | None:
     """What hid a block read as hidden text: ``"consent"`` (a consent manager's dialog),
-    ``"notice"`` (a site's notice over the page) or ``"hidden"``; None for a visible block."""
+    ``"notice"`` (a site's notice over the page), ``"control"`` (a button's label) or
+    ``"hidden"``; None for a visible block."""
     if not block.hidden:
         return None
-    return "consent" if block.consent else "notice" if block.notice else "hidden"
+    if block.consent:
+        return "consent"
+    if block.notice:
+        return "notice"
+    return "control" if "button" in block.ancestors else "hidden"
 
 
 def hidden_note(block: Block, read: bool) -> str | None:

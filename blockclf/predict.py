@@ -31,6 +31,7 @@ from .comments import (
     page_tokens,
 )
 from .data import registered_domain
+from .explain import NEVER_KEPT, hidden_kind
 from .features import FEATURES, feature_matrix
 from .html import Document, Limits, PageError, Source, parse
 from .metadata import page_metadata
@@ -156,9 +157,9 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
     whole page is scored again with its hidden blocks read like visible ones (without site
     evidence; from `Page.revealed`, where the hidden elements keep their headings and
     paragraphs, when the page's visible text was that short) and flagged ``read-hidden``. A
-    consent dialog or a site's notice is never kept then either: it lies over the page until
-    dismissed, and on such a page it is often the only text in view. Nor is a hidden button's
-    label: a control that a script shows on hover or focus (a code block's "Copy"), not content.
+    consent dialog, a site's notice or a hidden button's label is never kept then either
+    (`explain.NEVER_KEPT`): a dialog lies over the page until dismissed, and on such a page it
+    is often the only text in view.
     """
     merged = sorted(page.blocks + page.hidden, key=lambda b: b.index)
     kept_chars = sum(len(b.text) for b, k in zip(dec.blocks, dec.kept) if k)
@@ -167,7 +168,7 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
         tables, boxes = _tables(mdl, [shown_all], [page.doc.title], [None])
         scores, table = mdl.score(tables[0], boxes)
         kept = keep_labels(scores >= threshold, label_value_pairs(shown_all))
-        kept &= np.array([not (b.consent or b.notice or (b.hidden and _in_button(b))) for b in shown_all], dtype=bool)
+        kept &= np.array([hidden_kind(b) not in NEVER_KEPT for b in shown_all], dtype=bool)
         if any(b.hidden for b, k in zip(shown_all, kept) if k):  # else the visible reading stands
             return _Decisions(shown_all, scores, kept, _reasons(mdl, table, top) if explain else None,
                               read_hidden=True)
@@ -180,11 +181,6 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
         given = iter(dec.reasons)
         reasons = [next(given) if s else [] for s in shown]
     return _Decisions(merged, scores, kept, reasons)
-
-
-def _in_button(b: Block) -> bool:
-    """Whether the block is a button's label."""
-    return b.tag == "button" or "button" in b.ancestors
 
 
 #: seconds that features and scoring take per block, with a margin (22 us measured on the

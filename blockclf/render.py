@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .ads import labels_ad
-from .explain import HIDDEN_UNREAD, describe, hidden_kind, hidden_note
+from .explain import HIDDEN_UNREAD, NEVER_KEPT, describe, hidden_kind, hidden_note
 from .htmlout import to_html
 from .inline import block_images, block_plain
 from .markdown import titled_markdown, to_markdown
@@ -245,7 +245,7 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
         if b.hidden:
             rec["hidden"] = True
         kind = hidden_kind(b)
-        if kind in ("consent", "notice"):  # a consent dialog or a site's notice, read as hidden text
+        if kind in NEVER_KEPT:  # a consent dialog, a site's notice or a button's label, read as hidden text
             rec["reason"] = kind
         elif res.comment is not None and len(res.comment) and res.comment[i] and res.comments != "keep":
             rec["reason"] = "comment"  # part of a readers' comment thread
