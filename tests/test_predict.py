@@ -227,7 +227,10 @@ def test_page_that_hides_its_content_is_read_with_its_hidden_blocks():
     assert all(b.hidden for b, k in zip(res.blocks, res.kept) if k)
 
 
-def test_a_page_whose_revealed_reading_runs_out_of_budget_is_read_with_its_flat_hidden_blocks(monkeypatch):
+@pytest.fixture
+def revealing_out_of_time(monkeypatch):
+    """Every page's second walk, with its hidden elements shown, runs out of time: a page is read
+    with its hidden blocks as they are (flat), as a page with more text in view than these is."""
     import blockclf.predict as predict
 
     real = predict.segment
@@ -238,6 +241,9 @@ def test_a_page_whose_revealed_reading_runs_out_of_budget_is_read_with_its_flat_
         return real(doc, limits, include_noscript, page_url)
 
     monkeypatch.setattr(predict, "segment", out_of_time)
+
+
+def test_a_page_whose_revealed_reading_runs_out_of_budget_is_read_with_its_flat_hidden_blocks(revealing_out_of_time):
     html = (f"<html><head><title>River survey</title></head><body><div id='app' style='display: none'>"
             f"<h1>River survey</h1><p>{STORY}</p></div><p>Loading</p></body></html>")
     page = prepare(html)
@@ -341,20 +347,9 @@ def test_a_model_file_is_read_once_until_it_changes(tiny_model_file):
     assert cached_model(str(tiny_model_file)) is not first
 
 
-def test_a_hidden_buttons_label_is_never_kept_when_a_page_is_read_with_its_hidden_blocks(monkeypatch):
+def test_a_hidden_buttons_label_is_never_kept_when_a_page_is_read_with_its_hidden_blocks(revealing_out_of_time):
     # a code block's "Copy" button, hidden until hovered, on a page read with its flat hidden
-    # blocks (a page with more text in view than this one, or one out of time): a control,
-    # not content the page hides; written, it was a code block of its own
-    import blockclf.predict as predict
-
-    real = predict.segment
-
-    def flat(doc, limits=None, include_noscript=True, page_url=None, reveal=False):
-        if reveal:
-            raise PageError("timeout", "page took too long")
-        return real(doc, limits, include_noscript, page_url)
-
-    monkeypatch.setattr(predict, "segment", flat)
+    # blocks: a control, not content the page hides; written, it was a code block of its own
     code = ("<div style='position: relative'><pre class='language-sh'><code>pip install river-survey</code>"
             "<button class='copy-code-button' style='display: none'>Copy</button></pre></div>")
     html = (f"<html><head><title>River survey</title></head><body><article><h1>River survey</h1>"
@@ -365,3 +360,5 @@ def test_a_hidden_buttons_label_is_never_kept_when_a_page_is_read_with_its_hidde
     buttons = [i for i, b in enumerate(res.blocks) if b.tag == "button"]
     assert len(buttons) == 2 and all(res.blocks[i].hidden and not res.kept[i] for i in buttons)
     assert "Copy" not in res.text and "Copy" not in res.markdown
+    # the removal log says why, as it does for a consent dialog
+    assert [e["reason"] for e in removal_log(res) if e["text"] == "Copy"] == ["control", "control"]
