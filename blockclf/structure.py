@@ -221,14 +221,14 @@ def headline(res: Result) -> str | None:
     if not title or not res.kept.any():  # nothing kept: nothing to head
         return None
     want = tokens(title)
-    others = [b.text for b, k in zip(res.blocks, res.kept) if k and b.heading_level == 1 and tokens(b.text) != want]
+    others = [said for b, k in zip(res.blocks, res.kept)
+              if k and b.heading_level == 1 and (said := tokens(b.text)) != want]
     if not others:
         return title
     if len(others) < 2:
         return None
-    said = {t for text in others for t in tokens(text)}
     words = set(want)
-    return title if 2 * len(words & said) < len(words) else None
+    return title if 2 * len(words & set().union(*others)) < len(words) else None
 
 
 def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | None, list[Item]]:
