@@ -46,8 +46,9 @@ _NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»\n]|\b\d|\b(?:updated|p
                        # a desk's or an agency's share: "Jane Doe and agencies", "Special to The Star"
                        r"|\s(?:and|&|with)\s+(?:agencies|wires|wire\s+services|news\s+agencies)\b|\sspecial\s+to\b",
                        re.IGNORECASE)
-#: where the reporter was, after the name: "Jane Doe in Karachi"
-_PLACE = re.compile(r"\s+in\s+(?=[A-Z])")
+#: where the reporter was, after the name: "Jane Doe in Karachi"; or, after a comma, the
+#: sections the story is filed in: "By TPN, in News, Portugal, Business"
+_PLACE = re.compile(r"(,)?\s+in\s+(?=[A-Z])")
 #: the address of an author's page
 _AUTHOR_HREF = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|journalists?|reporters?)/[^/?#]+"
                           r"|[?&]author=[^&#]", re.IGNORECASE)
@@ -383,7 +384,8 @@ def author_text(text: str | None) -> str | None:
         if cut and cut.start() > 0:
             text = text[:cut.start()]
         place = _PLACE.search(text)
-        if place and len(text[:place.start()].split()) >= 2:  # one word before it is a title's: "Stories in Focus"
+        # one word before it is a title's ("Stories in Focus"), unless a comma parts them
+        if place and (place.group(1) or len(text[:place.start()].split()) >= 2):
             text = text[:place.start()]
     text = clean_value(text, 120)
     if not text:

@@ -412,6 +412,7 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("12:30 PM EST Kurt Orzeck", "Kurt Orzeck"),  # a time zone is part of the date
     ("By Jane Doe in Karachi", "Jane Doe"),  # where the reporter was
     ("JANE DOE in Los Angeles and JOHN ROE", "JANE DOE"),
+    ("By TPN, in News, Portugal, Business", "TPN"),  # the sections it is filed in, after a comma
     ("Jane Doe, special to Town News", "Jane Doe"),  # whom she wrote for
     ("JANE DOE Special to The Star", "JANE DOE"),
     ("By Jane Doe and agencies", "Jane Doe"),  # the agencies' share
