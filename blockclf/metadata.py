@@ -93,8 +93,6 @@ class Metadata:
 
 # --- meta tags --------------------------------------------------------------------------
 
-# --- meta tags --------------------------------------------------------------------------
-
 #: a page that types more products than this lists them (a shop's category, a buyers' guide)
 MAX_PAGE_PRODUCTS = 3
 #: microdata items typed as a product (or a product group, a product model)
