@@ -42,7 +42,7 @@ _NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»\n]|\b\d|\b(?:updated|p
                        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
                        r"|\b(?:edited|reviewed|photos?|photographs?|illustrations?|illustrated|translated|"
                        r"fact[- ]checked|additional reporting|reporting)\s+by\b"
-                       r"|\s(?:is|was)\s(?:a|an|the)\s|\babout\s(?:the\s)?author\b"
+                       r"|\s(?:is|was)\s(?:a|an|the)\s|\babout\s(?:the\s)?author\b|\bread\s+more\b"
                        # a desk's or an agency's share: "Jane Doe and agencies", "Special to The Star"
                        r"|\s(?:and|&|with)\s+(?:agencies|wires|wire\s+services|news\s+agencies)\b|\sspecial\s+to\b",
                        re.IGNORECASE)
@@ -55,7 +55,12 @@ _AUTHOR_HREF = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|jour
 #: a "by" that a link to the author follows
 _ENDS_WITH_BY = re.compile(r"(?<!\w)(?:by|von|par|por|door)\s*:?\s*$", re.IGNORECASE)
 _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b"
-                       r"|\bmin(?:ute)?s?\.?\s+read\b|\w\(|\brequired\b", re.IGNORECASE)
+                       r"|\bmin(?:ute)?s?\.?\s+read\b|\w\(|\brequired\b"
+                       # a footer's legal links, in a box some sites call "byline"
+                       r"|\bterms\s+of\s+(?:use|service)\b|\bprivacy\b|\bcopyright\b|\brights\s+reserved\b"
+                       # and the links beside them
+                       r"|\bpermalink\b|\bsubscribe\b|\bbookmark\b",
+                       re.IGNORECASE)
 #: a contact written after the name: "(http://ebb.org/bkuhn/)", "<ana@example.org>", a bare address
 _CONTACT = re.compile(r"[(<\[]\s*(?:mailto:)?(?:https?://|www\.|[\w.+-]+@)[^)>\]]*[)>\]]"
                       r"|(?:mailto:)?[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+", re.IGNORECASE)
@@ -132,12 +137,17 @@ def _author_link(el: etree._Element) -> bool:
     return bool(_AUTHOR_HREF.search(el.get("href") or ""))
 
 
+#: the most paragraphs a byline or author box holds (an author's bio box has a few)
+BOX_MAX_PARAGRAPHS = 3
+
+
 def _text_of(el: etree._Element) -> str:
     return " ".join(" ".join(el.itertext()).split()[:40])
 
 
 def _box_name(el: etree._Element) -> str | None:
-    """The author named by a byline box or author link.
+    """The author named by a byline box or author link; none by a box of more than
+    `BOX_MAX_PARAGRAPHS` paragraphs that does not open with "By", which is a whole post.
 
     In a box: its ``itemprop="name"``, else the links in it to author pages when there are
     several ("By <a>Ana Lopez</a> and <a>Ben Ode</a>" gives both), else its first link that
@@ -146,6 +156,9 @@ def _box_name(el: etree._Element) -> str | None:
     name_el = next((c for c in el.iter() if c.get("itemprop") == "name"), None)
     if name_el is not None:
         return author_text(name_el.get("content") or _text_of(name_el))
+    if (len(list(islice(el.iter("p"), BOX_MAX_PARAGRAPHS + 1))) > BOX_MAX_PARAGRAPHS
+            and not _BY_PREFIX.match(_text_of(el))):
+        return None  # a post marked with its author's name ("entry-author-ana"), not a byline
     if el.tag == "a":
         parent = el.getparent()
         links = [el] if parent is None else [a for a in islice(parent.iterchildren("a"), 10) if _author_link(a)]
@@ -403,7 +416,7 @@ def author_text(text: str | None) -> str | None:
         text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
     if not text or _NOT_NAME.search(text) or is_url(text) or len(text) > 160 or not _few_words(text):
         return None
-    if _ROLE_ONLY.fullmatch(text):
+    if _ROLE_ONLY.fullmatch(text) or _lower_words(text.split()) >= 2:
         return None
     if not any(c.isalpha() for c in text):
         return None
@@ -415,10 +428,11 @@ def author_text(text: str | None) -> str | None:
 
 def byline_author(blocks: Sequence[Block]) -> str | None:
     """The first short block whose element or near ancestors are a byline or author box (not a
-    comment's: ``<dt class="comment-author">Ana said...</dt>``)."""
+    comment's: ``<dt class="comment-author">Ana said...</dt>``; not the headline, in a post whose
+    box is marked with its author's name, "entry-author-ana")."""
     for b in blocks[:400]:
         tokens = b.tokens[-6:]
-        if (not b.hidden and len(b.text) <= 120 and _BYLINE_TOKENS.intersection(tokens)
+        if (not b.hidden and len(b.text) <= 120 and b.heading_level != 1 and _BYLINE_TOKENS.intersection(tokens)
                 and not _comment_token(tokens)):
             name = author_text(b.text)
             if name:
@@ -430,6 +444,18 @@ def byline_author(blocks: Sequence[Block]) -> str | None:
 _BY_LINE = re.compile(r"^(?:by|written by|words by|text by|story by)\s*:?\s+\S", re.IGNORECASE)
 #: words a name may hold in lower case
 _NAME_PARTICLES = frozenset("and und et y e de del della der den di da do dos du la le van von bin ibn al zu".split())
+#: and words an organisation's name holds in lower case ("Susan G. Komen for the Cure")
+_ORG_WORDS = frozenset("of for the at".split())
+
+
+def _lower_words(words: Sequence[str]) -> int:
+    """How many of three or more words start in lower case but particles: two or more make a
+    phrase ("Action-packed day for car manufacturers", a dek in a box marked "byline"), not
+    names, which may hold one ("danah boyd" is two words; "Jane Doe, staff" loses its job)."""
+    if len(words) < 3:
+        return 0
+    return sum(1 for w in words if w[:1].islower() and w.lower() not in _NAME_PARTICLES
+               and w not in _ORG_WORDS)
 
 
 def looks_like_name(text: str) -> bool:

@@ -413,6 +413,7 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("By Jane Doe in Karachi", "Jane Doe"),  # where the reporter was
     ("JANE DOE in Los Angeles and JOHN ROE", "JANE DOE"),
     ("By TPN, in News, Portugal, Business", "TPN"),  # the sections it is filed in, after a comma
+    ("Tracey Bible, Read more about Tracey Bible", "Tracey Bible"),  # a link to her page after it
     ("Jane Doe, special to Town News", "Jane Doe"),  # whom she wrote for
     ("JANE DOE Special to The Star", "JANE DOE"),
     ("By Jane Doe and agencies", "Jane Doe"),  # the agencies' share
@@ -435,6 +436,29 @@ def test_byline_text_is_cleaned_to_the_name(byline, name):
                                     "More from", "All Posts"])
 def test_byline_that_names_no_one(byline):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
+
+
+@pytest.mark.parametrize("byline", ["Action-packed day for car manufacturers", "please enjoy this skit",
+                                    # a footer's legal links in a box the site calls "byline"
+                                    '<a href="/terms">Terms of Use</a> <a href="/privacy">Privacy Policy</a>',
+                                    '<a href="/p/1">Permalink</a>'])
+def test_byline_box_holding_a_phrase_or_links_names_no_one(byline):
+    assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
+
+
+def test_an_organisation_named_in_a_byline_box_is_its_author():
+    byline = '<p class="byline">Susan G. Komen for the Cure</p>'
+    assert meta_of(page(body=f"<h1>Budget talks</h1>{byline}")).author == "Susan G. Komen for the Cure"
+
+
+def test_a_post_marked_with_its_authors_name_is_no_byline_box():
+    """Blog themes mark each post with its author's name ("entry-author-ana_lopez"): the post
+    is no byline, and the first link in it that reads as a name is no author."""
+    paras = "".join(f"<p>{PROSE} See <a href='/t/{n}'>Lady Gaga</a>.</p>" for n in range(4))
+    post = f'<div class="entry-author-ana_lopez entry"><h1>Budget talks</h1>{paras}</div>'
+    assert meta_of(page(body=post)).author is None
+    byline = '<div class="author-box"><p>By Ana Lopez</p><p>a</p><p>b</p><p>c</p></div>'
+    assert meta_of(page(body=f"<h1>Budget talks</h1>{byline}")).author == "Ana Lopez"
 
 
 def test_by_line_without_a_class_after_the_headline():
