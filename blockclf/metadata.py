@@ -27,6 +27,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from datetime import date
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -93,6 +94,11 @@ class Metadata:
 
 # --- meta tags --------------------------------------------------------------------------
 
+#: the most days a page's publication date may fall after the date its URL's folders give
+#: (``/2012/07/24/``; a paper's web page is often dated the day before its print edition's, in
+#: the URL); later, it is a stamp of when the page was made or changed (a "date" meta tag of
+#: the time it was served), and the URL's date stands
+URL_DATE_SLACK_DAYS = 2
 #: a page that types more products than this lists them (a shop's category, a buyers' guide)
 MAX_PAGE_PRODUCTS = 3
 #: microdata items typed as a product (or a product group, a product model)
@@ -349,6 +355,14 @@ def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None, wan
     return near
 
 
+def _days_after(when: str, day: str) -> int:
+    """How many days the ISO date or time ``when`` falls after the ISO date ``day`` (0 when unreadable)."""
+    try:
+        return (date.fromisoformat(when[:10]) - date.fromisoformat(day)).days
+    except ValueError:
+        return 0
+
+
 def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> Metadata:
     """`page_metadata` without its guard: each field from the first source that has it."""
     root = doc.root
@@ -385,6 +399,9 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     author = author or byline_author(blocks) or by_line_author(blocks)
     published = (published or time_element_date(scan.times) or near.get("text_date") or url_date(page_url)
                  or url_date(url) or near.get("marked_date"))
+    in_url = url_date(page_url, strict=True) or url_date(url, strict=True)
+    if published and in_url and _days_after(published, in_url) > URL_DATE_SLACK_DAYS:
+        published = in_url  # a stamp of when the page was made or changed, not of when it was published
     if title is None and h1:
         title = h1[0]
 

@@ -65,6 +65,7 @@ def is_url(text: str) -> bool:
 
 
 _URL_DATE = re.compile(r"/((?:19|20)\d\d)[/-](0?[1-9]|1[0-2])[/-](0?[1-9]|[12]\d|3[01])(?:/|[-_]|$)")
+_URL_DAY_FOLDERS = re.compile(r"/((?:19|20)\d\d)/(0[1-9]|1[0-2])/(0[1-9]|[12]\d|3[01])/")
 _DEFAULT_DAY = datetime(2000, 1, 1)
 
 
@@ -97,11 +98,13 @@ def parse_date(text: str | None) -> str | None:
         return None
 
 
-def url_date(url: str | None) -> str | None:
+def url_date(url: str | None, strict: bool = False) -> str | None:
+    """The date a URL's path gives (``/2024/05/02/``, ``/2024-5-2-``); with ``strict``, only as
+    three folders of four, two and two digits (a slug's "2024-4-4" may be a version number)."""
     if not url:
         return None
     try:
-        m = _URL_DATE.search(urlsplit(url).path)
+        m = (_URL_DAY_FOLDERS if strict else _URL_DATE).search(urlsplit(url).path)
     except ValueError:  # a malformed address
         return None
     if not m:

@@ -141,6 +141,19 @@ def test_date_from_url_when_the_page_gives_none():
     assert m.date == "2016-07-09"
 
 
+def test_a_date_days_after_the_urls_is_when_the_page_was_served():
+    """A "date" meta tag that stamps the time the page was served, a week after the day its
+    URL's folders give, is not its publication date; a day after is (a print edition's day)."""
+    url = "https://news.example/_news/2012/07/24/12909129-budget-talks"
+    served = '<meta name="date" content="July 31, 2012, 2:38 pm">'
+    assert meta_of(page(served), url=url).date == "2012-07-24"
+    assert meta_of(page('<meta name="date" content="2012-07-25">'), url=url).date == "2012-07-25"
+    assert meta_of(page('<meta name="date" content="2012-07-23">'), url=url).date == "2012-07-23"
+    # a version number in a slug is no date
+    slug = "https://forum.example/t/2024-4-4-2024-5-0-stuck-on-starting/724779"
+    assert meta_of(page('<meta name="date" content="2024-05-03">'), url=slug).date == "2024-05-03"
+
+
 def test_implausible_dates_are_dropped():
     head = '<meta property="article:published_time" content="1066-10-14"><meta name="date" content="soon">'
     assert meta_of(page(head)).date is None
