@@ -37,6 +37,11 @@ _BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|autor|auteur"
                         r"|(?:written|posted|published|words|text|story|reported|reporting|analysis|commentary|"
                         r"opinion|review|interview|column|essay)\s+by)\s*:?(?:\s+|$)",
                         re.IGNORECASE)
+#: "By" in Chinese and Japanese bylines, written without a space: "作者：王乐", "本报记者 王乐文"
+_CJK_BY_PREFIX = re.compile(r"^(?:(?:作者|撰文|文)\s*[：:／/]|(?:本报记者|本報記者|记者|記者)[\s：:]*)\s*")
+#: an editor's credit in Chinese, "[责任编辑：杜智 PX209]", "责编：黄忆南", "选稿：许文杰": no author
+_CJK_EDITOR = re.compile(r"^[\[【(（]?\s*(?:责任编辑|責任編輯|责编|責編|编辑|編輯|选稿|選稿|审核|審核|校对|校對)"
+                         r"\s*[：:]")
 #: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
 _NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»\n]|\b\d|\b(?:updated|published|posted)(?:\s|$)|\b(?:on|am|um|le|el|il)\s"
                        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
@@ -382,7 +387,9 @@ def author_text(text: str | None) -> str | None:
     if not isinstance(text, str):
         return None
     text = _CONTACT.sub(" ", text[:300]).strip()
-    text = _BY_PREFIX.sub("", text)
+    if _CJK_EDITOR.match(text):
+        return None  # an editor's credit, "责任编辑：杜智", as "Edited by" is in English
+    text = _CJK_BY_PREFIX.sub("", _BY_PREFIX.sub("", text))
     if text[:1].isdigit() or _TEXT_DATE.match(text):
         rest = _LEAD_DATE.sub("", text)
         lead = len(text) - len(rest)

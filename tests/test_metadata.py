@@ -427,6 +427,9 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("JANE DOE in Los Angeles and JOHN ROE", "JANE DOE"),
     ("By TPN, in News, Portugal, Business", "TPN"),  # the sections it is filed in, after a comma
     ("Tracey Bible, Read more about Tracey Bible", "Tracey Bible"),  # a link to her page after it
+    ("本报记者 王乐文", "王乐文"),  # "this paper's reporter", written without a space
+    ("作者：王乐", "王乐"),
+    ("文化部", "文化部"),  # a name that starts with the word for "text" keeps it
     ("Jane Doe, special to Town News", "Jane Doe"),  # whom she wrote for
     ("JANE DOE Special to The Star", "JANE DOE"),
     ("By Jane Doe and agencies", "Jane Doe"),  # the agencies' share
@@ -454,7 +457,9 @@ def test_byline_that_names_no_one(byline):
 @pytest.mark.parametrize("byline", ["Action-packed day for car manufacturers", "please enjoy this skit",
                                     # a footer's legal links in a box the site calls "byline"
                                     '<a href="/terms">Terms of Use</a> <a href="/privacy">Privacy Policy</a>',
-                                    '<a href="/p/1">Permalink</a>'])
+                                    '<a href="/p/1">Permalink</a>',
+                                    # an editor's credit in Chinese: "responsible editor", "selected by"
+                                    "[责任编辑：杜智 PX209]", "选稿：许文杰"])
 def test_byline_box_holding_a_phrase_or_links_names_no_one(byline):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
 
