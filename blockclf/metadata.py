@@ -414,6 +414,6 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     lang = page_language(declared, language_sample(blocks, (title, description)))
 
     return Metadata(title=title, author=author, date=published, modified=modified,
-                    description=clean_value(description, 2000), sitename=clean_value(sitename, 200), lang=lang,
-                    url=page_url,
+                    description=clean_value(description, 2000, prose=True), sitename=clean_value(sitename, 200),
+                    lang=lang, url=page_url,
                     categories=tuple(categories[:MAX_TERMS]), tags=tuple(tags[:MAX_TERMS]))

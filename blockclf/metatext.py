@@ -28,16 +28,32 @@ _WS = re.compile(r"\s+")
 #: their headlines there HTML-escaped (``&#8216;illogical&#8217;``), and some escape a meta
 #: tag's content twice
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-#: markup that an escaped value turns out to hold (``&lt;a href=&quot;…&quot;&gt;Sanjay Gupta&lt;/a&gt;``);
-#: read as markup only when a closing tag shows it is (an element's name, as in "<div>: the
-#: content division element", is text)
+#: markup that a value turns out to hold, escaped or not (``&lt;a href=&quot;…&quot;&gt;Sanjay
+#: Gupta&lt;/a&gt;``, ``<B>Steve Kroft</B> talks to...``); read as markup only when a closing tag
+#: shows it is (an element's name, as in "<div>: the content division element", is text)
 _CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9]*\s*>")
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
+_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:\s[^<>]*)?/?>")
+_INLINE_TAGS = frozenset("a abbr b cite code em font i mark q s small span strong sub sup u".split())
+#: in a description, one that opens with a tag (written as HTML: "<p>This week, we're...")
+_LEADING_TAG = re.compile(r"\s*<[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
+#: and a tag it was cut off in (a broken attribute's "... MORE INFO <script")
+_CUT_TAG = re.compile(r"<[A-Za-z/!][^<>]*$")
 
 
-def clean_value(value: Any, limit: int = 1000) -> str | None:
-    """A string value folded to one line, character references read, or None when it is not
-    a non-empty string."""
+def _tag_gap(m: re.Match[str]) -> str:
+    """What a tag leaves in a value's text: nothing for an inline one ("<strong>Mini</strong>,"
+    reads "Mini,"), a space for one that parts words (``<br/>``, ``<p>``)."""
+    return "" if m.group(1).lower() in _INLINE_TAGS else " "
+
+
+def clean_value(value: Any, limit: int = 1000, prose: bool = False) -> str | None:
+    """A string value folded to one line, character references read, markup it holds dropped
+    (`_CLOSING_TAG`), or None when it is not a non-empty string.
+
+    ``prose``: the value is sentences (a description), so markup it opens with or is cut off
+    in goes too (`_LEADING_TAG`, `_CUT_TAG`); a title may name an element ("<div>: the
+    content division element").
+    """
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str):
@@ -45,8 +61,11 @@ def clean_value(value: Any, limit: int = 1000) -> str | None:
     value = value[: limit * 4]
     if "&" in value and _ENTITY.search(value):
         value = unescape(value)
-        if _CLOSING_TAG.search(value):
-            value = _TAG.sub(" ", value)
+    if "<" in value:
+        if _CLOSING_TAG.search(value) or (prose and _LEADING_TAG.match(value)):
+            value = _TAG.sub(_tag_gap, value)
+        if prose:
+            value = _CUT_TAG.sub("", value)
     value = _WS.sub(" ", value).strip()
     return value[:limit] or None
 

@@ -60,6 +60,16 @@ def test_character_references_left_in_values_are_read():
                      title="&lt;div&gt;: the content division element"))
     assert m.description == "Correspondent Sanjay Gupta reports"
     assert m.title == "<div>: the content division element"
+    # a description written as HTML, or cut off inside a tag, reads as its text
+    html = '&lt;p&gt;We are excited to introduce &lt;strong&gt;Mini-SGLang&lt;/strong&gt;, a tool'
+    assert meta_of(page(f'<meta name="description" content="{html}">')).description == (
+        "We are excited to introduce Mini-SGLang, a tool")
+    cut = 'Some stories melt your heart and started &lt;a href='
+    assert meta_of(page(f'<meta name="description" content="{cut}">')).description == (
+        "Some stories melt your heart and started")
+    # markup left unescaped in a title
+    assert meta_of(page(title="He May Be a Son of a Bitch,&lt;br/&gt; But He's &lt;i&gt;Our&lt;/i&gt; Son")).title == (
+        "He May Be a Son of a Bitch, But He's Our Son")
     # an ampersand that starts no character reference is text
     assert meta_of(page(ld({"@type": "NewsArticle", "headline": "Q&A: R&D budget &c"}),
                         title="Q&A: R&D budget &c")).title == "Q&A: R&D budget &c"
