@@ -107,8 +107,13 @@ def _names(value: Any, ids: dict[str, dict[str, Any]], limit: int = 10) -> list[
     return out
 
 
+#: characters no keyword holds but markup and script do: "str) ) { document.write('<link href="
+_CODE_MARKS = frozenset("<{}")
+
+
 def jsonld_terms(value: Any) -> list[str]:
-    """Keywords or sections: a comma-separated string or a list of strings."""
+    """Keywords or sections: a comma-separated string or a list of strings; none that holds
+    `_CODE_MARKS` (a broken tag's attribute runs on into markup or script)."""
     if isinstance(value, str):
         parts: Iterable[Any] = value.split(",")
     elif isinstance(value, list):
@@ -120,7 +125,7 @@ def jsonld_terms(value: Any) -> list[str]:
         if isinstance(p, dict):
             p = p.get("name")
         t = clean_value(p, _MAX_TERM_CHARS)
-        if t and t not in out:
+        if t and t not in out and not _CODE_MARKS.intersection(t):
             out.append(t)
     return out[:MAX_TERMS]
 

@@ -164,6 +164,12 @@ def test_a_date_days_after_the_urls_is_when_the_page_was_served():
     assert meta_of(page('<meta name="date" content="2024-05-03">'), url=slug).date == "2024-05-03"
 
 
+def test_keywords_that_run_on_into_script_are_dropped():
+    """A broken tag's attribute runs on into the page's script: those "keywords" are no tags."""
+    junk = "Sport, Birmingham, str) ) { document.write('&lt;link href=, 2007 3:15 PM--&gt; &lt;script language="
+    assert meta_of(page(f'<meta name="keywords" content="{junk}">')).tags == ("Sport", "Birmingham")
+
+
 def test_implausible_dates_are_dropped():
     head = '<meta property="article:published_time" content="1066-10-14"><meta name="date" content="soon">'
     assert meta_of(page(head)).date is None
