@@ -246,11 +246,28 @@ _LANG_KEYS = ("og:locale", "language", "dc.language", "content-language", "inlan
 # --- the whole page ---------------------------------------------------------------------
 
 def _absolute(url: str | None, base: str | None) -> str | None:
+    """A declared address made absolute against ``base``; ``base`` when it is none or not a
+    web address with a plain host ("https://blog.example%2Farticles%2F...": escaped whole)."""
     url = clean_value(url, 4000)
     if not url:
         return base
     full = join_url(base or "", url)
-    return full if full is not None and full.startswith(("http://", "https://")) else base
+    if full is None or not full.startswith(("http://", "https://")):
+        return base
+    try:
+        host = urlsplit(full).netloc
+    except ValueError:
+        return base
+    return full if host and "%" not in host and " " not in host else base
+
+
+def _site_root(url: str) -> bool:
+    """Whether an address is a site's home page: no path but ``/`` (its query aside: a home
+    page's address may carry a tracking parameter)."""
+    try:
+        return urlsplit(url).path in ("", "/")
+    except ValueError:
+        return False
 
 
 def _domain(url: str | None) -> str | None:
@@ -374,6 +391,8 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
 
     page_url = _absolute(ld.get("url"), url) if doc.url is None else _absolute(doc.url, url)
     page_url = page_url or url
+    if url and page_url != url and _site_root(page_url) and not _site_root(url):
+        page_url = url  # a site that declares its home page the canonical address of every page
     sitename = ld.get("sitename") or _first_meta(metas, _SITE_KEYS, no_url=True)
 
     author = ld.get("author") or _meta_author(metas)

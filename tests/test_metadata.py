@@ -118,6 +118,19 @@ def test_opengraph_and_meta_tags():
     assert m.url == "https://town.example/news/budget"
 
 
+def test_a_canonical_address_that_is_the_home_page_or_no_address_gives_way():
+    """A site that declares its home page the address of every page, or an address escaped
+    whole into its host, does not name the page: the address it was read from stands."""
+    url = "https://town.example/guide/composition-api"
+    assert meta_of(page('<link rel="canonical" href="https://town.example/">'), url=url).url == url
+    broken = '<meta property="og:url" content="https://town.example%2Fguide%2Fcomposition-api">'
+    assert meta_of(page(broken), url=url).url == url
+    assert meta_of(page(broken)).url is None
+    # a home page's own address with a tracking parameter: its canonical address stands
+    home = meta_of(page('<link rel="canonical" href="https://town.example/">'), url="https://town.example/?srsltid=x")
+    assert home.url == "https://town.example/"
+
+
 def test_author_meta_that_is_a_url_is_not_a_name():
     m = meta_of(page('<meta property="article:author" content="https://facebook.com/ana">'))
     assert m.author is None
