@@ -186,12 +186,15 @@ class Workers:
         Workers are not killed: one killed while it sends a result would leave half a message
         in the pipe, and the pool's reader thread, which the interpreter waits for at exit,
         would wait for the rest forever. A worker finishes at most the task it holds and the
-        one queued for it.
+        one queued for it (each within the page time budget), and this returns when they
+        have: a pool's thread still running at exit races with it on the pool's wake-up pipe
+        (Python 3.11 closes the pipe without the lock its exit hook would need) and prints a
+        traceback after a command whose reader stopped early had ended quietly.
         """
         pools, self.pools = self.pools, [None] * len(self.pools)
         for pool in pools:
             if pool is not None:
-                self._let_go(pool, wait=not abort, cancel=abort)
+                self._let_go(pool, wait=True, cancel=abort)
 
     def _let_go(self, pool: Any, wait: bool, cancel: bool) -> None:
         self.forked.pop(pool, None)

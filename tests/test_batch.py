@@ -137,6 +137,24 @@ def test_workers_hold_the_pages_they_read_and_score_them(synthetic_page, tiny_mo
     _same(out, reference)
 
 
+def test_workers_let_go_early_leave_no_pool_thread_for_the_interpreters_exit():
+    """A batch stopped early (Ctrl-C, a reader that stopped: `| head`) lets its workers finish
+    the tasks they hold and returns when they have: a pool's thread still running at exit
+    races with the interpreter's exit hook on the pool's wake-up pipe and prints a traceback
+    after the command had ended quietly."""
+    import threading
+    import time
+
+    import blockclf.batch as batch
+
+    workers = batch.Workers(2, lost=batch._lost, alone_args=batch._alone_args)
+    outcomes = workers.map(time.sleep, [(None, (0.3,)) for _ in range(8)])
+    next(outcomes)  # one task done, the next ones under way
+    workers.close(abort=True)
+    outcomes.close()
+    assert not [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread" and t.is_alive()]
+
+
 def test_a_page_past_the_held_budget_comes_back_packed(synthetic_page, tiny_model):
     import blockclf.batch as batch
 
