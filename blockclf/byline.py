@@ -423,7 +423,7 @@ def author_text(text: str | None) -> str | None:
         text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
     if not text or _NOT_NAME.search(text) or is_url(text) or len(text) > 160 or not _few_words(text):
         return None
-    if _ROLE_ONLY.fullmatch(text) or _lower_words(text.split()) >= 2:
+    if _ROLE_ONLY.fullmatch(text) or _phrase(text.split()):
         return None
     if not any(c.isalpha() for c in text):
         return None
@@ -451,24 +451,26 @@ def byline_author(blocks: Sequence[Block]) -> str | None:
 _BY_LINE = re.compile(r"^(?:by|written by|words by|text by|story by)\s*:?\s+\S", re.IGNORECASE)
 #: words a name may hold in lower case
 _NAME_PARTICLES = frozenset("and und et y e de del della der den di da do dos du la le van von bin ibn al zu".split())
-#: and words an organisation's name holds in lower case ("Susan G. Komen for the Cure")
-_ORG_WORDS = frozenset("of for the at".split())
+#: and those of an organisation's name ("Susan G. Komen for the Cure")
+_ORG_WORDS = _NAME_PARTICLES | frozenset("of for the at".split())
 
 
-def _lower_words(words: Sequence[str]) -> int:
-    """How many of three or more words start in lower case but particles: two or more make a
-    phrase ("Action-packed day for car manufacturers", a dek in a box marked "byline"), not
-    names, which may hold one ("danah boyd" is two words; "Jane Doe, staff" loses its job)."""
-    if len(words) < 3:
-        return 0
-    return sum(1 for w in words if w[:1].islower() and w.lower() not in _NAME_PARTICLES
-               and w not in _ORG_WORDS)
+def _lower_words(words: Sequence[str], allowed: frozenset[str] = _NAME_PARTICLES) -> int:
+    """How many words start in lower case, but ``allowed`` ones (a name's particles)."""
+    return sum(1 for w in words if w[:1].islower() and w.lower() not in allowed)
+
+
+def _phrase(words: Sequence[str]) -> bool:
+    """Whether three or more words are a phrase, not names: two of them start in lower case but
+    particles and an organisation's words ("Action-packed day for car manufacturers", a dek in
+    a box marked "byline"); a name may hold one ("Jane Doe, staff" has lost its job by then)."""
+    return len(words) >= 3 and _lower_words(words, _ORG_WORDS) >= 2
 
 
 def looks_like_name(text: str) -> bool:
     """Whether no word of a text starts in lower case but particles ("Ana de la Cruz and Ben Ode")."""
     words = text.replace(",", " ").split()
-    return bool(words) and all(not w[0].islower() or w.lower() in _NAME_PARTICLES for w in words)
+    return bool(words) and not _lower_words(words)
 
 
 def by_line_author(blocks: Sequence[Block]) -> str | None:

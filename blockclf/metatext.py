@@ -34,9 +34,7 @@ _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]
 _CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9]*\s*>")
 _TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:\s[^<>]*)?/?>")
 _INLINE_TAGS = frozenset("a abbr b cite code em font i mark q s small span strong sub sup u".split())
-#: in a description, one that opens with a tag (written as HTML: "<p>This week, we're...")
-_LEADING_TAG = re.compile(r"\s*<[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
-#: and a tag it was cut off in (a broken attribute's "... MORE INFO <script")
+#: in a description, also a tag it was cut off in (a broken attribute's "... MORE INFO <script")
 _CUT_TAG = re.compile(r"<[A-Za-z/!][^<>]*$")
 
 
@@ -50,9 +48,9 @@ def clean_value(value: Any, limit: int = 1000, prose: bool = False) -> str | Non
     """A string value folded to one line, character references read, markup it holds dropped
     (`_CLOSING_TAG`), or None when it is not a non-empty string.
 
-    ``prose``: the value is sentences (a description), so markup it opens with or is cut off
-    in goes too (`_LEADING_TAG`, `_CUT_TAG`); a title may name an element ("<div>: the
-    content division element").
+    ``prose``: the value is sentences (a description), so markup it opens with ("<p>This week,
+    we're...", written as HTML) or is cut off in (`_CUT_TAG`) goes too; a title may name an
+    element ("<div>: the content division element").
     """
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         value = str(value)
@@ -62,7 +60,7 @@ def clean_value(value: Any, limit: int = 1000, prose: bool = False) -> str | Non
     if "&" in value and _ENTITY.search(value):
         value = unescape(value)
     if "<" in value:
-        if _CLOSING_TAG.search(value) or (prose and _LEADING_TAG.match(value)):
+        if _CLOSING_TAG.search(value) or (prose and _TAG.match(value.lstrip())):  # written as HTML
             value = _TAG.sub(_tag_gap, value)
         if prose:
             value = _CUT_TAG.sub("", value)
