@@ -122,7 +122,7 @@ def _items_text(res: Result, items: list[Item], title: bool = False, comments: b
         if it.post_break and out:
             out.append("")  # a blank line between a thread's posts
         lis = [(p, chain[n - 1][1] if n else "ul") for n, (p, t) in enumerate(chain) if t == "li"]
-        if lis and not b.heading_level and b.tag != "pre":
+        if lis and b.tag != "pre":  # a heading opening an item is its first line, as in Markdown
             indent = "  " * (len(lis) - 1)
             if lis[-1][0] not in seen_items:
                 seen_items.add(lis[-1][0])

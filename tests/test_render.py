@@ -68,6 +68,17 @@ def test_a_table_footer_written_before_its_body_is_written_below_it():
     assert result(after, drop=()).markdown == res.markdown
 
 
+def test_a_heading_that_opens_a_list_item_carries_its_mark_in_text_as_in_markdown():
+    """A gallery's slides are items that each open with a heading: the text marks the heading,
+    not the caption under it, so the slide reads as one item."""
+    html = ("<body><ul><li><h2>1/3 New beginnings</h2><p>After twelve years the flat is for sale.</p></li>"
+            "<li><h2>2/3</h2><p>The star bought it in 2005.</p></li></ul></body>")
+    res = result(html, drop=())
+    assert res.text.split("\n") == ["- 1/3 New beginnings", "  After twelve years the flat is for sale.",
+                                    "- 2/3", "  The star bought it in 2005."]
+    assert res.markdown.startswith("- ## 1/3 New beginnings\n\n  After twelve years")
+
+
 def test_markdown_numbers_ordered_lists_and_nests_under_them():
     html = "<body><ol><li>first</li><li>second<ul><li>bullet<ol><li>deep</li></ol></li></ul></li></ol></body>"
     md = result(html, drop=()).markdown
