@@ -60,6 +60,8 @@ _AUTHOR_HREF = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|jour
 #: a "by" that a link to the author follows
 _ENDS_WITH_BY = re.compile(r"(?<!\w)(?:by|von|par|por|door)\s*:?\s*$", re.IGNORECASE)
 _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b"
+                       # a thread's counters: "11 Answers", "3 replies", "420 views"
+                       r"|\banswers?\b|\brepl(?:y|ies)\b|\bviews\b|\bvotes?\b"
                        r"|\bmin(?:ute)?s?\.?\s+read\b|\w\(|\brequired\b"
                        # a footer's legal links, in a box some sites call "byline"
                        r"|\bterms\s+of\s+(?:use|service)\b|\bprivacy\b|\bcopyright\b|\brights\s+reserved\b"
@@ -146,13 +148,29 @@ def _author_link(el: etree._Element) -> bool:
 BOX_MAX_PARAGRAPHS = 3
 
 
+#: the most words a byline or author box holds (an author's bio runs to a hundred or so)
+BOX_MAX_WORDS = 200
+
+
+def _many_words(el: etree._Element) -> bool:
+    """Whether a box holds more than `BOX_MAX_WORDS` words: a post whose paragraphs are
+    parted by line breaks, not a byline."""
+    n = 0
+    for piece in el.itertext():
+        n += len(piece.split())
+        if n > BOX_MAX_WORDS:
+            return True
+    return False
+
+
 def _text_of(el: etree._Element) -> str:
     return " ".join(" ".join(el.itertext()).split()[:40])
 
 
 def _box_name(el: etree._Element) -> str | None:
     """The author named by a byline box or author link; none by a box of more than
-    `BOX_MAX_PARAGRAPHS` paragraphs that does not open with "By", which is a whole post.
+    `BOX_MAX_PARAGRAPHS` paragraphs or `BOX_MAX_WORDS` words that does not open with "By",
+    which is a whole post.
 
     In a box: its ``itemprop="name"``, else the links in it to author pages when there are
     several ("By <a>Ana Lopez</a> and <a>Ben Ode</a>" gives both), else its first link that
@@ -160,15 +178,20 @@ def _box_name(el: etree._Element) -> str | None:
     """
     name_el = next((c for c in el.iter() if c.get("itemprop") == "name"), None)
     if name_el is not None:
-        return author_text(name_el.get("content") or _text_of(name_el))
-    if (len(list(islice(el.iter("p"), BOX_MAX_PARAGRAPHS + 1))) > BOX_MAX_PARAGRAPHS
+        if name_el.get("content"):
+            return author_text(name_el.get("content"))
+        # the one link to an author's page in it is the name; the rest is a tagline ("Editorial Assistant")
+        linked = [a for a in islice(name_el.iter("a"), 10) if _author_link(a)]
+        return author_text(_text_of(linked[0] if len(linked) == 1 else name_el))
+    if ((len(list(islice(el.iter("p"), BOX_MAX_PARAGRAPHS + 1))) > BOX_MAX_PARAGRAPHS or _many_words(el))
             and not _BY_PREFIX.match(_text_of(el))):
         return None  # a post marked with its author's name ("entry-author-ana"), not a byline
     if el.tag == "a":
         parent = el.getparent()
         links = [el] if parent is None else [a for a in islice(parent.iterchildren("a"), 10) if _author_link(a)]
     else:
-        links = [a for a in islice(el.iter("a"), 20) if author_text(_text_of(a))]
+        # a link that reads as a sentence is the post's own ("Lets say A is a friend of B..."), not a name
+        links = [a for a in islice(el.iter("a"), 20) if _few_words(_text_of(a)) and author_text(_text_of(a))]
         authored = [a for a in links if _author_link(a)]
         links = authored if len(authored) >= 2 else links[:1]
     if not links:

@@ -154,6 +154,14 @@ def test_itemprop_author_name_and_date_published():
     assert m.author == "Dan Gold" and m.date == "2015-04-16"
 
 
+def test_a_name_element_with_a_tagline_gives_the_name_its_author_link_holds():
+    """An author box marked as the name whole: the link to the author's page, then a tagline."""
+    body = ('<article><h1>Budget talks</h1><div class="meta-box"><div class="author" itemprop="name">'
+            '<a href="https://town.example/author/jessicawang/">Jessica Wang</a><br>'
+            '<span class="author-tagline">Editorial Assistant</span></div></div></article>')
+    assert meta_of(page(body=body)).author == "Jessica Wang"
+
+
 def test_byline_text_with_date_keeps_the_name():
     body = '<h1>Budget talks</h1><div class="byline">By Nathan Willis March 25, 2015</div>'
     assert meta_of(page(body=body)).author == "Nathan Willis"
@@ -506,6 +514,27 @@ def test_a_post_marked_with_its_authors_name_is_no_byline_box():
     assert meta_of(page(body=post)).author is None
     byline = '<div class="author-box"><p>By Ana Lopez</p><p>a</p><p>b</p><p>c</p></div>'
     assert meta_of(page(body=f"<h1>Budget talks</h1>{byline}")).author == "Ana Lopez"
+
+
+def test_a_post_whose_paragraphs_are_line_breaks_is_no_byline_box_either():
+    """The same post, its paragraphs parted by ``<br>``: a box of more words than a bio holds."""
+    paras = "<br><br>".join(f"{PROSE * 2} See <a href='/t/{n}'>Lady Gaga</a>." for n in range(4))
+    post = f'<div class="entry-author-ana_lopez entry"><h1>Budget talks</h1>{paras}</div>'
+    assert meta_of(page(body=post)).author is None
+    bio = ('<div class="author-box"><a href="/people/ana">Ana Lopez</a> is the presenter of a weekly science show '
+           'and has reported from war zones and technology fairs for over a decade.</div>')
+    assert meta_of(page(body=f"<h1>Budget talks</h1>{bio}")).author == "Ana Lopez"
+
+
+def test_a_threads_counters_and_its_question_name_no_author():
+    """A question box a site marks "authorContent": its answer counter and the question's own
+    link are no names; the asker's link after them is."""
+    box = ('<div class="authorContent56435"><span class="rating"><a href="/question?id=2780">'
+           '<span class="commentCount">11</span> <br>Answers</a></span>'
+           '<a href="/question?id=2780"><p>Lets say A is a friend of B and B is a friend of C then A and C are two '
+           'degree friends. How will you implement this function efficiently.</p></a>'
+           '<span class="author"> - <a href="/user?id=56435">gauravk.18</a></span></div>')
+    assert meta_of(page(body=f"<h1>Budget talks</h1>{box}")).author == "gauravk.18"
 
 
 def test_by_line_without_a_class_after_the_headline():
