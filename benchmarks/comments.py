@@ -23,10 +23,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from blockclf.data import read_index  # noqa: E402
-from blockclf.evaluate import score_text  # noqa: E402
-from blockclf.html import PageError  # noqa: E402
-from blockclf.predict import extract_batch, prepare  # noqa: E402
+from blockclf.data import read_index
+from blockclf.evaluate import score_text
+from blockclf.html import PageError
+from blockclf.predict import extract_batch, prepare
 
 
 def main(argv: list[str] | None = None) -> int:

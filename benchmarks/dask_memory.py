@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from blockclf.batch import BatchOptions, Item  # noqa: E402
-from blockclf.data import read_index  # noqa: E402
+from blockclf.batch import BatchOptions, Item
+from blockclf.data import read_index
 
 
 def main() -> int:

@@ -34,11 +34,11 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from blockclf import load_model  # noqa: E402
-from blockclf.data import read_index  # noqa: E402
-from blockclf.evaluate import score_records, tokens  # noqa: E402
-from blockclf.labels import from_gold  # noqa: E402
-from blockclf.train import FAVOR_BETA, page_scores  # noqa: E402
+from blockclf import load_model
+from blockclf.data import read_index
+from blockclf.evaluate import score_records, tokens
+from blockclf.labels import from_gold
+from blockclf.train import FAVOR_BETA, page_scores
 
 CAUSES = ("no main content", "text not in blocks", "label alignment", "threshold", "block scores")
 GRID = np.round(np.arange(0.02, 0.99, 0.02), 2)
@@ -86,7 +86,8 @@ def _markdown(df: pd.DataFrame) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("bench", type=Path, nargs="?", default=Path(os.environ.get("BLOCKCLF_BENCH", "../shared/benchmark")))
+    ap.add_argument("bench", type=Path, nargs="?",
+                    default=Path(os.environ.get("BLOCKCLF_BENCH", "../shared/benchmark")))
     ap.add_argument("--split", default="test")
     ap.add_argument("--worst", type=int, default=50)
     ap.add_argument("--favor", default="balanced")

@@ -24,9 +24,9 @@ from urllib.parse import unquote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from blockclf.data import read_index  # noqa: E402
-from blockclf.predict import extract  # noqa: E402
-from blockclf.render import to_markdown  # noqa: E402
+from blockclf.data import read_index
+from blockclf.predict import extract
+from blockclf.render import to_markdown
 
 _GOLD_IMAGE = re.compile(r"<img\b[^>]*>")
 _ATTR = re.compile(r'([\w-]+)="([^"]*)"')

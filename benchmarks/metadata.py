@@ -24,13 +24,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from dateutil import parser as dateparser  # noqa: E402
+from dateutil import parser as dateparser
 
-from blockclf import extract  # noqa: E402
-from blockclf.data import read_index  # noqa: E402
-from blockclf.html import PageError, read_source  # noqa: E402
-from blockclf.metadata import page_metadata  # noqa: E402
-from blockclf.predict import prepare  # noqa: E402
+from blockclf import extract
+from blockclf.data import read_index
+from blockclf.html import PageError, read_source
+from blockclf.metadata import page_metadata
+from blockclf.predict import prepare
 
 FIELDS = ("title", "author", "date", "lang")
 EXPECTED = {"title": "title", "author": "byline", "date": "publishedTime", "lang": "lang"}
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in (base / "index.jsonl").read_text().splitlines():
         rec = json.loads(line)
         split = rec["split"]
-        if args.split == "test" and split != "test" or args.split == "train+dev" and split == "test":
+        if (args.split == "test" and split != "test") or (args.split == "train+dev" and split == "test"):
             continue
         html = read_source(next((base / "html").glob(f"{rec['id']}.*")))
         row = {"id": rec["id"], "split": split, "want": json.loads((base / "meta" / f"{rec['id']}.json").read_text()),

@@ -18,10 +18,10 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from blockclf import load_model  # noqa: E402
-from blockclf.data import read_index  # noqa: E402
-from blockclf.evaluate import score_records  # noqa: E402
-from blockclf.model import FAVORS  # noqa: E402
+from blockclf import load_model
+from blockclf.data import read_index
+from blockclf.evaluate import score_records
+from blockclf.model import FAVORS
 
 
 def _f(v: float) -> str:
@@ -50,7 +50,8 @@ def group_table(df: pd.DataFrame, column: str, label: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("bench", type=Path, nargs="?", default=Path(os.environ.get("BLOCKCLF_BENCH", "../shared/benchmark")))
+    ap.add_argument("bench", type=Path, nargs="?",
+                    default=Path(os.environ.get("BLOCKCLF_BENCH", "../shared/benchmark")))
     ap.add_argument("--split", default="test")
     ap.add_argument("--model")
     ap.add_argument("--json", type=Path, help="also write the per-page scores of every mode")

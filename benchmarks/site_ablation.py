@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from blockclf import load_model  # noqa: E402
-from blockclf.data import PageRecord, read_index  # noqa: E402
-from blockclf.evaluate import evaluate_records, score_text  # noqa: E402
-from blockclf.predict import extract_batch, prepare  # noqa: E402
+from blockclf import load_model
+from blockclf.data import PageRecord, read_index
+from blockclf.evaluate import evaluate_records, score_text
+from blockclf.predict import extract_batch, prepare
 
 MULTI = ("utomo_big9", "cleanportaleval", "sphinx_sites")
 

@@ -243,9 +243,8 @@ def stream_memory(paths: list[Path], n: int, every: int = 500) -> int:
     t0 = time.perf_counter()
     print(f"streaming batch over {n} pages ({len(paths)} distinct, cycled), site evidence on", file=sys.stderr)
     print("| pages scored | RSS MB | peak RSS MB | seconds |\n|---|---|---|---|")
-    done = failed = 0
-    for o in run_batch(items, opts):
-        done += 1
+    failed = 0
+    for done, o in enumerate(run_batch(items, opts), start=1):
         failed += o.error is not None
         if done % every == 0 or done == n:
             print(f"| {done} | {_rss_mb():.0f} | {peak_rss_mb():.0f} | {time.perf_counter() - t0:.0f} |", flush=True)
@@ -259,7 +258,7 @@ def table(stats: dict[str, dict], n_pages: int, memory: dict[str, tuple[float, f
     rows = [head, "|" + "---|" * 8]
     for name, s in sorted(stats.items(), key=lambda kv: -rate[kv[0]]):
         ms = sorted(t * 1000 for t in s["times"])
-        p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+        p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
         ratio = {p: f"{rate[name] / rate[p]:.2f}" if p in rate else "–" for p in ("trafilatura", "resiliparse")}
         mem = f"{memory[name][0]:.0f}" if name in memory else "–"
         rows.append(f"| {name} | {rate[name]:.1f} | {ratio['trafilatura']} | {ratio['resiliparse']} | "
@@ -270,7 +269,8 @@ def table(stats: dict[str, dict], n_pages: int, memory: dict[str, tuple[float, f
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=Path, help="a folder of .html/.htm/.html.gz pages (default: a benchmark split)")
-    ap.add_argument("--bench", type=Path, default=default_bench(), help="benchmark folder (default ../shared/benchmark)")
+    ap.add_argument("--bench", type=Path, default=default_bench(),
+                    help="benchmark folder (default ../shared/benchmark)")
     ap.add_argument("--split", default="test", help="benchmark split, or 'all' (default test)")
     ap.add_argument("--limit", type=int, help="only the first N pages")
     ap.add_argument("--systems", nargs="+", default=list(SYSTEMS), choices=list(SYSTEMS))

@@ -47,11 +47,12 @@ from lxml import etree
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from blockclf.data import PageRecord, read_index  # noqa: E402
-from blockclf.elements import ANCHOR_GLYPHS, FURNITURE_CLASSES  # noqa: E402
-from blockclf.html import parse  # noqa: E402
+from blockclf.data import PageRecord, read_index
+from blockclf.elements import ANCHOR_GLYPHS, FURNITURE_CLASSES
+from blockclf.html import parse
 
-KINDS = ("code blocks verbatim", "code blocks, blank lines aside", "headings", "list items", "table rows", "inline code")
+KINDS = ("code blocks verbatim", "code blocks, blank lines aside", "headings", "list items", "table rows",
+         "inline code")
 _BLOCKS = {"p", "div", "ul", "ol", "dl", "pre", "table", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6",
            "figure", "section"}
 
@@ -346,7 +347,7 @@ def run_blockclf(records: list[PageRecord], out: Path) -> float:
     for r in records:
         try:
             pages.append(prepare(r.html_path, url=r.url, site=r.site, name=r.key))
-        except Exception as exc:  # noqa: BLE001 - a page that cannot be read has no output
+        except Exception as exc:
             print(f"blockclf: {r.key}: {exc}", file=sys.stderr)
     for res in extract_batch(pages):
         path = out / f"{res.name}.md"
@@ -362,9 +363,10 @@ def run_trafilatura(records: list[PageRecord], out: Path) -> float:
     for r in records:
         try:
             raw = r.html_path.read_bytes()
-            md = trafilatura.extract(gzip.decompress(raw) if r.html_path.suffix == ".gz" else raw, url=r.url, output_format="markdown", include_formatting=True,
+            page = gzip.decompress(raw) if r.html_path.suffix == ".gz" else raw
+            md = trafilatura.extract(page, url=r.url, output_format="markdown", include_formatting=True,
                                      include_tables=True, include_links=True, include_comments=False) or ""
-        except Exception:  # noqa: BLE001
+        except Exception:
             md = ""
         path = out / f"{r.key}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -414,7 +416,8 @@ def table(scores: dict[str, dict], pages: Counter) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("bench", type=Path, nargs="?", default=Path(os.environ.get("BLOCKCLF_BENCH", "../shared/benchmark")))
+    ap.add_argument("bench", type=Path, nargs="?",
+                    default=Path(os.environ.get("BLOCKCLF_BENCH", "../shared/benchmark")))
     ap.add_argument("--out", type=Path, required=True, help="folder for each tool's Markdown outputs")
     ap.add_argument("--tools", default="blockclf,trafilatura", help="comma-separated (default: %(default)s)")
     ap.add_argument("--sphinx-splits", default="dev", help="sphinx_sites splits (default: %(default)s)")

@@ -48,14 +48,22 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-import blockclf  # noqa: E402
-from blockclf.data import read_index  # noqa: E402
-from blockclf.evaluate import score_records  # noqa: E402
-from blockclf.features import FAMILIES, FEATURES  # noqa: E402
-from blockclf.classifier import BlockClassifier  # noqa: E402
-from blockclf.model import Model  # noqa: E402
-from blockclf.train import (  # noqa: E402
-    FAVOR_BETA, MIN_QUALITY, LabelledPage, _stack, choose_thresholds, label_pages, page_scores, site_folds)
+import blockclf
+from blockclf.classifier import BlockClassifier
+from blockclf.data import read_index
+from blockclf.evaluate import score_records
+from blockclf.features import FAMILIES, FEATURES
+from blockclf.model import Model
+from blockclf.train import (
+    FAVOR_BETA,
+    MIN_QUALITY,
+    LabelledPage,
+    _stack,
+    choose_thresholds,
+    label_pages,
+    page_scores,
+    site_folds,
+)
 
 log = logging.getLogger("tune")
 
@@ -213,13 +221,15 @@ def run_unseen_languages(train: list[LabelledPage], dev: list[LabelledPage], see
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("study", choices=("cv", "ablation", "more-data", "unseen-languages"))
-    ap.add_argument("bench", type=Path, nargs="?", default=Path(os.environ.get("BLOCKCLF_BENCH", "../shared/benchmark")))
+    ap.add_argument("bench", type=Path, nargs="?",
+                    default=Path(os.environ.get("BLOCKCLF_BENCH", "../shared/benchmark")))
     ap.add_argument("--folds", type=int, default=3)
     ap.add_argument("--settings", nargs="*", default=list(GRID), choices=list(GRID))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--seeds", type=int, nargs="*", default=[0, 1, 2], help="seeds of the full model (ablation)")
     ap.add_argument("--test", action="store_true", help="ablation: also the test F1 of each model")
-    ap.add_argument("--cache", type=Path, default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "blockclf")
+    ap.add_argument("--cache", type=Path,
+                    default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "blockclf")
     ap.add_argument("--out", type=Path, help="write the rows as JSON")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")

@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from blockclf.data import read_index  # noqa: E402
-from blockclf.evaluate import score_records  # noqa: E402
+from blockclf.data import read_index
+from blockclf.evaluate import score_records
 
 VERDICTS = ["document", "index", "error", "too-little-text", "empty", "failed"]
 
