@@ -496,7 +496,9 @@ def test_byline_that_names_no_one(byline):
                                     '<a href="/terms">Terms of Use</a> <a href="/privacy">Privacy Policy</a>',
                                     '<a href="/p/1">Permalink</a>',
                                     # an editor's credit in Chinese: "responsible editor", "selected by"
-                                    "[责任编辑：杜智 PX209]", "选稿：许文杰"])
+                                    "[责任编辑：杜智 PX209]", "选稿：许文杰",
+                                    # a mobile-site link in an author box ("mobile version")
+                                    '<a href="https://m.site.example/a.html">手机版</a>'])
 def test_byline_box_holding_a_phrase_or_links_names_no_one(byline):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
 
