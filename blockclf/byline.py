@@ -194,7 +194,7 @@ def _box_name(el: etree._Element) -> str | None:
         links = [el] if parent is None else [a for a in islice(parent.iterchildren("a"), 10) if _author_link(a)]
     else:
         # a link that reads as a sentence is the post's own ("Lets say A is a friend of B..."), not a name
-        links = [a for a in islice(el.iter("a"), 20) if _few_words(_text_of(a)) and author_text(_text_of(a))]
+        links = [a for a in islice(el.iter("a"), 20) if _few_words(text := _text_of(a)) and author_text(text)]
         authored = [a for a in links if _author_link(a)]
         links = authored if len(authored) >= 2 else links[:1]
     if not links:
