@@ -181,8 +181,8 @@ def _box_name(el: etree._Element) -> str | None:
     """
     name_el = next((c for c in el.iter() if c.get("itemprop") == "name"), None)
     if name_el is not None:
-        if name_el.get("content"):
-            return author_text(name_el.get("content"))
+        if content := name_el.get("content"):
+            return author_text(content)
         # the one link to an author's page in it is the name; the rest is a tagline ("Editorial Assistant")
         linked = [a for a in islice(name_el.iter("a"), 10) if _author_link(a)]
         return author_text(_text_of(linked[0] if len(linked) == 1 else name_el))

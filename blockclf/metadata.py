@@ -418,8 +418,8 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     author = author or byline_author(blocks) or by_line_author(blocks)
     published = (published or time_element_date(scan.times) or near.get("text_date") or url_date(page_url)
                  or url_date(url) or near.get("marked_date"))
-    in_url = url_date(page_url, strict=True) or url_date(url, strict=True)
-    if published and in_url and _days_after(published, in_url) > URL_DATE_SLACK_DAYS:
+    in_url = published and (url_date(page_url, strict=True) or url_date(url, strict=True))
+    if in_url and _days_after(published, in_url) > URL_DATE_SLACK_DAYS:
         published = in_url  # a stamp of when the page was made or changed, not of when it was published
     if title is None and h1:
         title = h1[0]
