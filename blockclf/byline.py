@@ -111,6 +111,10 @@ _JOB_AFTER_NAME = re.compile(r"\s(?:(?:senior|chief|staff|contributing|freelance
                              r"staff writer|staff reporter)\b.*$", re.IGNORECASE)
 #: what a name is written with besides letters and spaces
 _NAME_PUNCT = frozenset(".,'’‘-‐()&/")
+#: what a slogan, a sentence or a price is written with and a name never is: a Chinese full
+#: stop, exclamation or question mark, a doubled dash ("集艺术瑰宝，架艺术桥梁——中国艺术品网"),
+#: a currency sign ("Holiday Edition (Red & Green) $")
+_NEVER_IN_NAME = re.compile(r"[。！？$€£¥]|——")
 
 
 def near_headline(h1: etree._Element | None) -> list[etree._Element]:
@@ -408,7 +412,7 @@ def author_text(text: str | None) -> str | None:
     address), an editor's or photographer's credit, a bio sentence ("... is a senior
     reporter"), and job titles or agencies after a comma ("Jane Doe, Staff Writer").
     None when what is left does not look like a name (a link, a counter, a call to action,
-    mostly symbols, too long).
+    a slogan or a price, mostly symbols, too long).
     """
     if not isinstance(text, str):
         return None
@@ -447,7 +451,8 @@ def author_text(text: str | None) -> str | None:
                          if p and (i == 0 or not (JOB_WORDS.search(p) or _ROLE_ONLY.fullmatch(p))))
     if len(text.split()) > 2:
         text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
-    if not text or _NOT_NAME.search(text) or is_url(text) or len(text) > 160 or not _few_words(text):
+    if (not text or _NOT_NAME.search(text) or _NEVER_IN_NAME.search(text) or is_url(text) or len(text) > 160
+            or not _few_words(text)):
         return None
     if _ROLE_ONLY.fullmatch(text) or _phrase(text.split()):
         return None

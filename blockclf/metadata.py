@@ -173,18 +173,24 @@ def _scan(root: etree._Element) -> _Scan:
 
 
 def _meta_author(metas: dict[str, list[str]]) -> str | None:
-    """The first author ``<meta>`` that reads as a name (not a link, not empty).
+    """The first author ``<meta>`` that reads as a name (not a link, not empty, not the
+    software's or the site's credit that the ``generator`` ``<meta>`` names too: a forum
+    package's "Discuz! Team and Comsenz UI Team" beside its "Discuz! X3.3", a site's "GURUS -
+    Drupal" beside "Drupal 10").
 
     Citation and Dublin Core metadata give one element per author, written "Family, Given":
     all of them are read (up to `MAX_LISTED_AUTHORS`), each as "Given Family" (``DC.Creator``
     "Doe, Jane" and "Roe, John" give "Jane Doe, John Roe"). Other author ``<meta>`` elements
     beyond the first are as often a photo credit or the site as a second author.
     """
+    maker = _generator_name(metas)
     for key in _AUTHOR_KEYS:
         names: list[str] = []
         for v in metas.get(key, ()):
             text = clean_value(v, 2000)
-            name = author_text(text) if text and not is_url(text) else None
+            if not text or is_url(text) or (maker and maker in _WORDS.findall(text.casefold())):
+                continue
+            name = author_text(text)
             if name and key not in _LISTED_AUTHOR_KEYS:
                 return name
             if name and _given_family(name) not in names:
@@ -196,6 +202,16 @@ def _meta_author(metas: dict[str, list[str]]) -> str | None:
     return None
 
 
+def _generator_name(metas: dict[str, list[str]]) -> str | None:
+    """The first word of what the ``generator`` ``<meta>`` names (the software, or the site
+    that made the page), case-folded; None when it names nothing of three letters or more."""
+    made = _first_meta(metas, ("generator",))
+    words = _WORDS.findall(made.casefold()) if made else []
+    return words[0] if words and len(words[0]) >= 3 and not words[0].isdigit() else None
+
+
+#: words of a name or a generator, for comparing them
+_WORDS = re.compile(r"\w+")
 #: the author ``<meta>`` elements that list every author, one element each
 _LISTED_AUTHOR_KEYS = frozenset({"citation_author", "dc.creator", "dcterms.creator"})
 #: at most this many of them are read

@@ -503,6 +503,26 @@ def test_byline_box_holding_a_phrase_or_links_names_no_one(byline):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
 
 
+@pytest.mark.parametrize("author", ["集艺术瑰宝，架艺术桥梁——中国艺术品网",  # a site's slogan
+                                    "Coming Soon! Plant-Based Food Colors, Holiday Edition (Red & Green) $"])
+def test_a_slogan_or_a_price_in_the_author_meta_names_no_one(author):
+    assert meta_of(page(head=f'<meta name="author" content="{author}">', body="<h1>Budget talks</h1>")).author is None
+
+
+def test_an_author_meta_that_credits_the_generator_names_no_one():
+    """A forum package writes its makers into every page's author ``<meta>``, beside its own
+    name in ``generator``; a site that names itself in both does the same. The byline names the writer."""
+    head = '<meta name="generator" content="Discuz! X3.3"><meta name="author" content="Discuz! Team and Comsenz UI Team">'
+    assert meta_of(page(head=head, body="<h1>Budget talks</h1>")).author is None
+    byline = '<p class="byline">By Ana Lopez</p>'
+    assert meta_of(page(head=head, body=f"<h1>Budget talks</h1>{byline}")).author == "Ana Lopez"
+    site = '<meta name="generator" content="Drupal 10 (https://www.drupal.org)"><meta name="author" content="GURUS - Drupal">'
+    assert meta_of(page(head=site, body="<h1>Budget talks</h1>")).author is None
+    # a generator that names no writer leaves the author alone
+    own = '<meta name="generator" content="WordPress 6.4"><meta name="author" content="Ana Lopez">'
+    assert meta_of(page(head=own, body="<h1>Budget talks</h1>")).author == "Ana Lopez"
+
+
 def test_an_organisation_named_in_a_byline_box_is_its_author():
     byline = '<p class="byline">Susan G. Komen for the Cure</p>'
     assert meta_of(page(body=f"<h1>Budget talks</h1>{byline}")).author == "Susan G. Komen for the Cure"
