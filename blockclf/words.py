@@ -146,8 +146,9 @@ def title_words(title: str) -> float:
     return len(WORD.findall(han_kana_char.sub(" ", title))) + han_kana / HAN_KANA_PER_WORD
 
 
-#: title separators: spaced dashes, bars, bullets, slashes; bare bars; an underscore after a space
-_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—·•»:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*")
+#: title separators: spaced dashes, bars, bullets, guillemets ("Post « Blog", as older blog
+#: themes write it), slashes; bare bars; an underscore after a space
+_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—·•»«:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*")
 
 
 def title_parts(title: str) -> list[tuple[str, int, int]]:

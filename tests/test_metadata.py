@@ -260,6 +260,12 @@ def test_clean_title_after_a_leading_site_name(title, h1, want):
     sitename = {"The Barn Swallow - Shop": "The Barn Swallow"}.get(title, "Xfinity" if "Xfinity" in title else None)
     assert clean_title(title, h1=h1, sitename=sitename) == want
 
+def test_a_blog_title_parted_by_a_guillemet_gives_the_post_headline():
+    """Older blog themes write "Post « Blog", as others write "Blog » Post"."""
+    html = page(title="Wheels Up… « Joe McNally’s Blog", body="<h2>Wheels Up…</h2><p>" + PROSE + "</p>")
+    assert meta_of(html).title == "Wheels Up…"
+
+
 
 def test_opengraph_title_that_disagrees_with_the_page_is_not_taken():
     head = '<meta property="og:title" content="Wikimedia list article">'
