@@ -343,6 +343,13 @@ def _headline(page_title: str | None, h1: list[str], offered: list[str], sitenam
     return title, raw_title
 
 
+def _linked_h1(text: str, blocks: Sequence[Block]) -> bool:
+    """Whether an ``<h1>`` of the page that says ``text`` is all a link (a logo's, most often)."""
+    want = tokens(text)
+    return any(b.heading_level == 1 and not b.hidden and b.link_chars >= 0.9 * len(b.text) and tokens(b.text) == want
+               for b in blocks[:600])
+
+
 def _title_part(text: str, title: str | None, sitename: str | None, domain: str | None) -> bool:
     """Whether a text is one or more consecutive parts of the ``<title>``, but not all of it nor
     the site's name, wherever it stands there (``"remoteBudget"`` in
@@ -421,6 +428,11 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     title, raw_title = _headline(page_title, h1, offered, sitename, domain)
     if title and not any(token_overlap(h, title) >= 0.5 for h in h1):
         title = lead_heading(title, blocks, sitename, domain) or title
+    elif title and raw_title and title != raw_title and raw_title.endswith(title) and _linked_h1(title, blocks):
+        # an <h1> that is the title's last part and a link is as often the blog's logo ("Post
+        # « Blog" beside the h1 "Blog" linking home): a heading that says the title's leading
+        # parts is the headline
+        title = lead_heading(raw_title, blocks, sitename, domain) or title
 
     near: dict[str, str] = {}
     if author is None or published is None or is_handle(author):

@@ -266,6 +266,17 @@ def test_a_blog_title_parted_by_a_guillemet_gives_the_post_headline():
     assert meta_of(html).title == "Wheels Up…"
 
 
+def test_a_blogs_logo_h1_that_ends_the_title_yields_to_the_posts_heading():
+    """The blog's name is its logo's ``<h1>``, a link home, and ends the title as a part of its
+    own; the post's title is an ``<h2>`` that says the title's start."""
+    body = ('<h1><a href="https://blog.example/">Rand\'s Blog</a></h1><h2><a href="/103/just-keep-going">Just Keep'
+            ' Going</a></h2><p>' + PROSE + "</p>")
+    assert meta_of(page(title="Just Keep Going « Rand's Blog", body=body)).title == "Just Keep Going"
+    # an <h1> that is no link is the headline, even when it ends the title ("Artist – Song")
+    song = "<h1>Bodak Yellow</h1><h2>Zhavia Ward</h2><p>" + PROSE + "</p>"
+    assert meta_of(page(title="Zhavia Ward – Bodak Yellow", body=song)).title == "Bodak Yellow"
+
+
 
 def test_opengraph_title_that_disagrees_with_the_page_is_not_taken():
     head = '<meta property="og:title" content="Wikimedia list article">'
