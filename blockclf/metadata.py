@@ -428,7 +428,8 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     title, raw_title = _headline(page_title, h1, offered, sitename, domain)
     if title and not any(token_overlap(h, title) >= 0.5 for h in h1):
         title = lead_heading(title, blocks, sitename, domain) or title
-    elif title and raw_title and title != raw_title and raw_title.endswith(title) and _linked_h1(title, blocks):
+    elif (title and raw_title and raw_title.endswith(title)
+          and (_linked_h1(title, blocks) or _linked_h1(title_parts(raw_title)[-1][0], blocks))):
         # an <h1> that is the title's last part and a link is as often the blog's logo ("Post
         # « Blog" beside the h1 "Blog" linking home): a heading that says the title's leading
         # parts is the headline

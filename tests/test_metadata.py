@@ -272,6 +272,10 @@ def test_a_blogs_logo_h1_that_ends_the_title_yields_to_the_posts_heading():
     body = ('<h1><a href="https://blog.example/">Rand\'s Blog</a></h1><h2><a href="/103/just-keep-going">Just Keep'
             ' Going</a></h2><p>' + PROSE + "</p>")
     assert meta_of(page(title="Just Keep Going « Rand's Blog", body=body)).title == "Just Keep Going"
+    # a longer post title, which the logo alone would leave whole
+    long_title = "Editorial Guidelines for this Blog"
+    body = body.replace("Just Keep Going", long_title)
+    assert meta_of(page(title=f"{long_title} « Rand's Blog", body=body)).title == long_title
     # an <h1> that is no link is the headline, even when it ends the title ("Artist – Song")
     song = "<h1>Bodak Yellow</h1><h2>Zhavia Ward</h2><p>" + PROSE + "</p>"
     assert meta_of(page(title="Zhavia Ward – Bodak Yellow", body=song)).title == "Bodak Yellow"
