@@ -146,9 +146,14 @@ def title_words(title: str) -> float:
     return len(WORD.findall(han_kana_char.sub(" ", title))) + han_kana / HAN_KANA_PER_WORD
 
 
+#: Han and kana characters and the punctuation written with them
+_CJK_TITLE = f"{_HAN_KANA}\u3000-\u303f\uff01-\uff60"
 #: title separators: spaced dashes, bars, bullets, guillemets ("Post « Blog", as older blog
-#: themes write it), slashes; bare bars; an underscore after a space
-_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—·•»«:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*")
+#: themes write it), slashes; bare bars; an underscore after a space; in Chinese and Japanese
+#: titles, written without spaces, an underscore after their characters and a hyphen between
+#: them ("人工智能迈上新台阶_科技_腾讯网", "座谈会-中国科普网")
+_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—·•»«:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*"
+                               f"|(?<=[{_CJK_TITLE}])_(?=\\S)|(?<=[{_CJK_TITLE}])-(?=[{_CJK_TITLE}])")
 
 
 def title_parts(title: str) -> list[tuple[str, int, int]]:

@@ -240,6 +240,18 @@ def test_clean_title_rules():
     assert clean_title("") is None
 
 
+@pytest.mark.parametrize("title, want", [
+    ("DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶_科技_腾讯网", "DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶"),
+    ("李强在新疆调研时强调 彰显特色优势-新华网", "李强在新疆调研时强调 彰显特色优势"),
+    ("短视频与大众文化生产_要闻_电影网_1905.com", "短视频与大众文化生产"),
+])
+def test_a_chinese_title_parted_without_spaces_loses_its_section_and_site(title, want):
+    """Chinese portals write "headline_section_site" and "headline-site" without spaces: the
+    page's ``<h1>`` is a part of the title, not all of it."""
+    assert meta_of(page(title=title, body=f"<h1>{want}</h1><p>{PROSE}</p>", lang="zh")).title == want
+    assert clean_title("co-operative well-known re_use") == "co-operative well-known re_use"  # Latin words stay whole
+
+
 @pytest.mark.parametrize("title, h1, want", [
     # a title that begins with its site's host name: the h1 after it is the headline
     ("CNN.com - Rita growing weaker, slower - Sep 25, 2005", ["Rita growing weaker, slower"],
