@@ -15,7 +15,7 @@ from .block import Block
 from .data import host_domain
 from .metatext import clean_value, token_overlap
 from .metrics import tokens
-from .words import title_parts
+from .words import title_parts, title_words
 
 __all__ = ["MAX_LOGO_WORDS", "best_title_run", "clean_title", "h1_headline", "h1_texts", "lead_heading", "site_like"]
 
@@ -129,7 +129,7 @@ def h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[
         found = title[spans[i][1]:spans[j - 1][2]]
         if tokens(head) == tokens(found):
             found = head
-        if i <= start and len(tokens(found)) > 1:
+        if i <= start and title_words(found) > 1:  # words, not tokens: a Chinese headline is one token
             return found
         if i <= start:
             single = single or found
@@ -170,7 +170,7 @@ def lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, doma
         if run is None or run[1] == len(spans):  # none, or the whole title: nothing to take off
             continue
         found = title[spans[0][1]:spans[run[1] - 1][2]].strip()
-        if len(tokens(found)) >= 2:
+        if title_words(found) >= 2:
             return b.text if tokens(b.text) == tokens(found) else found
     return None
 
@@ -195,9 +195,9 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
         return title
     # a short <h1> of a few words that neither is nor starts the title is the site's logo,
     # named at the title's end (a one-word h1 is as often the page's section: "Books")
-    title_words = tokens(title)
+    title_tokens = tokens(title)
     logos = [h for h in h1 if 2 <= len(tokens(h)) <= MAX_LOGO_WORDS and token_overlap(h, title) < 0.5
-             and title_words[:len(tokens(h))] != tokens(h)]
+             and title_tokens[:len(tokens(h))] != tokens(h)]
     # drop site-like parts from both ends
     lo, hi = 0, len(parts)
     while hi - lo > 1 and site_like(parts[hi - 1], sitename, domain, logos):

@@ -252,6 +252,15 @@ def test_a_chinese_title_parted_without_spaces_loses_its_section_and_site(title,
     assert clean_title("co-operative well-known re_use") == "co-operative well-known re_use"  # Latin words stay whole
 
 
+def test_a_chinese_headline_at_the_titles_start_beats_a_logo_h1_naming_its_end():
+    """A Chinese headline is one token but many words: it is no one-word section name that a
+    later ``<h1>`` (the site's logo, naming the title's last part) overrules."""
+    body = ('<h1 class="logo"><a href="https://news.example/">快资讯</a></h1>'
+            f"<h1>美官员否认伊朗直升机事故存在谋杀行为</h1><p>{PROSE}</p>")
+    html = page(title="美官员否认伊朗直升机事故存在谋杀行为_【快资讯】", body=body, lang="zh")
+    assert meta_of(html).title == "美官员否认伊朗直升机事故存在谋杀行为"
+
+
 @pytest.mark.parametrize("title, h1, want", [
     # a title that begins with its site's host name: the h1 after it is the headline
     ("CNN.com - Rita growing weaker, slower - Sep 25, 2005", ["Rita growing weaker, slower"],
