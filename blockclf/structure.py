@@ -210,6 +210,7 @@ def comments_apart(res: Result) -> list[list[Block]]:
 def headline(res: Result) -> str | None:
     """The page's headline (`Result.title`) to head the document with, unless a kept ``<h1>``
     that says something else heads it already (or nothing was kept); `titled` decides how.
+    One such ``<h1>`` heads it only from the first half of the kept text.
 
     Several kept ``<h1>`` that say other things, and between them under half the headline's
     words, are the document's sections (pages written in Markdown head each part with ``#``):
@@ -221,12 +222,23 @@ def headline(res: Result) -> str | None:
     if not title or not res.kept.any():  # nothing kept: nothing to head
         return None
     want = tokens(title)
-    others = [said for b, k in zip(res.blocks, res.kept)
-              if k and b.heading_level == 1 and (said := tokens(b.text)) != want]
+    others: list[list[str]] = []
+    before = 0  # kept characters before the one other <h1>
+    kept_chars = 0
+    for b, k in zip(res.blocks, res.kept):
+        if not k:
+            continue
+        if b.heading_level == 1 and (said := tokens(b.text)) != want:
+            if not others:
+                before = kept_chars
+            others.append(said)
+        kept_chars += len(b.text)
     if not others:
         return title
     if len(others) < 2:
-        return None
+        # one <h1> in the latter half of the text heads no document: a call to share or a
+        # sponsor's note after an article ("PIN IT HERE"), under which the headline goes on top
+        return title if 2 * before >= kept_chars else None
     words = set(want)
     return title if 2 * len(words & set().union(*others)) < len(words) else None
 

@@ -599,6 +599,13 @@ def test_the_headline_is_the_top_heading_whatever_level_and_place_the_page_gave_
     assert to_markdown(res).startswith("# Field Notes\n\nScience\n\n## Rivers on the move\n\nThe body.")
 
 
+def test_an_h1_after_most_of_the_text_does_not_keep_the_headline_off_the_top():
+    """A kept ``<h1>`` at the end (a call to pin the page, a sponsor's note) heads no document."""
+    body = "<p>Rivers swing from side to side in long looping curves.</p>" * 4 + "<h1>PIN IT HERE</h1>"
+    md = to_markdown(titled_page(body, "Rivers on the Move"))
+    assert md.startswith("# Rivers on the Move\n\nRivers swing") and "# PIN IT HERE" in md
+
+
 def test_a_post_that_heads_its_sections_with_h1_is_headed_with_its_headline():
     # a post written in Markdown heads each part with "#": the parts are not the headline
     res = titled_page("<h1>Preface</h1><p>The body of the post.</p><h1>Solution</h1><p>Install it.</p>",
