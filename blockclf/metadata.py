@@ -343,10 +343,10 @@ def _headline(page_title: str | None, h1: list[str], offered: list[str], sitenam
     return title, raw_title
 
 
-def _linked_h1(text: str, blocks: Sequence[Block]) -> bool:
-    """Whether an ``<h1>`` of the page that says ``text`` is all a link (a logo's, most often)."""
-    want = tokens(text)
-    return any(b.heading_level == 1 and not b.hidden and b.link_chars >= 0.9 * len(b.text) and tokens(b.text) == want
+def _linked_h1(texts: Sequence[str], blocks: Sequence[Block]) -> bool:
+    """Whether an ``<h1>`` of the page that says one of ``texts`` is all a link (a logo's, most often)."""
+    wants = [tokens(t) for t in texts]
+    return any(b.heading_level == 1 and not b.hidden and b.link_chars >= 0.9 * len(b.text) and tokens(b.text) in wants
                for b in blocks[:600])
 
 
@@ -429,7 +429,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     if title and not any(token_overlap(h, title) >= 0.5 for h in h1):
         title = lead_heading(title, blocks, sitename, domain) or title
     elif (title and raw_title and raw_title.endswith(title)
-          and (_linked_h1(title, blocks) or _linked_h1(title_parts(raw_title)[-1][0], blocks))):
+          and _linked_h1([title, *(p for p, _, _ in title_parts(raw_title)[-1:])], blocks)):
         # an <h1> that is the title's last part and a link is as often the blog's logo ("Post
         # « Blog" beside the h1 "Blog" linking home): a heading that says the title's leading
         # parts is the headline
