@@ -69,7 +69,11 @@ _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\
                        r"|\bpermalink\b|\bsubscribe\b|\bbookmark\b"
                        # the same links on Chinese sites: mobile version, share, follow, subscribe,
                        # bookmark, log in, sign up, comment, print
-                       r"|手机版|分享|关注|订阅|收藏|登录|注册|评论|打印",
+                       r"|手机版|分享|关注|订阅|收藏|登录|注册|评论|打印"
+                       # what a slogan, a sentence or a price is written with: a Chinese full stop,
+                       # exclamation or question mark, a doubled dash ("集艺术瑰宝，架艺术桥梁——中国艺术品网"),
+                       # a currency sign ("Holiday Edition (Red & Green) $")
+                       r"|[。！？$€£¥]|——",
                        re.IGNORECASE)
 #: a contact written after the name: "(http://ebb.org/bkuhn/)", "<ana@example.org>", a bare address
 _CONTACT = re.compile(r"[(<\[]\s*(?:mailto:)?(?:https?://|www\.|[\w.+-]+@)[^)>\]]*[)>\]]"
@@ -111,10 +115,6 @@ _JOB_AFTER_NAME = re.compile(r"\s(?:(?:senior|chief|staff|contributing|freelance
                              r"staff writer|staff reporter)\b.*$", re.IGNORECASE)
 #: what a name is written with besides letters and spaces
 _NAME_PUNCT = frozenset(".,'’‘-‐()&/")
-#: what a slogan, a sentence or a price is written with and a name never is: a Chinese full
-#: stop, exclamation or question mark, a doubled dash ("集艺术瑰宝，架艺术桥梁——中国艺术品网"),
-#: a currency sign ("Holiday Edition (Red & Green) $")
-_NEVER_IN_NAME = re.compile(r"[。！？$€£¥]|——")
 
 
 def near_headline(h1: etree._Element | None) -> list[etree._Element]:
@@ -451,8 +451,7 @@ def author_text(text: str | None) -> str | None:
                          if p and (i == 0 or not (JOB_WORDS.search(p) or _ROLE_ONLY.fullmatch(p))))
     if len(text.split()) > 2:
         text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
-    if (not text or _NOT_NAME.search(text) or _NEVER_IN_NAME.search(text) or is_url(text) or len(text) > 160
-            or not _few_words(text)):
+    if not text or _NOT_NAME.search(text) or is_url(text) or len(text) > 160 or not _few_words(text):
         return None
     if _ROLE_ONLY.fullmatch(text) or _phrase(text.split()):
         return None

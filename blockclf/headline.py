@@ -17,7 +17,8 @@ from .metatext import clean_value, token_overlap
 from .metrics import tokens
 from .words import title_parts, title_words
 
-__all__ = ["MAX_LOGO_WORDS", "best_title_run", "clean_title", "h1_headline", "h1_texts", "lead_heading", "site_like"]
+__all__ = ["H1_BLOCKS", "MAX_LOGO_WORDS", "best_title_run", "clean_title", "h1_headline", "h1_texts",
+           "lead_heading", "linked_h1", "site_like"]
 
 #: an <h1> of at most this many words that is not the headline may be the site's logo
 MAX_LOGO_WORDS = 6
@@ -214,10 +215,21 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
 _GLYPHS = "¶§🔗⚓↩↵↑ \u00a0"
 
 
+#: the page's ``<h1>`` are looked for among its first this many blocks
+H1_BLOCKS = 600
+
+
 def h1_texts(h1: Sequence[etree._Element], blocks: Sequence[Block]) -> list[str]:
     """The page's first ``<h1>`` texts (from its blocks when given)."""
-    heads = [b.text for b in blocks[:600] if b.heading_level == 1 and not b.hidden][:3]
+    heads = [b.text for b in blocks[:H1_BLOCKS] if b.heading_level == 1 and not b.hidden][:3]
     if not (heads or blocks):
         heads = [t for t in (clean_value("".join(el.itertext()), 500) for el in h1) if t]
     # a heading's permalink glyph ("Evolve: Shared Mutable History¶") is no part of it
     return [h.rstrip(_GLYPHS) or h for h in heads]
+
+
+def linked_h1(texts: Sequence[str], blocks: Sequence[Block]) -> bool:
+    """Whether an ``<h1>`` of the page that says one of ``texts`` is all a link (a logo's, most often)."""
+    wants = [tokens(t) for t in texts]
+    return any(b.heading_level == 1 and not b.hidden and b.link_chars >= 0.9 * len(b.text) and tokens(b.text) in wants
+               for b in blocks[:H1_BLOCKS])

@@ -45,7 +45,7 @@ from .byline import (
     near_fields,
     near_headline,
 )
-from .headline import best_title_run, clean_title, h1_headline, h1_texts, lead_heading, site_like
+from .headline import best_title_run, clean_title, h1_headline, h1_texts, lead_heading, linked_h1, site_like
 from .html import Document, join_url
 from .jsonld import (
     MAX_JSONLD_CHARS,
@@ -60,7 +60,7 @@ from .jsonld import (
 from .language import language_sample, page_language
 from .metatext import clean_value, is_url, parse_date, time_element_date, token_overlap, url_date
 from .metrics import tokens
-from .words import title_parts
+from .words import WORD, title_parts
 
 __all__ = ["MAX_JSONLD_CHARS", "MAX_JSONLD_DEPTH", "MAX_JSONLD_NODES", "MAX_PAGE_PRODUCTS", "Metadata", "clean_title",
            "page_metadata", "product_page"]
@@ -188,7 +188,7 @@ def _meta_author(metas: dict[str, list[str]]) -> str | None:
         names: list[str] = []
         for v in metas.get(key, ()):
             text = clean_value(v, 2000)
-            if not text or is_url(text) or (maker and maker in _WORDS.findall(text.casefold())):
+            if not text or is_url(text) or (maker and maker in WORD.findall(text.casefold())):
                 continue
             name = author_text(text)
             if name and key not in _LISTED_AUTHOR_KEYS:
@@ -206,12 +206,9 @@ def _generator_name(metas: dict[str, list[str]]) -> str | None:
     """The first word of what the ``generator`` ``<meta>`` names (the software, or the site
     that made the page), case-folded; None when it names nothing of three letters or more."""
     made = _first_meta(metas, ("generator",))
-    words = _WORDS.findall(made.casefold()) if made else []
+    words = WORD.findall(made.casefold()) if made else []
     return words[0] if words and len(words[0]) >= 3 and not words[0].isdigit() else None
 
-
-#: words of a name or a generator, for comparing them
-_WORDS = re.compile(r"\w+")
 #: the author ``<meta>`` elements that list every author, one element each
 _LISTED_AUTHOR_KEYS = frozenset({"citation_author", "dc.creator", "dcterms.creator"})
 #: at most this many of them are read
@@ -343,13 +340,6 @@ def _headline(page_title: str | None, h1: list[str], offered: list[str], sitenam
     return title, raw_title
 
 
-def _linked_h1(texts: Sequence[str], blocks: Sequence[Block]) -> bool:
-    """Whether an ``<h1>`` of the page that says one of ``texts`` is all a link (a logo's, most often)."""
-    wants = [tokens(t) for t in texts]
-    return any(b.heading_level == 1 and not b.hidden and b.link_chars >= 0.9 * len(b.text) and tokens(b.text) in wants
-               for b in blocks[:600])
-
-
 def _title_part(text: str, title: str | None, sitename: str | None, domain: str | None) -> bool:
     """Whether a text is one or more consecutive parts of the ``<title>``, but not all of it nor
     the site's name, wherever it stands there (``"remoteBudget"`` in
@@ -429,7 +419,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     if title and not any(token_overlap(h, title) >= 0.5 for h in h1):
         title = lead_heading(title, blocks, sitename, domain) or title
     elif (title and raw_title and raw_title.endswith(title)
-          and _linked_h1([title, *(p for p, _, _ in title_parts(raw_title)[-1:])], blocks)):
+          and linked_h1([title, *(p for p, _, _ in title_parts(raw_title)[-1:])], blocks)):
         # an <h1> that is the title's last part and a link is as often the blog's logo ("Post
         # « Blog" beside the h1 "Blog" linking home): a heading that says the title's leading
         # parts is the headline
