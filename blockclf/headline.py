@@ -144,6 +144,9 @@ def h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[
 _LEAD_BLOCKS = 400
 _LEAD_TRIED = 20
 _LEAD_CHARS = 300
+#: the fewest words of a headline said by a plain line (a short one is as often the site's
+#: logo, "THE TELEGRAPH", or a section's name, "European News")
+_PLAIN_WORDS = 4
 
 
 def lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, domain: str | None) -> str | None:
@@ -158,21 +161,38 @@ def lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, doma
     if len(spans) < 2:
         return None
     tried = 0
+    plain: list[Block] = []  # short unlinked lines that start as the title does, tried last
+    first = tokens(spans[0][0])[:1]
     for b in blocks[:_LEAD_BLOCKS]:
         if b.hidden or len(b.text) > _LEAD_CHARS:
             continue
         rich = b.rich
         if not (b.heading_level or (rich and rich.startswith("<strong>") and rich.endswith("</strong>"))):
+            if 2 * b.link_chars < len(b.text) and len(plain) < _LEAD_TRIED and tokens(b.text)[:1] == first:
+                plain.append(b)
             continue
         tried += 1
         if tried > _LEAD_TRIED:
             break
-        run = best_title_run(b.text, title, spans, sitename, domain, leading=True)
-        if run is None or run[1] == len(spans):  # none, or the whole title: nothing to take off
-            continue
-        found = title[spans[0][1]:spans[run[1] - 1][2]].strip()
-        if title_words(found) >= 2:
-            return b.text if tokens(b.text) == tokens(found) else found
+        found = _leading_run(b.text, title, spans, sitename, domain)
+        if found:
+            return found
+    for b in plain:  # a plain line says the parts word for word, not within a sentence of its own
+        found = _leading_run(b.text, title, spans, sitename, domain, _PLAIN_WORDS)
+        if found and tokens(found) == tokens(b.text):
+            return found
+    return None
+
+
+def _leading_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], sitename: str | None,
+                 domain: str | None, least: int = 2) -> str | None:
+    """The title's leading parts (``least`` words or more, not all of them) that ``text`` says."""
+    run = best_title_run(text, title, spans, sitename, domain, leading=True)
+    if run is None or run[1] == len(spans):  # none, or the whole title: nothing to take off
+        return None
+    found = title[spans[0][1]:spans[run[1] - 1][2]].strip()
+    if title_words(found) >= least:
+        return text if tokens(text) == tokens(found) else found
     return None
 
 

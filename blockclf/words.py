@@ -153,7 +153,7 @@ _CJK_TITLE = f"{_HAN_KANA}\u3000-\u303f\uff01-\uff60"
 #: titles, written without spaces, an underscore after their characters and a hyphen between
 #: them ("人工智能迈上新台阶_科技_腾讯网", "座谈会-中国科普网")
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—·•»«:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*"
-                               f"|(?<=[{_CJK_TITLE}])_(?=\\S)|(?<=[{_CJK_TITLE}])-(?=[{_CJK_TITLE}])")
+                               f"|(?<=[{_CJK_TITLE}])_(?=\\S)|(?<=[{_CJK_TITLE}])-+(?=[{_CJK_TITLE}])")
 
 
 def title_parts(title: str) -> list[tuple[str, int, int]]:

@@ -212,6 +212,23 @@ def test_headline_set_in_a_lesser_heading_or_in_bold_when_no_h1_says_it():
     assert meta_of(page(body=h1, title=title)).title == "Plane's engines 'failed to respond' | UK Latest"
 
 
+def test_headline_set_as_a_plain_line_when_no_heading_says_it():
+    """Portals write the headline in a styled ``<div>``, no heading and no bold: an unlinked line
+    that says the title's leading parts (four words or more) is the headline; a short one is
+    as often the site's logo or a section's name."""
+    title = "Slow Start Cost the Majors in Ottawa - OurSports Central - Minor League Sports"
+    body = '<div class="title">Slow Start Cost the Majors in Ottawa</div>'
+    assert meta_of(page(body=body, title=title)).title == "Slow Start Cost the Majors in Ottawa"
+    title = "海外留学生看两会：出国前后关注点大不同_教育频道_中国青年网"
+    body = '<div class="l_tit">海外留学生看两会：出国前后关注点大不同</div>'
+    assert meta_of(page(body=body, title=title, lang="zh")).title == "海外留学生看两会：出国前后关注点大不同"
+    title = "The Telegraph - Calcutta (Kolkata) | Sports | Tour to continue for now, says BCCI"
+    assert meta_of(page(body="<div>THE TELEGRAPH</div>", title=title)).title == title
+    linked = '<div><a href="/">Slow Start Cost the Majors in Ottawa</a></div>'
+    title = "Slow Start Cost the Majors in Ottawa - OurSports Central - Minor League Sports"
+    assert meta_of(page(body=linked, title=title)).title == title  # a link to another page is no headline
+
+
 def test_a_title_of_hundreds_of_parts_beside_hundreds_of_headings_is_read_in_bounded_work():
     # each heading tried is compared with the title's leading runs only, and 20 are tried
     title = " | ".join(f"word{i}" for i in range(100))  # 889 characters: under the title's cap
@@ -244,6 +261,7 @@ def test_clean_title_rules():
     ("DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶_科技_腾讯网", "DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶"),
     ("李强在新疆调研时强调 彰显特色优势-新华网", "李强在新疆调研时强调 彰显特色优势"),
     ("短视频与大众文化生产_要闻_电影网_1905.com", "短视频与大众文化生产"),
+    ("关注青少年心理健康“心成长”服务项目启动--健康·生活--人民网", "关注青少年心理健康“心成长”服务项目启动"),
 ])
 def test_a_chinese_title_parted_without_spaces_loses_its_section_and_site(title, want):
     """Chinese portals write "headline_section_site" and "headline-site" without spaces: the
