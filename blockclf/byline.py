@@ -43,7 +43,8 @@ _CJK_BY_PREFIX = re.compile(r"^(?:(?:作者|撰文|文)\s*[：:／/]|(?:本报�
 _CJK_EDITOR = re.compile(r"^[\[【(（]?\s*(?:责任编辑|責任編輯|责编|責編|编辑|編輯|选稿|選稿|审核|審核|校对|校對)"
                          r"\s*[：:]")
 #: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
-_NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»\n]|\b\d|\b(?:updated|published|posted)(?:\s|$)|\b(?:on|am|um|le|el|il)\s"
+_NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»\n]|\b\d|\b(?:published|posted)(?:\W|$)|\bupdated(?:\s|$)"
+                       r"|\b(?:on|am|um|le|el|il)\s"
                        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
                        r"|\b(?:edited|reviewed|photos?|photographs?|illustrations?|illustrated|translated|"
                        r"fact[- ]checked|additional reporting|reporting)\s+by\b"
@@ -73,7 +74,11 @@ _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\
                        # what a slogan, a sentence or a price is written with: a Chinese full stop,
                        # exclamation or question mark, a doubled dash ("集艺术瑰宝，架艺术桥梁——中国艺术品网"),
                        # a currency sign ("Holiday Edition (Red & Green) $")
-                       r"|[。！？$€£¥]|——",
+                       r"|[。！？$€£¥]|——"
+                       # a label cut short ("Archives by Author..."), a credit whose name is elsewhere ("Written By")
+                       r"|\.\.\.|…|(?<!\w)(?:written|posted|photos?)\s+by\s*:?\s*$"
+                       # a date line ("Published: January 9, 2008")
+                       r"|^\s*(?:published|posted)\b",
                        re.IGNORECASE)
 #: a contact written after the name: "(http://ebb.org/bkuhn/)", "<ana@example.org>", a bare address
 _CONTACT = re.compile(r"[(<\[]\s*(?:mailto:)?(?:https?://|www\.|[\w.+-]+@)[^)>\]]*[)>\]]"
@@ -455,8 +460,8 @@ def author_text(text: str | None) -> str | None:
         return None
     if _ROLE_ONLY.fullmatch(text) or _phrase(text.split()):
         return None
-    if not any(c.isalpha() for c in text):
-        return None
+    if not any(c.isalpha() for c in text) or (not _LEAD_DATE.sub("", text) and any(c.isdigit() for c in text)):
+        return None  # no letters, or a date alone ("Jun 2")
     odd = sum(1 for c in text if not (c.isalnum() or c.isspace() or c in _NAME_PUNCT))
     if odd > 0.2 * len(text):  # "*****Notes*****"
         return None

@@ -536,6 +536,8 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("Post by mickyd » Wed Mar 03, 2021 9:14 am", "mickyd"),  # a forum's post header
     ("Jane Doe, Head of Marketing", "Jane Doe"),
     ("Jane Doe Published 12:30 PM", "Jane Doe"),
+    ("The Associated Press Published: 10/01/2008", "The Associated Press"),  # the date's label, with a colon
+    ("Reuters Posted: Jan 9", "Reuters"),
     ("By Sue Pleming and Mark John Sue Pleming And Mark John", "Sue Pleming and Mark John"),  # and a microformat's copy
 ])
 def test_byline_text_is_cleaned_to_the_name(byline, name):
@@ -546,7 +548,10 @@ def test_byline_text_is_cleaned_to_the_name(byline, name):
                                     "postCount('109128363200774996')",
                                     # labels that name no one: a form's, a box's, a "by" with nothing after it
                                     "Name (required)", "About the Author", "Posted by", "Posted on", "Written By",
-                                    "More from", "All Posts"])
+                                    "More from", "All Posts",
+                                    # a date alone, or before a credit whose name is in an empty link
+                                    "Jun 2", "Jun 2 Written By", "Published: January 09, 2008",
+                                    "Archives by Author..."])  # a label cut short
 def test_byline_that_names_no_one(byline):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
 
