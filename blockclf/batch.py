@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from .carry import NO_TREE, Held, hold_page, pack, plain_size, release, squeezed, take_page, unpack, unsqueezed
+from .headline import site_titles
 from .html import Limits, PageError, Source
 from .model import Model, cached_model
 from .predict import extract_batch, page_error, prepare
@@ -162,6 +163,9 @@ class PageRead:
     #: the page is held by the process that read it (`_HELD`), the worker slot it runs in
     held: bool = False
     slot: int = 0
+    #: the page's ``<title>`` and headline, whose parts its site's other pages may share
+    #: (`headline.site_titles`)
+    titles: tuple[str | None, ...] = ()
 
 
 def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
@@ -188,7 +192,8 @@ def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
             now.append((len(out), item, page))
             out.append(PageRead())
             continue
-        read = PageRead(page.site, block_keys(page.blocks) if hashed else None)
+        read = PageRead(page.site, block_keys(page.blocks) if hashed else None,
+                        titles=(page.doc.title, page.metadata.title) if page.site is not None else ())
         if keep:
             read.held = hold is not None and hold_page(page, Held(hold[0], hold[1] + n), hold[2])
             read.packed = None if read.held else pack(page)
@@ -247,9 +252,11 @@ def _prepared(item: Item, opts: BatchOptions, known: Page | PageError | bytes | 
 
 
 def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[Any] | None = None,
-                pages: Sequence[Page | PageError | bytes | Held | None] | None = None) -> list[Outcome]:
+                pages: Sequence[Page | PageError | bytes | Held | None] | None = None,
+                titles: Sequence[frozenset[str]] | None = None) -> list[Outcome]:
     """Pass 2 over a chunk: prepare (unless ``pages`` has them: prepared, packed, or held in
-    this process), score together, transform.
+    this process), score together, transform. ``titles``: per page, the title parts its site
+    shares in the whole batch (`headline.site_titles`), given with ``evidence``.
 
     Pages are scored in runs of at most `SCORE_BLOCKS` blocks per LightGBM call, so that a
     chunk of very large pages does not stack all their feature tables at once. Without
@@ -268,13 +275,15 @@ def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[An
     for run in _groups(ready, SCORE_BLOCKS):
         try:
             reps = [evidence[ok[j]] for j in run] if evidence is not None else None
-            results.extend(extract_batch([ready[j] for j in run], repetition=reps, **kwargs))
+            parts = [titles[ok[j]] for j in run] if titles is not None else None
+            results.extend(extract_batch([ready[j] for j in run], repetition=reps, site_titles=parts, **kwargs))
         except Exception:  # find the page that breaks the run; score the others alone
             log.debug("scoring failed, scoring the run's pages one by one", exc_info=True)
             for j in run:
                 try:
                     rep = [evidence[ok[j]]] if evidence is not None else None
-                    results.append(extract_batch([ready[j]], repetition=rep, **kwargs)[0])
+                    part = [titles[ok[j]]] if titles is not None else None
+                    results.append(extract_batch([ready[j]], repetition=rep, site_titles=part, **kwargs)[0])
                 except PageError as exc:  # over its time budget
                     results.append(exc)
                 except Exception as exc:
@@ -368,8 +377,11 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
             yield from _scored(fresh(), opts, None, None, workers, progress, total)
         else:
             reads = _read_sites(fresh(), opts, workers, progress, total, name)
+            titles = site_titles([r.site for r in reads], [r.titles for r in reads])
+            for r in reads:
+                r.titles = ()
             evidence = _evidence(reads, opts, report)
-            yield from _scored(fresh(), opts, evidence, reads, workers, progress, len(reads), name)
+            yield from _scored(fresh(), opts, evidence, reads, workers, progress, len(reads), name, titles)
     except BaseException:  # interrupted, or the caller stopped reading: the workers are stopped, not awaited
         workers.close(abort=True)
         release(name)
@@ -425,7 +437,7 @@ def _evidence(reads: list[PageRead], opts: BatchOptions, report: SiteReport | No
 
 def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | None,
             reads: list[PageRead] | None, workers: Workers, progress: bool, total: int | None,
-            name: str = "") -> Iterator[Outcome]:
+            name: str = "", titles: list[frozenset[str]] | None = None) -> Iterator[Outcome]:
     """Pass 2: score the items chunk by chunk, in order, each in the worker that holds its
     pages (pages scored in pass 1 are not sent)."""
     bar = _Progress(progress, total, "extracting")
@@ -459,7 +471,8 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
                 slot = reads[idx[todo[0]]].slot if reads is not None else None
                 yield slot, ([chunk[j] for j in todo], opts,
                              [evidence[idx[j]] for j in todo] if evidence is not None else None,
-                             [known(idx[j]) for j in todo])
+                             [known(idx[j]) for j in todo],
+                             [titles[idx[j]] for j in todo] if titles is not None else None)
 
     def finished() -> Iterator[Outcome]:  # chunks whose every page was scored in pass 1
         while plans and not plans[0][1]:

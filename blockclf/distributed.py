@@ -5,7 +5,8 @@ Beyond one machine blockclf uses an existing engine rather than its own. The two
 
 1. each partition runs `page_keys` (parse, segment, block keys) on its pages;
 2. the keyed pages are grouped by site (``Bag.groupby``) and each group gets its repetition
-   evidence from `site_evidence`, exactly as one `extract_batch` over all pages would give;
+   evidence from `site_evidence`, and its pages the title parts they share
+   (`headline.site_titles`), exactly as one `extract_batch` over all pages would give;
 3. the pages are scored partition by partition with `score_chunk`, one LightGBM call each.
 
 Results come back to the client in input order, partition by partition as they are ready
@@ -31,6 +32,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .batch import BatchOptions, Item, Outcome, page_keys, score_chunk, site_evidence
+from .headline import site_titles
 from .html import PageError
 
 __all__ = ["extract_dask", "iter_dask"]
@@ -42,9 +44,10 @@ log = logging.getLogger("blockclf")
 
 
 def _keys_partition(part: list[tuple[int, Item]], opts: BatchOptions) -> list[tuple[Any, ...]]:
-    """Pass 1 on a worker: ``(index, site, keys)`` per page, or ``(index, PageError)``."""
+    """Pass 1 on a worker: ``(index, site, keys, titles)`` per page, or ``(index, PageError)``."""
     rows = page_keys([item for _, item in part], opts)
-    return [(i, row.site, row.keys) if row.error is None else (i, row.error) for (i, _), row in zip(part, rows)]
+    return [(i, row.site, row.keys, row.titles) if row.error is None else (i, row.error)
+            for (i, _), row in zip(part, rows)]
 
 
 def _group(row: tuple[Any, ...], profile_site: str | None) -> str | None:
@@ -53,16 +56,20 @@ def _group(row: tuple[Any, ...], profile_site: str | None) -> str | None:
 
 
 def _group_evidence(group: tuple[Any, list[tuple[Any, ...]]], opts: BatchOptions) -> list[tuple[int, Any]]:
-    """Evidence for the pages of one site, from each other (and the profile, if any)."""
+    """Evidence for the pages of one site, from each other (and the profile, if any), and the
+    title parts they share: ``(index, (evidence, parts))`` per page."""
     _, rows = group
-    reps = site_evidence([r[1] for r in rows], [r[2] for r in rows], opts)
-    return [(r[0], rep) for r, rep in zip(rows, reps)]
+    sites = [r[1] for r in rows]
+    reps = site_evidence(sites, [r[2] for r in rows], opts)
+    return [(r[0], (rep, parts)) for r, rep, parts in zip(rows, reps, site_titles(sites, [r[3] for r in rows]))]
 
 
 def _score_partition(part: list[tuple[Item, Any, PageError | None]], opts: BatchOptions) -> list[Outcome]:
     items = [p[0] for p in part]
-    evidence = [p[1] for p in part] if opts.use_site else None
-    return score_chunk(items, opts, evidence, [p[2] for p in part])
+    if not opts.use_site:
+        return score_chunk(items, opts, None, [p[2] for p in part])
+    found: list[tuple[Any, frozenset[str]]] = [p[1] or (None, frozenset()) for p in part]
+    return score_chunk(items, opts, [f[0] for f in found], [p[2] for p in part], [f[1] for f in found])
 
 
 def extract_dask(items: Sequence[Item], opts: BatchOptions | None = None, client: Any = None,
@@ -102,7 +109,7 @@ def iter_dask(items: Sequence[Item], opts: BatchOptions | None = None, client: A
         keyed = db.from_sequence(indexed, partition_size=size).map_partitions(_keys_partition, opts)
         bad = keyed.filter(lambda r: len(r) == 2)
         profile_site = opts.site_profile.site if opts.site_profile is not None else None
-        grouped = (keyed.filter(lambda r: len(r) == 3 and _group(r, profile_site) is not None)
+        grouped = (keyed.filter(lambda r: len(r) == 4 and _group(r, profile_site) is not None)
                    .groupby(lambda r: _group(r, profile_site))
                    .map(_group_evidence, opts)
                    .flatten())

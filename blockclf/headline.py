@@ -7,6 +7,7 @@ line says (`lead_heading`)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from lxml import etree
@@ -17,8 +18,9 @@ from .metatext import clean_value, token_overlap
 from .metrics import tokens
 from .words import title_parts, title_words
 
-__all__ = ["H1_BLOCKS", "MAX_LOGO_WORDS", "best_title_run", "clean_title", "h1_headline", "h1_texts",
-           "lead_heading", "linked_h1", "site_like"]
+__all__ = ["H1_BLOCKS", "MAX_LOGO_WORDS", "SITE_TITLE_MIN_OTHERS", "best_title_run", "clean_title", "h1_headline",
+           "h1_texts", "lead_heading", "linked_h1", "site_like", "site_title_parts", "site_titles",
+           "without_site_parts"]
 
 #: an <h1> of at most this many words that is not the headline may be the site's logo
 MAX_LOGO_WORDS = 6
@@ -253,3 +255,55 @@ def linked_h1(texts: Sequence[str], blocks: Sequence[Block]) -> bool:
     wants = [tokens(t) for t in texts]
     return any(b.heading_level == 1 and not b.hidden and b.link_chars >= 0.9 * len(b.text) and tokens(b.text) in wants
                for b in blocks[:H1_BLOCKS])
+
+
+#: a title part is its site's when at least this many of the site's other pages in the batch
+#: have it, and at least half of them (as site evidence needs two other pages)
+SITE_TITLE_MIN_OTHERS = 2
+
+
+def site_title_parts(titles: Sequence[Sequence[str | None]]) -> list[frozenset[str]]:
+    """Per page of one site (its ``<title>`` and its headline, either of which may be None),
+    the parts of its titles that the site's other pages' titles share: at least
+    `SITE_TITLE_MIN_OTHERS` of them and at least half of those with a title (``"Press
+    Announcements - FDA approves …"``, ``"… | Everywhere"``). Such a part names the site, its
+    section or its tagline, whatever the page declares; a page is never evidence for itself.
+    Parts are compared case-folded."""
+    keyed = [frozenset(p.strip().casefold() for t in ts if t for p, _, _ in title_parts(t)) for ts in titles]
+    others = sum(1 for k in keyed if k) - 1
+    counts = Counter(p for k in keyed for p in k)
+    return [frozenset(p for p in k if counts[p] - 1 >= SITE_TITLE_MIN_OTHERS and 2 * (counts[p] - 1) >= others)
+            if len(k) > 1 else frozenset() for k in keyed]
+
+
+def without_site_parts(title: str | None, parts: frozenset[str]) -> str | None:
+    """``title`` without the site's parts (`site_title_parts`) at either end, when two words or
+    more are left; else as it is."""
+    if not title or not parts:
+        return title
+    spans = title_parts(title)
+    lo, hi = 0, len(spans)
+    while hi - lo > 1 and spans[hi - 1][0].strip().casefold() in parts:
+        hi -= 1
+    while hi - lo > 1 and spans[lo][0].strip().casefold() in parts:
+        lo += 1
+    if (lo, hi) == (0, len(spans)):
+        return title
+    kept = title[spans[lo][1]:spans[hi - 1][2]].strip()
+    return kept if title_words(kept) >= 2 else title
+
+
+def site_titles(sites: Sequence[str | None], titles: Sequence[Sequence[str | None]]) -> list[frozenset[str]]:
+    """Per page of a batch (its site, and its ``<title>`` and headline), the parts of its titles
+    that its site's other pages in the batch share (`site_title_parts`); none for a page that
+    names no site."""
+    by_site: dict[str, list[int]] = {}
+    for i, site in enumerate(sites):
+        if site:
+            by_site.setdefault(site, []).append(i)
+    out = [frozenset[str]()] * len(sites)
+    for group in by_site.values():
+        if len(group) > SITE_TITLE_MIN_OTHERS:
+            for i, parts in zip(group, site_title_parts([titles[i] for i in group])):
+                out[i] = parts
+    return out

@@ -33,6 +33,8 @@ from .comments import (
 from .data import registered_domain
 from .explain import NEVER_KEPT, hidden_kind
 from .features import FEATURES, feature_matrix
+from .headline import site_titles as batch_site_titles
+from .headline import without_site_parts
 from .html import Document, Limits, PageError, Source, parse
 from .metadata import page_metadata
 from .model import Model, cached_model
@@ -206,14 +208,18 @@ def _check_scoring_budget(page: Page) -> None:
 def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = None, favor: str = "balanced",
                   threshold: float | None = None, site_profile: SiteProfile | None = None,
                   use_site: bool = True, explain: bool = False, top_reasons: int = 3,
-                  repetition: Sequence[Any] | None = None, comments: str = "remove") -> list[Result]:
+                  repetition: Sequence[Any] | None = None, comments: str = "remove",
+                  site_titles: Sequence[frozenset[str]] | None = None) -> list[Result]:
     """Score already prepared pages together.
 
     With ``use_site``, pages sharing a site (and a ``site_profile``, if given) supply each
     other's repetition evidence, from two other pages on (a page with fewer is scored as it
     is alone); a page never counts as evidence for itself. ``repetition``
     gives that evidence ready-made, one `batch_repetition` entry per page (a streaming batch
-    computes it over more pages than it scores at once). ``comments``: blocks of readers'
+    computes it over more pages than it scores at once). With ``use_site``, a page's headline
+    also loses the title parts that its site's other pages share (`headline.site_titles`:
+    the site's name, section or tagline); ``site_titles`` gives them ready-made, one set per
+    page, as ``repetition`` does the evidence. ``comments``: blocks of readers'
     comment threads are removed from the main text (``remove``, the default, and ``separate``,
     which `Result.to_dict` gives apart) or left to the model (``keep``).
     """
@@ -236,6 +242,9 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         per_site = Counter(p.site for p in pages)
         keys = [block_keys(p.blocks) if may_get_evidence(p.site, per_site, site_profile) else None for p in pages]
         reps = batch_repetition(keys, [p.site for p in pages], site_profile)
+    if site_titles is None and use_site:
+        site_titles = batch_site_titles([p.site for p in pages], [(p.doc.title, p.metadata.title) for p in pages])
+    heads = _headlines(pages, site_titles)
     # form labels repeat by design: a label counts as no more repeated than its value
     pairs = [label_value_pairs(p.blocks) for p in pages]
     for i, rep in enumerate(reps):
@@ -247,9 +256,9 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     X = tables[0] if len(tables) == 1 else np.vstack(tables) if tables else np.empty((0, len(FEATURES)))
     scores, final = mdl.score(X, boxes) if len(X) else (np.zeros(0), X)
     reasons = _reasons(mdl, final, top_reasons) if explain and len(X) else None
-    decided: list[tuple[Page, _Decisions, np.ndarray, PageChecks, float]] = []
+    decided: list[tuple[Page, str, _Decisions, np.ndarray, PageChecks, float]] = []
     start = 0
-    for p, table, pp in zip(pages, tables, pairs):
+    for p, table, pp, head in zip(pages, tables, pairs, heads):
         n = len(table)
         s = scores[start:start + n]
         kept, page_thr = keep_labels(s >= thr, pp), thr
@@ -274,24 +283,32 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         ads = ad_label_mask(dec.blocks, dec.kept)  # an ad slot's label is never content, whatever it scored
         dec.kept = dec.kept & ~ads
         dated = bool(p.metadata.date or p.metadata.author)
-        checks = page_checks(dec.blocks, dec.kept, _title(p), p.url, dated)
+        checks = page_checks(dec.blocks, dec.kept, head, p.url, dated)
         if checks.verdict == "index" and threshold is None:
             # the label/value pairs are the batch's unless hidden blocks joined the page's blocks
             page_pairs = pp if dec.blocks is p.blocks else label_value_pairs(dec.blocks)
-            again = _index_reading(p, dec, page_pairs, comment if comments != "keep" else None,
+            again = _index_reading(p, head, dec, page_pairs, comment if comments != "keep" else None,
                                    page_thr * INDEX_THRESHOLD_SHARE, dated)
             if again is not None:
                 dec.kept, checks, page_thr = again[0], again[1], page_thr * INDEX_THRESHOLD_SHARE
                 dec.read_as_index = True
-        decided.append((p, dec, comment, checks, page_thr))
+        decided.append((p, head, dec, comment, checks, page_thr))
         start += n
-    checked = site_checks([(p.site, checks) for p, _dec, _comment, checks, _thr in decided])
-    return [_result(p, dec, comment, checks, page_thr, None if threshold is not None else favor, comments)
-            for (p, dec, comment, _checks, page_thr), checks in zip(decided, checked)]
+    checked = site_checks([(p.site, checks) for p, _head, _dec, _comment, checks, _thr in decided])
+    return [_result(p, head, dec, comment, checks, page_thr, None if threshold is not None else favor, comments)
+            for (p, head, dec, comment, _checks, page_thr), checks in zip(decided, checked)]
 
 
-def _index_reading(page: Page, dec: _Decisions, pairs: Sequence[tuple[int, int]], comment: np.ndarray | None,
-                   threshold: float, dated: bool) -> tuple[np.ndarray, PageChecks] | None:
+
+def _headlines(pages: Sequence[Page], site_titles: Sequence[frozenset[str]] | None) -> list[str]:
+    """Each page's headline, without its site's title parts when they are given."""
+    if site_titles is None:
+        return [_title(p) for p in pages]
+    return [without_site_parts(_title(p), parts) or "" for p, parts in zip(pages, site_titles)]
+
+
+def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple[int, int]],
+                   comment: np.ndarray | None, threshold: float, dated: bool) -> tuple[np.ndarray, PageChecks] | None:
     """The decisions of an index page read again at the lower ``threshold``, and their checks.
 
     A listing's items and a thread's short posts score under an article's paragraphs but
@@ -300,7 +317,7 @@ def _index_reading(page: Page, dec: _Decisions, pairs: Sequence[tuple[int, int]]
     (``comment``, when comments are removed) nor a post's furniture nor an ad slot's label
     (`ad_label_mask`). The second reading stands only when it is still an index (else the
     first reading, an index, stands); None when it keeps nothing more or is not an index.
-    ``pairs``: the blocks' `label_value_pairs`.
+    ``pairs``: the blocks' `label_value_pairs`; ``head``: the page's headline.
     """
     more = keep_labels(dec.scores >= threshold, pairs)
     more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
@@ -312,7 +329,7 @@ def _index_reading(page: Page, dec: _Decisions, pairs: Sequence[tuple[int, int]]
     kept = dec.kept | more
     if not (kept & ~dec.kept).any():
         return None
-    checks = page_checks(dec.blocks, kept, _title(page), page.url, dated)
+    checks = page_checks(dec.blocks, kept, head, page.url, dated)
     return (kept, checks) if checks.verdict == "index" else None
 
 
@@ -320,14 +337,14 @@ def _title(page: Page) -> str:
     return page.metadata.title or page.doc.title
 
 
-def _result(page: Page, dec: _Decisions, comment: np.ndarray, checks: PageChecks, threshold: float,
+def _result(page: Page, head: str, dec: _Decisions, comment: np.ndarray, checks: PageChecks, threshold: float,
             favor: str | None, comments: str) -> Result:
     """A page's `Result`, built once from its decisions and checks."""
     warnings = (list(page.doc.warnings) + (["read-hidden"] if dec.read_hidden else [])
                 + (["read-as-index"] if dec.read_as_index else [])
                 + (["read-at-balanced"] if dec.read_at_balanced else []) + list(checks.warnings))
     return Result(blocks=dec.blocks, scores=dec.scores, kept=dec.kept, threshold=threshold, favor=favor,
-                  title=_title(page), url=page.url, site=page.site, name=page.name, encoding=page.doc.encoding,
+                  title=head, url=page.url, site=page.site, name=page.name, encoding=page.doc.encoding,
                   warnings=warnings, verdict=checks.verdict, stats=checks.stats, reasons=dec.reasons,
                   metadata=page.metadata, comment=comment, comments=comments, post=dec.post,
                   post_number=dec.post_number)

@@ -22,7 +22,7 @@ def _same(outcomes, reference) -> None:
     assert [o.name for o in outcomes] == [r.name for r in reference]
     for o, r in zip(outcomes, reference):
         assert np.array_equal(o.result.scores, r.scores)
-        assert o.result.text == r.text
+        assert o.result.text == r.text and o.result.title == r.title
 
 
 @pytest.mark.parametrize("chunk_size,cache_bytes", [(2, 0), (4, 1 << 20), (100, 1 << 20), (2, 6000)])
@@ -478,3 +478,32 @@ def test_the_command_run_from_python_gives_the_callers_collector_back(tmp_path, 
         assert len(list((tmp_path / "out").iterdir())) == 3
     finally:
         gc.set_threshold(*saved)
+
+
+def _suffixed(make_page, n=4, site=8) -> list[Item]:
+    """One site's pages whose titles end with the site's name and which give no ``<h1>``."""
+    items = []
+    for p in range(n):
+        html = make_page(site, p).html
+        html = re.sub(r"<h1>.*?</h1>", "", re.sub(r"<title>.*?</title>", f"<title>Story number {p} told | Everywhere</title>",
+                                                  html))
+        items.append(Item(f"s{site}p{p}", html.encode("utf-8")))
+    return items
+
+
+def test_a_title_part_that_a_sites_pages_share_leaves_their_headlines(synthetic_page, tiny_model, tiny_model_file):
+    """A part that most of a site's other titles share names the site ("… | Everywhere"): the
+    headline drops it in one batch, in a streaming batch (one process or two) and on the
+    command line alike; a page alone, or a batch without site evidence, keeps its title."""
+    items = _suffixed(synthetic_page)
+    want = [f"Story number {p} told" for p in range(len(items))]
+    pages = [prepare(it.source, name=it.name) for it in items]
+    assert [r.title for r in extract_batch(pages, model=tiny_model)] == want
+    for jobs in (1, 2):
+        outcomes = list(run_batch(items, BatchOptions(model=str(tiny_model_file), chunk_size=2), jobs=jobs))
+        assert [o.result.title for o in outcomes] == want
+    assert extract_batch(pages[:1], model=tiny_model)[0].title == "Story number 0 told | Everywhere"
+    alone = extract_batch(pages, model=tiny_model, use_site=False)
+    assert [r.title for r in alone] == [f"{w} | Everywhere" for w in want]
+    # two other pages of the site are the least that counts, as for site evidence
+    assert [r.title for r in extract_batch(pages[:2], model=tiny_model)] == [f"{w} | Everywhere" for w in want[:2]]

@@ -117,3 +117,11 @@ def test_a_page_that_kills_its_worker_costs_only_itself(synthetic_page, tiny_mod
     failed = {o.name: o.error.reason for o in out if o.error is not None}
     assert failed == {"s9p1": "worker-died", "empty": "empty"}
     assert all(isinstance(o.result, str) and o.result for o in out if o.error is None)
+
+
+def test_dask_drops_the_title_parts_a_sites_pages_share(client, synthetic_page, tiny_model):
+    from test_batch import _suffixed  # one site's pages whose titles end "| Everywhere"
+
+    items = _suffixed(synthetic_page)
+    remote = extract_dask(items, BatchOptions(model=tiny_model, chunk_size=2), client=client, partition_size=2)
+    assert [o.result.title for o in remote] == [f"Story number {p} told" for p in range(len(items))]

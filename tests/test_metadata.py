@@ -7,6 +7,7 @@ import json
 import pytest
 
 from blockclf import extract, prepare
+from blockclf.headline import site_title_parts, without_site_parts
 from blockclf.html import parse
 from blockclf.metadata import MAX_JSONLD_CHARS, Metadata, clean_title, page_metadata
 from blockclf.segment import segment
@@ -822,3 +823,21 @@ def test_date_written_in_an_element_marked_as_a_date():
     assert meta_of(page(body=body), url="https://example.org/2024/03/04/budget").date == "2024-03-04"
     body = '<article><h1>Budget talks</h1><span class="bday dtstart published">1998-02-28</span></article>'
     assert meta_of(page(body=body)).date is None
+
+
+def test_title_parts_a_sites_other_pages_share():
+    """A part names the site when two or more of its other pages, and half of those with a
+    title, have it too; a page does not count for itself, and what is left keeps two words."""
+    titles = ["FDA approves a drug - Press Announcements", "Press Announcements - FDA warns a firm",
+              "FDA recalls a batch - Press Announcements", "About us", None]
+    parts = site_title_parts([(t,) for t in titles])
+    assert parts[:3] == [frozenset({"press announcements"})] * 3 and parts[3:] == [frozenset(), frozenset()]
+    assert [without_site_parts(t, p) for t, p in zip(titles[:3], parts)] == [
+        "FDA approves a drug", "FDA warns a firm", "FDA recalls a batch"]
+    assert site_title_parts([(t,) for t in titles[:2]]) == [frozenset(), frozenset()]  # one other page is not enough
+    few = ["A b - Site", "C d - Site", "E f - Site", "G h", "I j", "K l", "M n"]
+    assert site_title_parts([(t,) for t in few])[0] == frozenset()  # under half of the others
+    # the headline's parts count with the <title>'s (a page whose og:title adds the section)
+    both = site_title_parts([(f"FDA acts {n}", f"Press Announcements - FDA acts {n}") for n in "abc"])
+    assert both == [frozenset({"press announcements"})] * 3
+    assert without_site_parts("Contacts - Site", frozenset({"site"})) == "Contacts - Site"  # one word left
