@@ -278,10 +278,13 @@ def site_title_parts(titles: Sequence[Sequence[str | None]]) -> list[frozenset[s
 
 def without_site_parts(title: str | None, parts: frozenset[str]) -> str | None:
     """``title`` without the site's parts (`site_title_parts`) at either end, when two words or
-    more are left; else as it is."""
+    more are left; else as it is, as is a title all of whose parts are the site's (a blog that
+    titles every page "Name | Blog" names no post there)."""
     if not title or not parts:
         return title
     spans = title_parts(title)
+    if all(p.strip().casefold() in parts for p, _, _ in spans):
+        return title
     lo, hi = 0, len(spans)
     while hi - lo > 1 and spans[hi - 1][0].strip().casefold() in parts:
         hi -= 1

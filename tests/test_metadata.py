@@ -841,3 +841,5 @@ def test_title_parts_a_sites_other_pages_share():
     both = site_title_parts([(f"FDA acts {n}", f"Press Announcements - FDA acts {n}") for n in "abc"])
     assert both == [frozenset({"press announcements"})] * 3
     assert without_site_parts("Contacts - Site", frozenset({"site"})) == "Contacts - Site"  # one word left
+    # every part the site's: a blog that titles every page with its own names keeps them
+    assert without_site_parts("Dana Boyd | Apophenia", frozenset({"dana boyd", "apophenia"})) == "Dana Boyd | Apophenia"
