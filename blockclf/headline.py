@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lxml import etree
 
@@ -196,6 +196,7 @@ def _leading_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], s
     if title_words(found) >= least:
         return text if tokens(text) == tokens(found) else found
     return None
+    return None
 
 
 def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | None = None,
@@ -221,16 +222,21 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
     title_tokens = tokens(title)
     logos = [h for h in h1 if 2 <= len(tokens(h)) <= MAX_LOGO_WORDS and token_overlap(h, title) < 0.5
              and title_tokens[:len(tokens(h))] != tokens(h)]
-    # drop site-like parts from both ends
-    lo, hi = 0, len(parts)
-    while hi - lo > 1 and site_like(parts[hi - 1], sitename, domain, logos):
-        hi -= 1
-    while hi - lo > 1 and site_like(parts[lo], sitename, domain):
-        lo += 1
-    if (lo, hi) == (0, len(parts)):
-        return title
-    kept = title[spans[lo][1]:spans[hi - 1][2]].strip()
+    kept = _without_ends(title, spans, lambda p: site_like(p, sitename, domain, logos),
+                         lambda p: site_like(p, sitename, domain))
     return kept if len(tokens(kept)) >= 2 else title
+
+
+def _without_ends(title: str, spans: Sequence[tuple[str, int, int]], at_end: Callable[[str], bool],
+                  at_start: Callable[[str], bool]) -> str:
+    """``title`` without the parts at its end that ``at_end`` holds for, then those at its start
+    that ``at_start`` holds for, one part at least left (the title itself when none goes)."""
+    lo, hi = 0, len(spans)
+    while hi - lo > 1 and at_end(spans[hi - 1][0]):
+        hi -= 1
+    while hi - lo > 1 and at_start(spans[lo][0]):
+        lo += 1
+    return title if (lo, hi) == (0, len(spans)) else title[spans[lo][1]:spans[hi - 1][2]].strip()
 
 
 #: permalink glyphs a heading may end with (not "#": "Learn C#")
@@ -283,16 +289,13 @@ def without_site_parts(title: str | None, parts: frozenset[str]) -> str | None:
     if not title or not parts:
         return title
     spans = title_parts(title)
-    if all(p.strip().casefold() in parts for p, _, _ in spans):
+
+    def shared(part: str) -> bool:
+        return part.strip().casefold() in parts
+
+    if all(shared(p) for p, _, _ in spans):
         return title
-    lo, hi = 0, len(spans)
-    while hi - lo > 1 and spans[hi - 1][0].strip().casefold() in parts:
-        hi -= 1
-    while hi - lo > 1 and spans[lo][0].strip().casefold() in parts:
-        lo += 1
-    if (lo, hi) == (0, len(spans)):
-        return title
-    kept = title[spans[lo][1]:spans[hi - 1][2]].strip()
+    kept = _without_ends(title, spans, shared, shared)
     return kept if title_words(kept) >= 2 else title
 
 
