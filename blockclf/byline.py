@@ -106,9 +106,11 @@ JOB_WORDS = re.compile(r"\b(?:editor|editorial|reporter|correspondent|columnist|
 #: what alone is a role or a section's name, not the author: "Staff", "Columnists"
 _ROLE_ONLY = re.compile(r"(?:staff|admin|administrator|editors?|authors?|writers?|columnists?|contributors?|"
                         r"reporters?|correspondents?|journalists?|bloggers?|guest|anonymous|unknown"
+                        # a forum's ranks: "Member", "Senior Member", "Moderator"
+                        r"|(?:(?:senior|junior|new|full|active|registered)\s+)?(?:members?|moderators?|users?)"
                         # a label that names no one: "About the author", "Posted on", "More from"
                         r"|about\s+(?:the\s+)?authors?|(?:posted|written|published)(?:\s+(?:on|in|at))?"
-                        r"|more\s+from|show\s+more|read\s+more|(?:all\s+|more\s+)?posts(?:\s+by\s+author)?)",
+                        r"|more\s+from|show\s+more|read\s+more|(?:all\s+|more\s+)?posts(?:\s+by\s+author)?|archives?)",
                         re.IGNORECASE)
 #: a job title written right after the name, without a comma: "Jane Doe Senior Editor"
 _JOB_AFTER_NAME = re.compile(r"\s(?:(?:senior|chief|staff|contributing|freelance|associate|managing|executive|"
@@ -449,6 +451,10 @@ def author_text(text: str | None) -> str | None:
     half = len(words) // 2
     if half and len(words) % 2 == 0 and [w.casefold() for w in words[:half]] == [w.casefold() for w in words[half:]]:
         text = " ".join(words[:half])  # written twice: the byline's words and a hidden copy for microformats
+    if text[:1] in ("(", "[") and text[-1:] == {"(": ")", "[": "]"}[text[0]] and text.count(text[0]) == 1:
+        text = text[1:-1]  # a name wholly in brackets, "(Rich Smith)"; one word so is a label: "[www]"
+        if len(text.split()) < 2:
+            return None
     text = _BY_PREFIX.sub("", text).strip(" |,;:-–—@／")
     parts = [p.strip() for p in text.split(",")]
     if len(parts) > 1:

@@ -539,6 +539,7 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("Jane Doe Published 12:30 PM", "Jane Doe"),
     ("The Associated Press Published: 10/01/2008", "The Associated Press"),  # the date's label, with a colon
     ("Reuters Posted: Jan 9", "Reuters"),
+    ("(Rich Smith)", "Rich Smith"),  # a name wholly in brackets
     ("By Sue Pleming and Mark John Sue Pleming And Mark John", "Sue Pleming and Mark John"),  # and a microformat's copy
 ])
 def test_byline_text_is_cleaned_to_the_name(byline, name):
@@ -552,7 +553,9 @@ def test_byline_text_is_cleaned_to_the_name(byline, name):
                                     "More from", "All Posts",
                                     # a date alone, or before a credit whose name is in an empty link
                                     "Jun 2", "Jun 2 Written By", "Published: January 09, 2008",
-                                    "Archives by Author..."])  # a label cut short
+                                    "Archives by Author...",  # a label cut short
+                                    # one word in brackets, a forum's rank
+                                    "[www]", "[Archives]", "Member", "Senior Member", "Moderator"])
 def test_byline_that_names_no_one(byline):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
 
