@@ -16,7 +16,7 @@ from .block import Block
 from .data import host_domain
 from .metatext import clean_value, token_overlap
 from .metrics import tokens
-from .words import title_parts, title_words
+from .words import WORD, title_parts, title_words
 
 __all__ = ["H1_BLOCKS", "MAX_LOGO_WORDS", "SITE_TITLE_MIN_OTHERS", "best_title_run", "clean_title", "h1_headline",
            "h1_texts", "lead_heading", "linked_h1", "site_like", "site_title_parts", "site_titles",
@@ -164,13 +164,13 @@ def lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, doma
         return None
     tried = 0
     plain: list[Block] = []  # short unlinked lines that start as the title does, tried last
-    first = tokens(spans[0][0])[:1]
+    first = next(iter(tokens(spans[0][0])), None)
     for b in blocks[:_LEAD_BLOCKS]:
         if b.hidden or len(b.text) > _LEAD_CHARS:
             continue
         rich = b.rich
         if not (b.heading_level or (rich and rich.startswith("<strong>") and rich.endswith("</strong>"))):
-            if 2 * b.link_chars < len(b.text) and len(plain) < _LEAD_TRIED and tokens(b.text)[:1] == first:
+            if 2 * b.link_chars < len(b.text) and len(plain) < _LEAD_TRIED and _first_word(b.text) == first:
                 plain.append(b)
             continue
         tried += 1
@@ -184,6 +184,13 @@ def lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, doma
         if found and tokens(found) == tokens(b.text):
             return found
     return None
+
+
+def _first_word(text: str) -> str | None:
+    """The first of ``text``'s `tokens`, found without reading the rest (a page's lines are
+    looked at one by one)."""
+    m = WORD.search(text.lower())
+    return m.group() if m else None
 
 
 def _leading_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], sitename: str | None,
