@@ -323,3 +323,10 @@ def test_a_thread_of_thousands_of_comments_is_marked_whole():
 def test_undated_paragraphs_of_one_comment_stay_one_comment():
     thread = f'<div id="comments"><div class="comment"><p>{REMARK}</p><p>{REMARK} Again.</p></div></div>'
     assert len(extract(_page(thread), comments="separate").comment_texts) == 1
+
+
+def test_a_title_after_a_two_sentence_post_opens_its_thread():
+    # more than a headline is kept before the title (100 characters), less than a paragraph
+    post = f"<p>{STORY[:160]}</p>"
+    assert REMARK + " 0" in _marked(_short_post('<h3 class="comments-title">12 Comments</h3>', before=post),
+                                    kept=True)
