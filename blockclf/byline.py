@@ -14,11 +14,12 @@ from itertools import chain, islice
 from lxml import etree
 
 from .block import Block
-from .metatext import clean_value, is_url, parse_date
+from .metatext import clean_value, is_url, parse_date, token_overlap
 
-__all__ = ["BY_BLOCKS_AFTER_H1", "COMMENT_LEVELS", "JOB_WORDS", "MAX_BY_LINKS", "NEAR_HEADLINE_LEVELS",
-           "NEAR_HEADLINE_MAX_ELEMENTS", "author_text", "by_line_author", "byline_author", "is_handle", "linked_author",
-           "looks_like_name", "near_fields", "near_headline"]
+__all__ = ["BY_BLOCKS_AFTER_H1", "COMMENT_LEVELS", "DATELINE_AFTER", "DATELINE_BEFORE", "DATELINE_MAX_CHARS",
+           "JOB_WORDS", "MAX_BY_LINKS", "NEAR_HEADLINE_LEVELS", "NEAR_HEADLINE_MAX_ELEMENTS", "author_text",
+           "by_line_author", "byline_author", "dateline", "is_handle", "linked_author", "looks_like_name",
+           "near_fields", "near_headline"]
 
 #: how many levels above the first <h1> the headline's surroundings reach (its header, its article)
 NEAR_HEADLINE_LEVELS = 4
@@ -30,8 +31,8 @@ BY_BLOCKS_AFTER_H1 = 5
 MAX_BY_LINKS = 40
 _BYLINE_TOKENS = frozenset({"byline", "author", "authors", "byl", "writer", "autor", "auteur"})
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-#: a date written out in a byline: ISO, "12 March 2026", "March 12, 2026"
-_TEXT_DATE = re.compile(rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}\.?\s+{_MONTH}\s+(?:19|20)\d\d"
+#: a date written out in a byline: ISO, "12 March 2026", "12th March, 2026", "March 12, 2026"
+_TEXT_DATE = re.compile(rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{_MONTH},?\s+(?:19|20)\d\d"
                         rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d)\b", re.IGNORECASE)
 _BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|autor|auteur"
                         r"|(?:written|posted|published|words|text|story|reported|reporting|analysis|commentary|"
@@ -525,3 +526,47 @@ def by_line_author(blocks: Sequence[Block]) -> str | None:
             if name and looks_like_name(name):
                 return name
     return None
+
+
+#: a dateline is a line of its own this short...
+DATELINE_MAX_CHARS = 80
+#: ...among the blocks this many before and after the headline's block
+DATELINE_BEFORE, DATELINE_AFTER = 2, 5
+#: what a dateline may hold beside its date: a label, a weekday, a time and its zone
+#: ("Published: Monday, January 14, 2008", "Last updated at 00:11am on 14th January 2008",
+#: "Posted : Sat, 29 Dec 2007 06:23:36 GMT"); a caption or a sentence that names a day does not
+_DATELINE_REST = re.compile(rf"(?:[\d\s.,:/|•·–—()-]|{_WEEKDAYS}|(?:at|on|am|pm|a\.m\.|p\.m\.|{_ZONES}|published|"
+                            rf"posted|updated|last|first|originally|created|modified|date|filed)(?!\w))*",
+                            re.IGNORECASE)
+_UPDATE_LABEL = re.compile(r"\b(?:updated|modified)\b", re.IGNORECASE)
+#: class words of a line that gives another date than the page's: a person's, an event's
+_NOT_PAGE_DATE = re.compile(r"bday|birth|death|dtstart|dtend|event|expir|deadline")
+
+
+def dateline(blocks: Sequence[Block], headline: str | None) -> tuple[str | None, str | None]:
+    """The publication date (or, under "Updated", the date of the last change) that a line of
+    its own near the headline gives: the date and at most a label, a weekday and a time
+    (`_DATELINE_REST`). Older news pages and many blogs write their date so, with no
+    metadata, ``<time>`` or date class to mark it. The headline's block is the one that says
+    it, or a heading much like it; a page whose headline no block says has no dateline."""
+    if not headline:
+        return None, None
+    at = next((i for i, b in enumerate(blocks) if b.text == headline), None)
+    if at is None:
+        at = next((i for i, b in enumerate(blocks)
+                   if b.heading_level and len(b.text) <= 2 * len(headline) and token_overlap(b.text, headline) >= 0.8),
+                  None)
+    if at is None:
+        return None, None
+    for b in blocks[max(0, at - DATELINE_BEFORE):at + DATELINE_AFTER + 1]:
+        text = b.text
+        if (len(text) > DATELINE_MAX_CHARS or b.link_chars * 2 > len(text)
+                or any(_NOT_PAGE_DATE.search(t) for t in b.tokens)):
+            continue
+        m = _TEXT_DATE.search(text)
+        if m is None or not _DATELINE_REST.fullmatch(text[:m.start()] + " " + text[m.end():]):
+            continue
+        written = parse_date(m.group(0))
+        if written:
+            return (None, written) if _UPDATE_LABEL.search(text) else (written, None)
+    return None, None

@@ -39,6 +39,7 @@ from .byline import (
     author_text,
     by_line_author,
     byline_author,
+    dateline,
     is_handle,
     linked_author,
     looks_like_name,
@@ -437,6 +438,9 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     author = author or byline_author(blocks) or by_line_author(blocks)
     published = (published or time_element_date(scan.times) or near.get("text_date") or url_date(page_url)
                  or url_date(url) or near.get("marked_date"))
+    if published is None:
+        published, in_line_modified = dateline(blocks, title)
+        modified = modified or in_line_modified
     in_url = published and (url_date(page_url, strict=True) or url_date(url, strict=True))
     if in_url and _days_after(published, in_url) > URL_DATE_SLACK_DAYS:
         published = in_url  # a stamp of when the page was made or changed, not of when it was published

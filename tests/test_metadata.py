@@ -821,11 +821,17 @@ def test_citation_and_dublin_core_list_every_author():
 def test_date_written_in_an_element_marked_as_a_date():
     body = '<article><h1>Budget talks</h1><p class="post-date">Posted on March 3, 2024</p></article>'
     assert meta_of(page(body=body)).date == "2024-03-03"
-    assert meta_of(page(body=body.replace("post-date", "entry-meta"))).date is None
+    # unmarked, a line that holds more than a date is no date's element, nor a dateline
+    filed = body.replace("post-date", "entry-meta").replace("2024", "2024 in Budget and Library news")
+    assert meta_of(page(body=filed)).date is None
+    # a line of its own under the headline that holds only the date is its dateline
+    assert meta_of(page(body=body.replace("post-date", "entry-meta"))).date == "2024-03-03"
     # a date in the address comes first; a change's or a person's date is not the page's
     assert meta_of(page(body=body), url="https://example.org/2024/03/04/budget").date == "2024-03-04"
-    body = '<article><h1>Budget talks</h1><span class="bday dtstart published">1998-02-28</span></article>'
+    body = '<article><h1>Budget talks</h1><p>Born <span class="bday dtstart published">1998-02-28</span> here</p></article>'
     assert meta_of(page(body=body)).date is None
+    # nor is a line of its own under the headline whose element names an event's date
+    assert meta_of(page(body='<h1>Budget talks</h1><div class="event-date">March 3, 2024</div>')).date is None
 
 
 def test_title_parts_a_sites_other_pages_share():
@@ -846,3 +852,26 @@ def test_title_parts_a_sites_other_pages_share():
     assert without_site_parts("Contacts - Site", frozenset({"site"})) == "Contacts - Site"  # one word left
     # every part the site's: a blog that titles every page with its own names keeps them
     assert without_site_parts("Dana Boyd | Apophenia", frozenset({"dana boyd", "apophenia"})) == "Dana Boyd | Apophenia"
+
+
+@pytest.mark.parametrize(("line", "published", "modified"), [
+    ("Published: Monday, January 14, 2008", "2008-01-14", None),
+    ("Posted : Sat, 29 Dec 2007 06:23:36 GMT", "2007-12-29", None),
+    ("Friday 28th December, 2007", "2007-12-28", None),
+    ("Last updated at 00:11am on 14th January 2008", None, "2008-01-14"),
+])
+def test_a_dateline_near_the_headline_gives_the_date(line, published, modified):
+    """Older news pages write their date on a line of its own under the headline, with no
+    metadata, <time> or date class: that line gives the date, or, under "updated", the change's."""
+    body = f"<div><b>Budget talks</b></div><div>{line}</div>"
+    m = meta_of(page(body=body, title="Budget talks"))
+    assert (m.date[:10] if m.date else None, m.modified[:10] if m.modified else None) == (published, modified)
+
+
+def test_a_date_in_a_sentence_or_far_from_the_headline_is_no_dateline():
+    caption = "<div>A boat searches the lake for a missing man, Monday Jan. 7, 2008</div>"
+    assert meta_of(page(body=f"<div><b>Budget talks</b></div>{caption}", title="Budget talks")).date is None
+    far = "".join(f"<p>Line {i} of the story.</p>" for i in range(6)) + "<div>January 14, 2008</div>"
+    assert meta_of(page(body=f"<div><b>Budget talks</b></div>{far}", title="Budget talks")).date is None
+    # no block says the headline: no line is read as its dateline
+    assert meta_of(page(body="<div>January 14, 2008</div>", title="Budget talks")).date is None
