@@ -371,7 +371,8 @@ def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str 
     ``server-error``), ``too-little-text`` (under `MIN_KEPT_CHARS` on the page), ``index``
     (the main content is a list of links or teasers: `index_score` over 0, a body under
     `INDEX_MAX_BODY` characters and no code block kept), otherwise
-    ``document``. ``dated``: the page names its publication date or its author (metadata).
+    ``document``. ``dated``: the page names its publication or modification date, or its author
+    (metadata).
     """
     stats = _page_stats(blocks, kept)
     stats["index_score"] = round(index_score(stats, url, title, dated), 4)

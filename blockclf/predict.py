@@ -282,7 +282,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             dec.post, dec.post_number = thread.roles, thread.numbers
         ads = ad_label_mask(dec.blocks, dec.kept)  # an ad slot's label is never content, whatever it scored
         dec.kept = dec.kept & ~ads
-        dated = bool(p.metadata.date or p.metadata.author)
+        dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, head, p.url, dated)
         if checks.verdict == "index" and threshold is None:
             # the label/value pairs are the batch's unless hidden blocks joined the page's blocks

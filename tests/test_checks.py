@@ -25,7 +25,7 @@ from blockclf.checks import (
     verdict_flag,
 )
 from blockclf.cli import main
-from blockclf.predict import Result, prepare
+from blockclf.predict import Result, extract, prepare
 from blockclf.words import spaced_length
 
 PROSE = "The river cut a new channel through the soft plain after the flood, and the town moved uphill. "
@@ -461,3 +461,18 @@ def test_title_missing_reads_pairs_of_cjk_characters():
     # some characters of the title are in the prose, but not its words
     lost = _result(f"<title>{ZH_TITLE}</title><h1>长江中游的河道变迁</h1>{ZH_PROSE}", kept=[False, True])
     assert "title-missing" in lost.warnings
+
+
+def test_a_page_that_says_when_it_was_changed_is_dated_too():
+    """A page that gives only its modification date (a service or documentation page's
+    "article:modified_time") is a page of its own, as one that gives its publication date."""
+    links = "".join(f'<li><a href="/t{i}">Topic number {i} on the river</a> and a few more words</li>'
+                    for i in range(20))
+    body = f"<body><ul>{links}</ul><p>{PROSE * 10}</p></body></html>"
+    changed = '<meta property="article:modified_time" content="2024-03-05T10:00:00Z">'
+    plain = extract(f"<html><head><title>Topics</title></head>{body}".encode(), url="https://example.org/topics/")
+    dated = extract(f"<html><head><title>Topics</title>{changed}</head>{body}".encode(),
+                    url="https://example.org/topics/")
+    assert dated.metadata.modified and not dated.metadata.date
+    assert dated.stats["index_score"] == pytest.approx(plain.stats["index_score"] + INDEX_W_DATED, abs=1e-3)
+    assert plain.verdict == "index" and dated.verdict == "document"
