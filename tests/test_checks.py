@@ -322,6 +322,8 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         "list.html": f"<title>River news</title><nav>{NAV}</nav>{_teasers(14)}",
         "doc.html": f"<title>River cut a channel</title><p>{PROSE * 40}</p>",
         "dated.html": f'<title>River news</title><meta name="author" content="Ann Example">{_teasers(14)}',
+        "changed.html": f'<title>River news</title><meta property="article:modified_time" content="2024-03-05">'
+                        f"{_teasers(14)}",
         "ja.html": f"<title>川の新しい水路</title><nav>{NAV}</nav><h1>川の新しい水路</h1><p>{JA_PARA}</p><p>{JA_PARA}</p>"
                    f"{_teasers(6)}",
     }
@@ -382,7 +384,7 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         # two Han or kana characters count as one word
         title_words = (len(word.findall(han_kana.sub(" ", page["title"])))
                        + len(han_kana.findall(page["title"])) / 2)
-        dated = bool(page["date"] or page["author"])
+        dated = bool(page["date"] or page["modified"] or page["author"])
         by_path: dict[str, list[dict]] = {}
         for b in blocks:
             by_path.setdefault(re.sub(r"\[\d+\]", "", b["xpath"]), []).append(b)
