@@ -18,8 +18,8 @@ from .metatext import clean_value, is_url, parse_date, token_overlap
 
 __all__ = ["BY_BLOCKS_AFTER_H1", "COMMENT_LEVELS", "DATELINE_AFTER", "DATELINE_BEFORE", "DATELINE_MAX_CHARS",
            "JOB_WORDS", "MAX_BY_LINKS", "NEAR_HEADLINE_LEVELS", "NEAR_HEADLINE_MAX_ELEMENTS", "author_text",
-           "by_line_author", "byline_author", "dateline", "is_handle", "linked_author", "looks_like_name",
-           "near_fields", "near_headline"]
+           "by_line_author", "byline_author", "dateline", "headline_block", "is_handle", "linked_author",
+           "looks_like_name", "near_fields", "near_headline"]
 
 #: how many levels above the first <h1> the headline's surroundings reach (its header, its article)
 NEAR_HEADLINE_LEVELS = 4
@@ -515,9 +515,12 @@ def looks_like_name(text: str) -> bool:
     return bool(words) and not _lower_words(words)
 
 
-def by_line_author(blocks: Sequence[Block]) -> str | None:
-    """A short "By Jane Doe" block among the few right after the page's first ``<h1>``."""
+def by_line_author(blocks: Sequence[Block], headline: str | None = None) -> str | None:
+    """A short "By Jane Doe" block among the few right after the page's first ``<h1>``, or,
+    on a page with none, after the block that says the ``headline`` (`headline_block`)."""
     start = next((i for i, b in enumerate(blocks[:600]) if b.heading_level == 1 and not b.hidden), None)
+    if start is None:
+        start = headline_block(blocks, headline)
     if start is None:
         return None
     for b in blocks[start + 1:start + 1 + BY_BLOCKS_AFTER_H1]:
@@ -543,19 +546,26 @@ _UPDATE_LABEL = re.compile(r"\b(?:updated|modified)\b", re.IGNORECASE)
 _NOT_PAGE_DATE = re.compile(r"bday|birth|death|dtstart|dtend|event|expir|deadline")
 
 
+def headline_block(blocks: Sequence[Block], headline: str | None) -> int | None:
+    """The index of the block that says the ``headline``, or else of a heading much like it
+    (None: no block says it, and nothing is read around it)."""
+    if not headline:
+        return None
+    at = next((i for i, b in enumerate(blocks) if b.text == headline), None)
+    if at is None:
+        at = next((i for i, b in enumerate(blocks)
+                   if b.heading_level and len(b.text) <= 2 * len(headline) and token_overlap(b.text, headline) >= 0.8),
+                  None)
+    return at
+
+
 def dateline(blocks: Sequence[Block], headline: str | None) -> tuple[str | None, str | None]:
     """The publication date (or, under "Updated", the date of the last change) that a line of
     its own near the headline gives: the date and at most a label, a weekday and a time
     (`_DATELINE_REST`). Older news pages and many blogs write their date so, with no
     metadata, ``<time>`` or date class to mark it. The headline's block is the one that says
     it, or a heading much like it; a page whose headline no block says has no dateline."""
-    if not headline:
-        return None, None
-    at = next((i for i, b in enumerate(blocks) if b.text == headline), None)
-    if at is None:
-        at = next((i for i, b in enumerate(blocks)
-                   if b.heading_level and len(b.text) <= 2 * len(headline) and token_overlap(b.text, headline) >= 0.8),
-                  None)
+    at = headline_block(blocks, headline)
     if at is None:
         return None, None
     for b in blocks[max(0, at - DATELINE_BEFORE):at + DATELINE_AFTER + 1]:

@@ -435,7 +435,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         near_author = near.get("author")
         if author is None or (near_author is not None and is_handle(author) and not is_handle(near_author)):
             author = near_author
-    author = author or byline_author(blocks) or by_line_author(blocks)
+    author = author or byline_author(blocks) or by_line_author(blocks, title)
     published = (published or time_element_date(scan.times) or near.get("text_date") or url_date(page_url)
                  or url_date(url) or near.get("marked_date"))
     if published is None:

@@ -875,3 +875,12 @@ def test_a_date_in_a_sentence_or_far_from_the_headline_is_no_dateline():
     assert meta_of(page(body=f"<div><b>Budget talks</b></div>{far}", title="Budget talks")).date is None
     # no block says the headline: no line is read as its dateline
     assert meta_of(page(body="<div>January 14, 2008</div>", title="Budget talks")).date is None
+
+
+def test_a_by_line_under_a_headline_set_without_h1():
+    """A page with no <h1> sets its headline in bold or a styled cell: the "By" line after the
+    block that says it names the author, as it does after an <h1>."""
+    body = "<div><b>Budget talks</b></div><div>By JANE DOE, Associated Press Writer</div>"
+    assert meta_of(page(body=body, title="Budget talks")).author == "JANE DOE"
+    # no block says the headline: a "By" line elsewhere names no one
+    assert meta_of(page(body="<div>By Jane Doe</div>", title="Budget talks")).author is None
