@@ -570,8 +570,7 @@ def dateline(blocks: Sequence[Block], headline: str | None) -> tuple[str | None,
         return None, None
     for b in blocks[max(0, at - DATELINE_BEFORE):at + DATELINE_AFTER + 1]:
         text = b.text
-        if (len(text) > DATELINE_MAX_CHARS or b.link_chars * 2 > len(text)
-                or any(_NOT_PAGE_DATE.search(t) for t in b.tokens)):
+        if len(text) > DATELINE_MAX_CHARS or any(_NOT_PAGE_DATE.search(t) for t in b.tokens):
             continue
         m = _TEXT_DATE.search(text)
         if m is None or not _DATELINE_REST.fullmatch(text[:m.start()] + " " + text[m.end():]):

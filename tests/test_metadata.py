@@ -858,6 +858,7 @@ def test_title_parts_a_sites_other_pages_share():
     ("Published: Monday, January 14, 2008", "2008-01-14", None),
     ("Posted : Sat, 29 Dec 2007 06:23:36 GMT", "2007-12-29", None),
     ("Friday 28th December, 2007", "2007-12-28", None),
+    ('Published: <a href="/archive/2008/01/16/">Wednesday 16 January 2008</a>', "2008-01-16", None),
     ("Last updated at 00:11am on 14th January 2008", None, "2008-01-14"),
 ])
 def test_a_dateline_near_the_headline_gives_the_date(line, published, modified):
