@@ -34,6 +34,8 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 #: a date written out in a byline: ISO, "12 March 2026", "12th March, 2026", "March 12, 2026"
 _TEXT_DATE = re.compile(rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{_MONTH},?\s+(?:19|20)\d\d"
                         rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d)\b", re.IGNORECASE)
+#: the word before the date of a page's last change ("Updated: …", "Last modified …")
+_UPDATE_LABEL = re.compile(r"\b(?:updated|modified)\b", re.IGNORECASE)
 _BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|autor|auteur"
                         r"|(?:written|posted|published|words|text|story|reported|reporting|analysis|commentary|"
                         r"opinion|review|interview|column|essay)\s+by)\s*:?(?:\s+|$)",
@@ -271,7 +273,7 @@ def near_fields(near: Sequence[etree._Element], want_date: bool = True
             marks = f"{attrib.get('class') or ''} {attrib.get('id') or ''}".lower()
             if _comment_mark(marks):  # a comment's author ("comment-author") is not the page's
                 continue
-            if want_date and "marked_date" not in found and _date_mark(marks):
+            if want_date and "marked_date" not in found and "marked_modified" not in found and _date_mark(marks):
                 _put_marked_date(found, el)
             if "byline" in marks:
                 authors.append((2, n, el))
@@ -303,15 +305,28 @@ def _put_marked_date(found: dict[str, str], el: etree._Element) -> None:
     """Put the date a short element marked as a date writes (``<p class="date">November 12,
     2012</p>``, ``<span class="post-date">``) into ``found``: blogs write their post's date so,
     without ``<time>`` or metadata. A box that holds more (over 80 characters, or 12 pieces of
-    text) is no date's element, and is not read through."""
+    text) is no date's element, and is not read through. A date after "Updated" gives the
+    date of the last change (``marked_modified``, `_written_dates`), and ends the search as the
+    page's date does (a teaser's date element further on is not the page's)."""
     pieces = list(islice(el.itertext(), 13))
     text = " ".join(" ".join(pieces).split())
     if len(pieces) > 12 or len(text) > 80:
         return
-    m = _TEXT_DATE.search(text)
-    written = parse_date(m.group(0)) if m else None
-    if written:
-        found["marked_date"] = written
+    published, modified = _written_dates(text)
+    if published:
+        found["marked_date"] = published
+    if modified:
+        found["marked_modified"] = modified
+
+
+def _written_dates(text: str) -> tuple[str | None, str | None]:
+    """The publication date and the date of the last change that a short text writes: a date
+    after "Updated" or "Modified" is the change's; one before it, or with no such word, the
+    publication's ("December 22, 2022 Updated: January 02, 2026")."""
+    label = _UPDATE_LABEL.search(text)
+    first = _TEXT_DATE.search(text, 0, label.start() if label else len(text))
+    later = _TEXT_DATE.search(text, label.end()) if label else None
+    return parse_date(first.group(0)) if first else None, parse_date(later.group(0)) if later else None
 
 
 def _put_author(found: dict[str, str], el: etree._Element) -> bool:
@@ -541,7 +556,6 @@ DATELINE_BEFORE, DATELINE_AFTER = 2, 5
 _DATELINE_REST = re.compile(rf"(?:[\d\s.,:/|•·–—()-]|{_WEEKDAYS}|(?:at|on|am|pm|a\.m\.|p\.m\.|{_ZONES}|published|"
                             rf"posted|updated|last|first|originally|created|modified|date|filed)(?!\w))*",
                             re.IGNORECASE)
-_UPDATE_LABEL = re.compile(r"\b(?:updated|modified)\b", re.IGNORECASE)
 #: class words of a line that gives another date than the page's: a person's, an event's
 _NOT_PAGE_DATE = re.compile(r"bday|birth|death|dtstart|dtend|event|expir|deadline")
 
@@ -575,7 +589,7 @@ def dateline(blocks: Sequence[Block], headline: str | None) -> tuple[str | None,
         m = _TEXT_DATE.search(text)
         if m is None or not _DATELINE_REST.fullmatch(text[:m.start()] + " " + text[m.end():]):
             continue
-        written = parse_date(m.group(0))
-        if written:
-            return (None, written) if _UPDATE_LABEL.search(text) else (written, None)
+        published, modified = _written_dates(text)
+        if published or modified:
+            return published, modified
     return None, None

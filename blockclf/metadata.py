@@ -430,7 +430,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     if author is None or published is None or is_handle(author):
         near = _near_best_headline(scan.h1, raw_title, want_date=published is None)
         published = published or near.get("date")
-        modified = modified or near.get("modified")
+        modified = modified or near.get("modified") or near.get("marked_modified")
         # a byline's name beats a user name from the page's metadata ("CC7567")
         near_author = near.get("author")
         if author is None or (near_author is not None and is_handle(author) and not is_handle(near_author)):

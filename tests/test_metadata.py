@@ -885,3 +885,16 @@ def test_a_by_line_under_a_headline_set_without_h1():
     assert meta_of(page(body=body, title="Budget talks")).author == "JANE DOE"
     # no block says the headline: a "By" line elsewhere names no one
     assert meta_of(page(body="<div>By Jane Doe</div>", title="Budget talks")).author is None
+
+
+def test_a_date_element_that_says_updated_gives_the_change_date():
+    """A date after "Updated" is the last change's; one before it, the publication's; and the
+    element ends the search, so a teaser's date further on is not taken for the page's."""
+    body = ('<article><h1>Budget talks</h1><p class="post-date">Updated: December 09, 2025</p></article>'
+            '<div class="teaser"><p class="teaser-date">March 13, 2026</p></div>')
+    m = meta_of(page(body=body))
+    assert (m.date, m.modified) == (None, "2025-12-09")
+    both = ('<article><h1>Budget talks</h1><div class="article-dateline">Health December 22, 2022 '
+            'Updated: January 02, 2026</div></article>')
+    m = meta_of(page(body=both))
+    assert (m.date, m.modified) == ("2022-12-22", "2026-01-02")
