@@ -16,9 +16,9 @@ from lxml import etree
 from .block import Block
 from .metatext import clean_value, is_url, parse_date, token_overlap
 
-__all__ = ["BY_BLOCKS_AFTER_H1", "COMMENT_LEVELS", "DATELINE_AFTER", "DATELINE_BEFORE", "DATELINE_MAX_CHARS",
-           "JOB_WORDS", "MAX_BY_LINKS", "NEAR_HEADLINE_LEVELS", "NEAR_HEADLINE_MAX_ELEMENTS", "author_text",
-           "by_line_author", "byline_author", "dateline", "headline_block", "is_handle", "linked_author",
+__all__ = ["BY_BLOCKS_AFTER_H1", "COMMENT_LEVELS", "DATED_BYLINE_MAX_CHARS", "DATELINE_AFTER", "DATELINE_BEFORE",
+           "DATELINE_MAX_CHARS", "JOB_WORDS", "MAX_BY_LINKS", "NEAR_HEADLINE_LEVELS", "NEAR_HEADLINE_MAX_ELEMENTS",
+           "author_text", "by_line_author", "byline_author", "dateline", "headline_block", "is_handle", "linked_author",
            "looks_like_name", "near_fields", "near_headline"]
 
 #: how many levels above the first <h1> the headline's surroundings reach (its header, its article)
@@ -556,6 +556,11 @@ DATELINE_BEFORE, DATELINE_AFTER = 2, 5
 _DATELINE_REST = re.compile(rf"(?:[\d\s.,:/|•·–—()-]|{_WEEKDAYS}|(?:at|on|am|pm|a\.m\.|p\.m\.|{_ZONES}|published|"
                             rf"posted|updated|last|first|originally|created|modified|date|filed)(?!\w))*",
                             re.IGNORECASE)
+#: a byline that gives the date beside the name is a dateline too, up to this length: "By Joel
+#: Hruska on August 8, 2012 at 12:56 pm", "Posted by Shari August 9th, 2012 | 0 Comments »",
+#: "Published August 7, 2023 by Nicole Burke"
+DATED_BYLINE_MAX_CHARS = 120
+_BYLINE_WORD = re.compile(r"\b(?:by|posted|published|submitted)\b", re.IGNORECASE)
 #: class words of a line that gives another date than the page's: a person's, an event's
 _NOT_PAGE_DATE = re.compile(r"bday|birth|death|dtstart|dtend|event|expir|deadline")
 
@@ -576,18 +581,22 @@ def headline_block(blocks: Sequence[Block], headline: str | None) -> int | None:
 def dateline(blocks: Sequence[Block], headline: str | None) -> tuple[str | None, str | None]:
     """The publication date (or, under "Updated", the date of the last change) that a line of
     its own near the headline gives: the date and at most a label, a weekday and a time
-    (`_DATELINE_REST`). Older news pages and many blogs write their date so, with no
-    metadata, ``<time>`` or date class to mark it. The headline's block is the one that says
-    it, or a heading much like it; a page whose headline no block says has no dateline."""
+    (`_DATELINE_REST`), or a byline's words ("By Jane Doe on …", "Posted by …", `_BYLINE_WORD`).
+    Older news pages and many blogs write their date so, with no metadata, ``<time>`` or date
+    class to mark it. The headline's block is the one that says it, or a heading much like it;
+    a page whose headline no block says has no dateline."""
     at = headline_block(blocks, headline)
     if at is None:
         return None, None
     for b in blocks[max(0, at - DATELINE_BEFORE):at + DATELINE_AFTER + 1]:
         text = b.text
-        if len(text) > DATELINE_MAX_CHARS or any(_NOT_PAGE_DATE.search(t) for t in b.tokens):
+        if len(text) > DATED_BYLINE_MAX_CHARS or any(_NOT_PAGE_DATE.search(t) for t in b.tokens):
             continue
         m = _TEXT_DATE.search(text)
-        if m is None or not _DATELINE_REST.fullmatch(text[:m.start()] + " " + text[m.end():]):
+        if m is None:
+            continue
+        alone = len(text) <= DATELINE_MAX_CHARS and _DATELINE_REST.fullmatch(text[:m.start()] + " " + text[m.end():])
+        if not (alone or _BYLINE_WORD.search(text)):
             continue
         published, modified = _written_dates(text)
         if published or modified:

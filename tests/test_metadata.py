@@ -821,9 +821,10 @@ def test_citation_and_dublin_core_list_every_author():
 def test_date_written_in_an_element_marked_as_a_date():
     body = '<article><h1>Budget talks</h1><p class="post-date">Posted on March 3, 2024</p></article>'
     assert meta_of(page(body=body)).date == "2024-03-03"
-    # unmarked, a line that holds more than a date is no date's element, nor a dateline
-    filed = body.replace("post-date", "entry-meta").replace("2024", "2024 in Budget and Library news")
-    assert meta_of(page(body=filed)).date is None
+    # unmarked, a sentence that names a day is no date's element, nor a dateline
+    said = body.replace("post-date", "entry-meta").replace("Posted on March 3, 2024",
+                                                          "On March 3, 2024 the council met to talk")
+    assert meta_of(page(body=said)).date is None
     # a line of its own under the headline that holds only the date is its dateline
     assert meta_of(page(body=body.replace("post-date", "entry-meta"))).date == "2024-03-03"
     # a date in the address comes first; a change's or a person's date is not the page's
@@ -860,6 +861,10 @@ def test_title_parts_a_sites_other_pages_share():
     ("Friday 28th December, 2007", "2007-12-28", None),
     ('Published: <a href="/archive/2008/01/16/">Wednesday 16 January 2008</a>', "2008-01-16", None),
     ("Last updated at 00:11am on 14th January 2008", None, "2008-01-14"),
+    # a byline that gives the date beside the name
+    ("By Joel Hruska on August 8, 2012 at 12:56 pm", "2012-08-08", None),
+    ("Posted by Shari August 9th, 2012 | 0 Comments »", "2012-08-09", None),
+    ("Published August 7, 2023 by Nicole Burke", "2023-08-07", None),
 ])
 def test_a_dateline_near_the_headline_gives_the_date(line, published, modified):
     """Older news pages write their date on a line of its own under the headline, with no
