@@ -505,7 +505,8 @@ def byline_author(blocks: Sequence[Block]) -> str | None:
 
 
 #: a byline block without a class: "By Jane Doe" (not "By the numbers", "By 2030, ...")
-_BY_LINE = re.compile(r"^(?:by|written by|words by|text by|story by)\s*:?\s+\S", re.IGNORECASE)
+_BY_LINE = re.compile(r"^(?:by|written by|words by|text by|story by|posted by|published by|submitted by)\s*:?\s+\S",
+                      re.IGNORECASE)
 #: words a name may hold in lower case
 _NAME_PARTICLES = frozenset("and und et y e de del della der den di da do dos du la le van von bin ibn al zu".split())
 #: and those of an organisation's name ("Susan G. Komen for the Cure")

@@ -903,3 +903,8 @@ def test_a_date_element_that_says_updated_gives_the_change_date():
             'Updated: January 02, 2026</div></article>')
     m = meta_of(page(body=both))
     assert (m.date, m.modified) == ("2022-12-22", "2026-01-02")
+
+
+def test_a_posted_by_line_under_the_headline_names_the_author():
+    body = "<h1>Budget talks</h1><p>Posted by Rudy Galfi, Product Manager</p>"
+    assert meta_of(page(body=body)).author == "Rudy Galfi"
