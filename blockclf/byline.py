@@ -90,13 +90,16 @@ _MONTHS = (r"(?:january|february|march|april|may|june|july|august|september|octo
            r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?(?!\w)")
 _WEEKDAYS = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?(?!\w)"
 _ZONES = r"(?:utc|gmt|[ecmp][sd]t|bst|cest?|eest?|ist|jst|aest|aedt)"
+#: the digits and marks a written date or time is made of
+_DATE_MARKS = r"[\d\s.,:/|•·–—()-]"
+#: the words around a time: "at 9:30 am", "on", a zone
+_CLOCK_WORDS = rf"(?:at|on|am|pm|a\.m\.|p\.m\.|{_ZONES})(?!\w)"
 #: a date or time a byline starts with: "2024 September 12 · Jane Doe", "12/03/2024 at 9:30 am by Jane Doe"
-_LEAD_DATE = re.compile(rf"^(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(?:at|on|am|pm|a\.m\.|p\.m\.|{_ZONES})(?!\w))+",
-                        re.IGNORECASE)
+_LEAD_DATE = re.compile(rf"^(?:{_DATE_MARKS}|{_MONTHS}|{_WEEKDAYS}|{_CLOCK_WORDS})+", re.IGNORECASE)
 #: a "by" inside a byline, the name after it: "Posted on March 3, 2024 by Jane Doe"
 _INNER_BY = re.compile(r"(?:^|\s)(?:by|von|par|por|door)\s+(?=\w)", re.IGNORECASE)
 #: what may stand before that "by" for the name to follow it: dates, times and the verbs around them
-_BEFORE_BY = re.compile(rf"(?:[\d\s.,:/|•·–—()-]|{_MONTHS}|{_WEEKDAYS}|(?:posted|published|written|updated|"
+_BEFORE_BY = re.compile(rf"(?:{_DATE_MARKS}|{_MONTHS}|{_WEEKDAYS}|(?:posted|published|written|updated|"
                         rf"last|first|originally|story|article|entry|post|this|was|on|at|am|pm|ago|hours?|minutes?|"
                         rf"days?|weeks?|months?|years?|today|yesterday)(?!\w))*", re.IGNORECASE)
 #: a part after a comma that is a job, a desk or an agency, not another name: "Jane Doe, Senior Editor"
@@ -554,9 +557,8 @@ DATELINE_BEFORE, DATELINE_AFTER = 2, 5
 #: what a dateline may hold beside its date: a label, a weekday, a time and its zone
 #: ("Published: Monday, January 14, 2008", "Last updated at 00:11am on 14th January 2008",
 #: "Posted : Sat, 29 Dec 2007 06:23:36 GMT"); a caption or a sentence that names a day does not
-_DATELINE_REST = re.compile(rf"(?:[\d\s.,:/|•·–—()-]|{_WEEKDAYS}|(?:at|on|am|pm|a\.m\.|p\.m\.|{_ZONES}|published|"
-                            rf"posted|updated|last|first|originally|created|modified|date|filed)(?!\w))*",
-                            re.IGNORECASE)
+_DATELINE_REST = re.compile(rf"(?:{_DATE_MARKS}|{_WEEKDAYS}|{_CLOCK_WORDS}|(?:published|posted|updated|last|first|"
+                            rf"originally|created|modified|date|filed)(?!\w))*", re.IGNORECASE)
 #: a byline that gives the date beside the name is a dateline too, up to this length: "By Joel
 #: Hruska on August 8, 2012 at 12:56 pm", "Posted by Shari August 9th, 2012 | 0 Comments »",
 #: "Published August 7, 2023 by Nicole Burke"

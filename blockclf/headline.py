@@ -203,7 +203,6 @@ def _leading_run(text: str, title: str, spans: Sequence[tuple[str, int, int]], s
     if title_words(found) >= least:
         return text if tokens(text) == tokens(found) else found
     return None
-    return None
 
 
 def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | None = None,
