@@ -24,6 +24,8 @@ __all__ = ["H1_BLOCKS", "MAX_LOGO_WORDS", "SITE_TITLE_MIN_OTHERS", "best_title_r
 
 #: an <h1> of at most this many words that is not the headline may be the site's logo
 MAX_LOGO_WORDS = 6
+#: the token F1 with a text at which a run of title parts says it (`best_title_run`)
+RUN_MIN_F1 = 0.9
 
 def site_like(part: str, sitename: str | None, domain: str | None, logos: Sequence[str] = ()) -> bool:
     """Whether a title part names the site: its site name, its domain's name, or a logo ``<h1>``
@@ -77,7 +79,7 @@ def best_title_run(text: str, title: str, spans: Sequence[tuple[str, int, int]],
               domain: str | None = None, *, anywhere: bool = False, leading: bool = False,
               start: int = 0) -> tuple[int, int] | None:
     """The consecutive title parts a text is, as (first, end) part indices: the run most like it
-    (token F1 at least 0.9; the earliest of equals) that does not name the site (`_names_site`).
+    (token F1 at least `RUN_MIN_F1`; the earliest of equals) that does not name the site (`_names_site`).
     For an ``<h1>``, only runs that are the title's start or hold most of its words count (an
     h1 that is neither is a site's logo or a section's name); ``anywhere`` lifts that. The
     title's start is its part ``start``, after the site's name that some titles begin with.
@@ -87,21 +89,38 @@ def best_title_run(text: str, title: str, spans: Sequence[tuple[str, int, int]],
     The run most like the text, not the first one like it: ``"python - Why is X? - Town
     Answers"`` with the h1 ``"Why is X?"`` gives ``"Why is X?"``, not ``"python - Why is X?"``,
     which is nearly as like it.
+
+    Each run is scored from the one before it (its tokens counted as parts are added), and
+    no run is scored past the length at which no words could bring its F1 to the bar: a
+    keyword-stuffed title of hundreds of parts (``"shoes|cheap shoes|buy shoes|…"``) took
+    seconds a page when every run was joined and counted again.
     """
+    want = Counter(tokens(text))
+    n_text = sum(want.values())
+    if not n_text:  # no token: no run is like it (`token_overlap` is 0)
+        return None
     parts = [p for p, _, _ in spans]
+    part_tokens = [tokens(p) for p in parts]  # a run's tokens are its parts' (joined with a space)
     n_title = len(tokens(title))
-    most_words = 2 * len(tokens(text)) if leading else n_title
+    most_words = 2 * n_text if leading else n_title
     best, where = 0.0, None
     for i in range(1 if leading else len(parts)):
+        have: Counter[str] = Counter()
+        common = n_run = 0  # the run's tokens the text has (as a multiset), and all its tokens
         for j in range(i + 1, len(parts) + 1):
-            run = " ".join(parts[i:j])
-            n_run = len(tokens(run))
+            for t in part_tokens[j - 1]:
+                if have[t] < want[t]:
+                    common += 1
+                have[t] += 1
+            n_run += len(part_tokens[j - 1])
             if leading and n_run > most_words:
                 break
-            score = token_overlap(text, run)
+            if 2 * n_text / (n_text + n_run) < RUN_MIN_F1:  # F1 even if all the text's tokens were in it
+                break
+            score = 2 * common / (n_text + n_run) if n_run else 0.0  # `token_overlap`, counted as it grows
             at_start = i == 0 or (i <= start and n_run > 1)  # not "Site - Shop"'s "Shop"
-            if (score >= 0.9 and score > best and (anywhere or at_start or 2 * n_run >= n_title)
-                    and not _names_site(run, sitename, domain)):
+            if (score >= RUN_MIN_F1 and score > best and (anywhere or at_start or 2 * n_run >= n_title)
+                    and not _names_site(" ".join(parts[i:j]), sitename, domain)):
                 best, where = score, (i, j)
     return where
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from blockclf import extract, prepare
+from blockclf import extract, headline, prepare
 from blockclf.headline import site_title_parts, without_site_parts
 from blockclf.html import parse
 from blockclf.metadata import MAX_JSONLD_CHARS, Metadata, clean_title, page_metadata
+from blockclf.metatext import token_overlap
+from blockclf.metrics import tokens
 from blockclf.segment import segment
+from blockclf.words import title_parts
 
 PROSE = ("The committee met on Tuesday to discuss the new budget for the public library, which has seen "
          "a steady rise in visitors over the last three years and now needs more staff and longer hours. ")
@@ -236,6 +241,65 @@ def test_a_title_of_hundreds_of_parts_beside_hundreds_of_headings_is_read_in_bou
     body = "".join(f"<h2>heading number {i} here</h2>" for i in range(400)) + "<h2>word0 word1</h2>"
     assert meta_of(page(body=body, title=title)).title == title
     assert meta_of(page(body="<h2>word0 | word1</h2>", title=title)).title == "word0 | word1"
+
+
+def _runs_one_by_one(text, title, spans, sitename=None, domain=None, *, anywhere=False, leading=False, start=0):
+    """`best_title_run` by its definition: every run of parts joined and compared with the text."""
+    parts = [p for p, _, _ in spans]
+    n_title = len(tokens(title))
+    most_words = 2 * len(tokens(text)) if leading else n_title
+    best, where = 0.0, None
+    for i in range(1 if leading else len(parts)):
+        for j in range(i + 1, len(parts) + 1):
+            run = " ".join(parts[i:j])
+            n_run = len(tokens(run))
+            if leading and n_run > most_words:
+                break
+            score = token_overlap(text, run)
+            at_start = i == 0 or (i <= start and n_run > 1)
+            if (score >= 0.9 and score > best and (anywhere or at_start or 2 * n_run >= n_title)
+                    and not headline._names_site(run, sitename, domain)):
+                best, where = score, (i, j)
+    return where
+
+
+_WORDS = st.sampled_from(["town", "news", "budget", "talks", "the", "a", "Town", "river", "2024", "élan", "新闻"])
+_PART = st.lists(_WORDS, min_size=0, max_size=4).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(parts=st.lists(_PART, min_size=1, max_size=8), text=st.lists(_WORDS, max_size=6).map(" ".join),
+       sep=st.sampled_from([" - ", " | ", ": ", "|"]), anywhere=st.booleans(), leading=st.booleans(),
+       start=st.integers(0, 2), sitename=st.sampled_from([None, "Town News"]), domain=st.sampled_from([None, "town.com"]))
+def test_the_best_title_run_is_the_one_every_run_compared_in_turn_gives(parts, text, sep, anywhere, leading, start,
+                                                                         sitename, domain):
+    title = sep.join(parts)
+    spans = title_parts(title)
+    kwargs = dict(anywhere=anywhere, leading=leading, start=start)
+    assert (headline.best_title_run(text, title, spans, sitename, domain, **kwargs)
+            == _runs_one_by_one(text, title, spans, sitename, domain, **kwargs))
+
+
+def test_a_keyword_stuffed_title_is_read_in_work_that_grows_with_its_parts(monkeypatch):
+    # every run of a title's parts used to be joined and counted afresh: a title of 500 parts,
+    # "a|a|a|…", took 14 seconds a page; the runs are now counted as they grow, as far as a run
+    # can still be like the text. The tokens counted are a measure of the work, not a timing.
+    counted = []
+
+    def counting(text):
+        counted.append(text)
+        return tokens(text)
+
+    monkeypatch.setattr(headline, "tokens", counting)
+    title = "|".join(["a"] * 500)
+    spans = title_parts(title)
+    assert len(spans) == 500
+    assert headline.best_title_run("a a", title, spans, anywhere=True) == (0, 2)
+    assert sum(len(t) for t in counted) < 10 * len(title)
+    counted.clear()
+    title = "|".join(["Budget talks"] + ["a"] * 400)  # the <h1> is its first part
+    assert meta_of(page(body="<h1>Budget talks</h1>", title=title)).title == "Budget talks"
+    assert sum(len(t) for t in counted) < 100 * len(title)
 
 
 def test_headline_from_h1_cleans_site_suffix():
