@@ -6,8 +6,10 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from blockclf import Result, parse, segment
+from blockclf import Result, extract, inline, parse, segment
 from blockclf.render import Form, removal_log, to_dict, to_html, to_markdown, to_text
 
 ARTICLE = """<html><head><title>Doc</title></head><body>
@@ -210,3 +212,35 @@ def test_removal_log_has_one_record_per_removed_block():
     assert len(rec["reasons"]) == 1 and "boilerplate" in rec["reasons"][0]
     json.dumps(log)
     assert "reasons" not in removal_log(result())[0]
+
+
+def _joined_one_by_one(pieces):
+    """`inline._joined` by its definition: each emphasis looks at the first piece after it with text."""
+    out = []
+    for i, piece in enumerate(pieces):
+        if isinstance(piece, inline._Emphasis) and inline._glued(next((p[0] for p in pieces[i + 1:] if p), "")):
+            piece = piece.moved
+        out.append(piece)
+    return "".join(out)
+
+
+def _emphasis_piece(text: str) -> str:
+    span = inline._Emphasis(f"*{text}.*")
+    span.moved = f"*{text}*."
+    return span
+
+
+_PIECES = st.lists(st.one_of(st.sampled_from(["", " ", "a", "b c", ".", "**", "x*", "中"]),
+                             st.sampled_from(["a", "b", "中"]).map(_emphasis_piece)), max_size=12)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pieces=_PIECES)
+def test_emphasis_is_written_as_what_follows_it_requires(pieces):
+    assert inline._joined(pieces) == _joined_one_by_one(pieces)
+
+
+def test_a_paragraph_of_thousands_of_bold_words_is_written_in_full():
+    html = "<html><body><h1>T</h1><p>" + "<b>word.</b>next " * 3000 + "</p></body></html>"
+    md = to_markdown(extract(html))
+    assert md.count("**word**.next") == 3000
