@@ -17,6 +17,7 @@ This module is at the bottom of the package: it imports nothing from blockclf.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import secrets
@@ -25,11 +26,19 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["OutputError", "atomic_open", "printable", "write_atomic"]
+__all__ = ["NAME_MAX", "OutputError", "atomic_open", "fit_name", "fitting_path", "printable", "write_atomic"]
 
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 # C0 and C1 controls, line and paragraph separators, and lone surrogates (undecodable file names)
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+#: the longest file name (one component of a path) that most file systems take, in bytes
+NAME_MAX = 255
+#: the digest a shortened name ends with: hexadecimal digits of the whole name's SHA-1
+_NAME_DIGEST = 8
+#: the most bytes of a target's name that its temporary's name holds
+_TEMPORARY_NAME = 120
 
 
 class OutputError(Exception):
@@ -44,6 +53,41 @@ def printable(name: object) -> str:
     return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(name))
 
 
+def _cut(name: str, limit: int) -> str:
+    """``name`` cut to at most ``limit`` bytes in the file system's encoding, between characters."""
+    name = name[:limit]
+    while len(os.fsencode(name)) > limit:
+        name = name[:-1]
+    return name
+
+
+def fit_name(name: str, limit: int = NAME_MAX, suffix: str = "") -> str:
+    """``name`` (ending in ``suffix``) as a file name of at most ``limit`` bytes.
+
+    A name that fits is returned as it is. A longer one is cut before its suffix and ends
+    with ``~`` and a digest of the whole name (``<start>~1a2b3c4d.json``): distinct names
+    stay distinct, and a name is always shortened the same way, so a run that is repeated
+    finds the outputs it wrote. Output names are the input's with another suffix, and a file
+    name of 255 bytes (85 Chinese characters in UTF-8) is legal: without this, writing its
+    output failed and stopped the batch.
+    """
+    if len(os.fsencode(name)) <= limit:
+        return name
+    if not (suffix and name.endswith(suffix)) or len(os.fsencode(suffix)) > limit // 4:
+        suffix = ""  # no suffix to keep, or one too long to be one
+    stem = name[: len(name) - len(suffix)]
+    digest = hashlib.sha1(os.fsencode(name)).hexdigest()[:_NAME_DIGEST]
+    return f"{_cut(stem, limit - len(os.fsencode(suffix)) - 1 - _NAME_DIGEST)}~{digest}{suffix}"
+
+
+def fitting_path(path: str | Path) -> Path:
+    """``path`` with its file name shortened to `NAME_MAX` bytes when it is longer (`fit_name`,
+    keeping its last suffix)."""
+    path = Path(path)
+    name = fit_name(path.name, suffix=path.suffix)
+    return path if name == path.name else path.with_name(name)
+
+
 def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
@@ -51,7 +95,7 @@ def _why(exc: OSError) -> str:
 def _temporary(path: Path) -> tuple[int, Path]:
     """Create an exclusive, unpredictable temporary next to ``path``; return its descriptor and name."""
     for _ in range(16):
-        tmp = path.with_name(f".{path.name[:120]}.{secrets.token_hex(6)}.tmp")
+        tmp = path.with_name(f".{_cut(path.name, _TEMPORARY_NAME)}.{secrets.token_hex(6)}.tmp")
         try:
             return os.open(tmp, _FLAGS, 0o666), tmp
         except FileExistsError:

@@ -45,7 +45,7 @@ from lxml.cssselect import CSSSelector, SelectorError
 from .batch import Item
 from .block import Block
 from .data import registered_domain
-from .files import write_atomic
+from .files import NAME_MAX, fit_name, write_atomic
 from .html import Document, Limits, PageError, gunzip_bounded, parse, read_source
 from .inputs import strip_suffix
 from .labels import from_gold
@@ -176,7 +176,8 @@ def _page_id(stem: str) -> str:
     if "://" in stem:  # a URL: its path and query name the page
         parts = urlsplit(stem)
         stem = (parts.path.strip("/") or "index") + (f"-{parts.query}" if parts.query else "")
-    return _ID_UNSAFE.sub("-", stem.replace("\\", "/").replace("/", "--")).strip("-") or "page"
+    page_id = _ID_UNSAFE.sub("-", stem.replace("\\", "/").replace("/", "--")).strip("-") or "page"
+    return fit_name(page_id, NAME_MAX - len(".html.gz"))  # a deep folder's path joined may be too long a name
 
 
 def _gold_file(path: Path, suffix: str) -> Path | None:

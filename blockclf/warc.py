@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .batch import BatchOptions, Item, Outcome, run_batch
-from .files import OutputError, atomic_open
+from .files import OutputError, atomic_open, fitting_path
 from .html import Limits, PageError
 from .inputs import is_warc
 from .jsonout import line as json_line
@@ -257,7 +257,7 @@ def _stem(path: Path) -> str:
 
 def warc_output(path: str | Path, output: str | Path) -> Path:
     """The JSONL file `extract_warc` writes for the WARC ``path`` into the folder ``output``."""
-    return Path(output) / f"{_stem(Path(path))}.jsonl"
+    return fitting_path(Path(output) / f"{_stem(Path(path))}.jsonl")
 
 
 def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions, form: Form | str = "text",

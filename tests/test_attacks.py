@@ -160,6 +160,47 @@ def test_same_name_in_folders_given_as_arguments(capsys, tmp_path, tiny_model_fi
     assert sorted(p.name for p in out.iterdir()) == ["a.html.txt", "a.txt"]
 
 
+def test_names_as_long_as_a_file_system_takes_are_written_under_names_that_fit(capsys, tmp_path, tiny_model_file):
+    # a name of 255 bytes is legal; its output's ('.htm' -> '.json') and the temporary's were
+    # not, and the write failed and stopped the batch (exit 3, the pages after it not written)
+    src = tmp_path / "IN"
+    src.mkdir()
+    long_ascii = "a" * 251 + ".htm"  # 255 bytes
+    long_cjk = "新闻" * 40 + ".html"  # 245 bytes: its output fits, its temporary's name did not
+    for name in (long_ascii, long_cjk, "b.html"):
+        (src / name).write_text(PAGE.replace("Rivers", name[:20]), encoding="utf-8")
+    out = tmp_path / "OUT"
+    code, err = run(capsys, "extract", str(src), "-o", str(out), "--format", "json", "--model", str(tiny_model_file))
+    assert code == 0 and "3 processed, 0 skipped" in err
+    written = sorted(p.name for p in out.iterdir())
+    assert "b.json" in written and "新闻" * 40 + ".json" in written
+    shortened = [n for n in written if n.startswith("aaa")]
+    assert len(shortened) == 1 and len(os.fsencode(shortened[0])) <= files.NAME_MAX
+    assert shortened[0].endswith(".json") and "~" in shortened[0]
+    assert f"output name over {files.NAME_MAX} bytes, written as {shortened[0]}" in err
+    assert json.loads((out / shortened[0]).read_text())["name"].endswith(long_ascii)
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+    # the same name is shortened the same way: a second run finds every output
+    code, err = run(capsys, "extract", str(src), "-o", str(out), "--format", "json", "--model", str(tiny_model_file))
+    assert code == 1 and "0 processed, 3 skipped (exists 3)" in err
+
+
+def test_a_name_that_does_not_fit_is_cut_with_a_digest_of_the_whole():
+    assert files.fit_name("page.json", suffix=".json") == "page.json"
+    one, two = ("x" * 300 + "1.json"), ("x" * 300 + "2.json")
+    a, b = files.fit_name(one, suffix=".json"), files.fit_name(two, suffix=".json")
+    assert a != b and a == files.fit_name(one, suffix=".json")
+    assert all(len(os.fsencode(n)) <= files.NAME_MAX and n.endswith(".json") for n in (a, b))
+    cjk = files.fit_name("新" * 100 + ".txt", suffix=".txt")  # 304 bytes, cut between characters
+    assert len(os.fsencode(cjk)) <= files.NAME_MAX and cjk.startswith("新" * 80) and cjk.endswith(".txt")
+    undecodable = os.fsdecode(b"\xff" * 300 + b".md")  # a name that is not UTF-8, read as Python reads it
+    assert len(os.fsencode(files.fit_name(undecodable, suffix=".md"))) <= files.NAME_MAX
+    assert files.fitting_path(Path("out") / one).parent == Path("out")
+    from blockclf.warc import warc_output  # ".warc" becomes ".jsonl": a byte longer
+
+    assert len(os.fsencode(warc_output("c" * 250 + ".warc", "out").name)) <= files.NAME_MAX
+
+
 # --- 4. inputs that stall ------------------------------------------------------------------
 
 def test_fifo_and_device_are_skipped_unread(capsys, tmp_path, tiny_model_file):

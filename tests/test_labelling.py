@@ -148,3 +148,17 @@ def test_pages_from_a_warc_are_labelled_and_named_by_url(tmp_path, capsys):
     assert sorted(r["id"] for r in rows) == ["posts--a0.html", "posts--a1.html", "posts--a2.html"]
     assert {r["domain"] for r in rows} == {"example.org"}
     assert "Article 2" in (out / "blog/gold/posts--a2.html.txt").read_text()
+
+
+def test_a_page_in_deep_folders_gets_an_id_that_fits_a_file_name(tmp_path):
+    # the folders of a page's path are joined into its id ("a--b--page"): deep ones made a name
+    # too long for the file system, and writing the labelled page failed
+    site = _pages(tmp_path, 2)
+    deep = "/".join(["section-of-the-site"] * 20)  # 399 characters of folders
+    inputs = [(p, f"{deep}/{stem}") for p, stem in _inputs(site)]
+    rep = label_site(inputs, tmp_path / "ds", content="div.post", dataset="blog")
+    assert rep.n_written == 2
+    names = sorted(p.name for p in (tmp_path / "ds" / "blog" / "gold").iterdir())
+    assert len(names) == 2 and all(len(n.encode()) <= 255 for n in names)
+    ids = [rec.id for rec in read_index(tmp_path / "ds")]
+    assert sorted(f"{i}.txt" for i in ids) == names

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..files import printable, write_atomic
+from ..files import fitting_path, printable, write_atomic
 from ..html import PageError
 from ..model import load_model
 from ..predict import extract_batch
@@ -37,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
         if one_file and not args.output:
             sys.stdout.write(view)
         else:
-            target = Path(args.output) if one_file else Path(args.output) / (stems[str(res.name)] + ".html")
+            out = Path(args.output)
+            target = out if one_file else fitting_path(out / (stems[str(res.name)] + ".html"))
             write_atomic(target, view)
             print(f"view of {printable(res.name)} written to {printable(target)}", file=sys.stderr)
     return 1 if failed else 0

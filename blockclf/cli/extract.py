@@ -22,7 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..checks import verdict_flag
 from ..data import host_site
-from ..files import OutputError, atomic_open, printable, write_atomic
+from ..files import NAME_MAX, OutputError, atomic_open, fitting_path, printable, write_atomic
 from ..html import ABSOLUTE_URL, FLAG_WARNINGS, Limits, PageError, join_url
 from ..inputs import is_warc
 from ..jsonout import document
@@ -287,13 +287,16 @@ class _Run:
         if self.out_file is not None:
             return self.out_file
         assert self.out_dir is not None
-        return self.out_dir / (stem + EXT[self.args.format])
+        return fitting_path(self.out_dir / (stem + EXT[self.args.format]))
 
     def _extract_files(self) -> None:
         args, inputs, out_dir = self.args, self.inputs, self.out_dir
         if out_dir is not None or self.out_file is not None:
             for path, stem in list(inputs.files):
                 target = self._target(stem)
+                if self.out_file is None and target.name != Path(stem + EXT[args.format]).name:
+                    print(f"blockclf: warning: {printable(path)}: output name over {NAME_MAX} bytes, written as "
+                          f"{printable(target.name)}", file=sys.stderr)
                 exists = self._exists(target)
                 if exists is not None:
                     inputs.files.remove((path, stem))
