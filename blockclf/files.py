@@ -17,6 +17,7 @@ This module is at the bottom of the package: it imports nothing from blockclf.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -41,8 +42,27 @@ _NAME_DIGEST = 8
 _TEMPORARY_NAME = 120
 
 
+#: what an output's own name or place causes, not the disk or the folder it goes to: a name
+#: too long or refused by the file system, a file where a folder must go or the reverse
+_PLACE_ERRNOS = frozenset((errno.ENAMETOOLONG, errno.EEXIST, errno.ENOTDIR, errno.EISDIR, errno.EINVAL, errno.EILSEQ))
+
+
 class OutputError(Exception):
-    """An output file could not be written (full disk, no permission, not a directory...)."""
+    """An output file could not be written (full disk, no permission, not a directory...).
+
+    ``errno`` is the failed call's error number, when one failed. `only_this_output` tells
+    a failure that another output's write would not meet (its name or its place) from one
+    that every write would (a full or read-only disk): a batch skips the page for the first
+    and stops for the second.
+    """
+
+    def __init__(self, message: str, errno: int | None = None) -> None:
+        super().__init__(message)
+        self.errno = errno
+
+    @property
+    def only_this_output(self) -> bool:
+        return self.errno in _PLACE_ERRNOS
 
 
 def printable(name: object) -> str:
@@ -117,7 +137,7 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str = "utf-8") -> I
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = _temporary(path)
     except OSError as exc:
-        raise OutputError(f"cannot write {printable(path)}: {_why(exc)}") from None
+        raise OutputError(f"cannot write {printable(path)}: {_why(exc)}", exc.errno) from None
     try:
         try:
             if "b" in mode:
@@ -132,7 +152,7 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str = "utf-8") -> I
         tmp.replace(path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise OutputError(f"cannot write {printable(path)}: {_why(exc)}") from None
+        raise OutputError(f"cannot write {printable(path)}: {_why(exc)}", exc.errno) from None
     except BaseException:  # an interrupt or a failure leaves neither a half file nor a temporary
         tmp.unlink(missing_ok=True)
         raise

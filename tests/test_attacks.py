@@ -185,6 +185,31 @@ def test_names_as_long_as_a_file_system_takes_are_written_under_names_that_fit(c
     assert code == 1 and "0 processed, 3 skipped (exists 3)" in err
 
 
+def test_an_output_a_file_stands_in_the_way_of_is_skipped_and_the_batch_goes_on(capsys, tmp_path, tiny_model_file):
+    # text output: b.html writes OUT/b.txt, and the folder b.txt/ of inputs needs OUT/b.txt/
+    src = tmp_path / "IN"
+    (src / "b.txt").mkdir(parents=True)
+    for name in ("b.html", "b.txt/inner.html", "c.html"):
+        (src / name).write_text(PAGE, encoding="utf-8")
+    out = tmp_path / "OUT"
+    code, err = run(capsys, "extract", str(src), "-o", str(out), "--model", str(tiny_model_file))
+    assert code == 1 and "2 processed, 1 skipped (unwritable 1)" in summary(err)
+    assert "skipped " in err and "inner.html: cannot write" in err
+    assert (out / "b.txt").is_file() and (out / "c.txt").is_file()
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_a_view_a_file_stands_in_the_way_of_is_skipped_and_explain_goes_on(capsys, tmp_path, tiny_model_file):
+    src = tmp_path / "IN"
+    (src / "x.html").mkdir(parents=True)  # x.htm's view is OUT/x.html, the folder's views go in OUT/x.html/
+    for name in ("x.htm", "x.html/inner.html", "c.html"):
+        (src / name).write_text(PAGE, encoding="utf-8")
+    out = tmp_path / "OUT"
+    code, err = run(capsys, "explain", str(src), "-o", str(out), "--model", str(tiny_model_file))
+    assert code == 1 and "inner.html: cannot write" in err
+    assert (out / "x.html").is_file() and (out / "c.html").is_file()
+
+
 def test_a_name_that_does_not_fit_is_cut_with_a_digest_of_the_whole():
     assert files.fit_name("page.json", suffix=".json") == "page.json"
     one, two = ("x" * 300 + "1.json"), ("x" * 300 + "2.json")

@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..files import fitting_path, printable, write_atomic
+from ..files import OutputError, fitting_path, printable, write_atomic
 from ..html import PageError
 from ..model import load_model
 from ..predict import extract_batch
-from .common import EXIT_CODES, UsageError, collect_inputs, model_options, read_pages
+from .common import EXIT_CODES, UsageError, collect_inputs, model_options, read_pages, report_skip
 
 __all__ = ["add_parser", "run"]
 
@@ -39,7 +39,14 @@ def run(args: argparse.Namespace) -> int:
         else:
             out = Path(args.output)
             target = out if one_file else fitting_path(out / (stems[str(res.name)] + ".html"))
-            write_atomic(target, view)
+            try:
+                write_atomic(target, view)
+            except OutputError as exc:
+                if not exc.only_this_output:  # a full or read-only disk: no other view would fare better
+                    raise
+                report_skip(str(res.name), PageError("unwritable", str(exc)))
+                failed.append(str(res.name))
+                continue
             print(f"view of {printable(res.name)} written to {printable(target)}", file=sys.stderr)
     return 1 if failed else 0
 

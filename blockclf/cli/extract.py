@@ -259,6 +259,14 @@ class _Run:
                 self.log_fh.write(records)
             yield o.name, out
 
+    def unwritable(self, name: str, exc: OutputError) -> None:
+        """Skip a page whose output its own name or place keeps from being written (a folder
+        of the inputs named like another page's output, ``b.txt/`` beside ``b.html``); the
+        batch goes on."""
+        self.n_done -= 1  # counted when it came out of the batch
+        self.counts["failed"] += 1
+        self.skip(name, PageError("unwritable", str(exc)))
+
     def _folder_site(self, path: Path, stem: str) -> str | None:
         """The site a page without a URL takes from the folders it sits in: the innermost one
         named like a host, from the folder named on the command line (itself included) down."""
@@ -321,7 +329,13 @@ class _Run:
             if out_dir is None and self.out_file is None:
                 _write_stdout(out)
             else:
-                write_atomic(self._target(inputs.stems[name]), out)
+                try:
+                    write_atomic(self._target(inputs.stems[name]), out)
+                except OutputError as exc:
+                    if not exc.only_this_output:  # a full or read-only disk: no other output would fare better
+                        raise
+                    self.unwritable(name, exc)
+                    continue
             self.counts["written"] += 1
         self.counts["files"] = 0
 
@@ -340,8 +354,14 @@ class _Run:
                 if exists is not None:
                     self.skip(str(warc), exists)
                     continue
-            extract_warc(warc, self.out_dir, self.opts, _form(self.args), jobs=self.args.jobs, progress=self.progress,
-                         site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes)
+            try:
+                extract_warc(warc, self.out_dir, self.opts, _form(self.args), jobs=self.args.jobs,
+                             progress=self.progress, site=self.args.site, with_log=bool(self.args.removed_log),
+                             outcomes=self.outcomes)
+            except OutputError as exc:
+                if not exc.only_this_output:
+                    raise
+                self.skip(str(warc), PageError("unwritable", str(exc)))
 
     def report_sites(self) -> None:
         """Name the pages that got no site evidence (one page alone never has any)."""
