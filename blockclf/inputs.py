@@ -66,11 +66,13 @@ def _regular(path: Path) -> tuple[int, int] | PageError:
 class _Listing:
     """The files found so far (each real file once) and the inputs that will not be read."""
 
-    def __init__(self) -> None:
+    def __init__(self, output: Path | None = None) -> None:
         self.found: list[tuple[Path, str, str]] = []  # file, stem, stem keeping the whole file name
         self.problems: list[tuple[str, PageError]] = []
         self.seen_files: set[tuple[int, int]] = set()
         self.seen_dirs: set[tuple[int, int]] = set()
+        self.output = _key(output) if output is not None else None  # the folder outputs go to: never entered
+        self.passed: list[str] = []  # where the output folder was met inside an input folder
 
     def add(self, file: Path, stem: str, full: str) -> None:
         key = _regular(file)
@@ -97,6 +99,10 @@ class _Listing:
                 dirs[:] = []
                 continue
             self.seen_dirs.add((st.st_dev, st.st_ino))
+            if self.output is not None:  # a run's outputs are not its inputs, nor the next run's
+                for d in [d for d in dirs if _key(Path(root, d)) == self.output]:
+                    dirs.remove(d)
+                    self.passed.append(str(Path(root, d)))
             dirs.sort()
             rel_dir = Path(root).relative_to(top)
             for f in sorted(files):
@@ -107,8 +113,18 @@ class _Listing:
                     unread.append(str(Path(root, f)))
 
 
+def _key(path: Path) -> tuple[int, int] | None:
+    """A directory's ``(st_dev, st_ino)``, None when there is none to be read."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
+
+
 def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
-               unread: list[str] | None = None) -> list[tuple[Path, str]]:
+               unread: list[str] | None = None, output: Path | None = None,
+               passed: list[str] | None = None) -> list[tuple[Path, str]]:
     """Pages named by ``paths``: ``(file, output stem relative to its argument)`` pairs.
 
     Directories are walked recursively, following symlinks, in sorted order; each real
@@ -123,9 +139,12 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     Inside a directory, a file is read as a page when its name ends in one of `SUFFIXES`
     (any case) or has a query string after one (``index.html?p=2``); the others (images,
     styles, ``noext``, ``x.gz``) go to ``unread``, which the command reports.
-    A path that does not exist raises `FileNotFoundError`.
+    A path that does not exist raises `FileNotFoundError`. The ``output`` folder, when it lies
+    inside a folder read (``pages/`` with ``-o pages/clean``), is not entered: its files are
+    outputs, and read as pages they would be extracted again on every later run (with
+    ``--format html``) and counted as the site's pages; where it was met goes to ``passed``.
     """
-    listing = _Listing()
+    listing = _Listing(output)
     for arg in paths:
         p = Path(arg)
         if p.is_dir():
@@ -135,6 +154,8 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
         else:
             raise FileNotFoundError(errno.ENOENT, "no such file or directory", arg)
     found, problems = listing.found, listing.problems
+    if passed is not None:
+        passed += listing.passed
     out: list[tuple[Path, str]] = []
     used: set[str] = set()
     for file, stem, full in found:

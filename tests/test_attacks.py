@@ -210,6 +210,21 @@ def test_a_view_a_file_stands_in_the_way_of_is_skipped_and_explain_goes_on(capsy
     assert (out / "x.html").is_file() and (out / "c.html").is_file()
 
 
+def test_an_output_folder_inside_the_input_folder_is_not_read(capsys, tmp_path, tiny_model_file):
+    # HTML outputs are pages: read again, a rerun extracted its own outputs into clean/clean/
+    src = tmp_path / "IN"
+    src.mkdir()
+    for name in ("a.html", "b.html"):
+        (src / name).write_text(PAGE, encoding="utf-8")
+    out = src / "clean"
+    for _ in range(2):
+        code, err = run(capsys, "extract", str(src), "-o", str(out), "--format", "html", "--overwrite",
+                        "--model", str(tiny_model_file))
+        assert code == 0 and "2 processed, 0 skipped" in summary(err)
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == ["a.html", "b.html"]
+    assert f"{out} not read: it is the output folder" in err
+
+
 def test_a_name_that_does_not_fit_is_cut_with_a_digest_of_the_whole():
     assert files.fit_name("page.json", suffix=".json") == "page.json"
     one, two = ("x" * 300 + "1.json"), ("x" * 300 + "2.json")

@@ -34,19 +34,24 @@ class UsageError(Exception):
 
 
 def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
-                   unread: list[str] | None = None) -> list[tuple[Path, str]]:
+                   unread: list[str] | None = None, output: str | Path | None = None) -> list[tuple[Path, str]]:
     """Pages named by ``paths`` as ``(file, output stem)`` pairs; see `blockclf.inputs.list_pages`.
 
     Inputs that are not read (FIFOs, devices, unlistable folders, output-name collisions) go
-    to ``skipped``; a path that does not exist is a `UsageError`.
+    to ``skipped``; a path that does not exist is a `UsageError`. The ``output`` folder is not
+    read where it lies inside a folder given, and stderr says so.
     """
+    passed: list[str] = []
     try:
-        return list_pages(paths, skipped, unread)
+        found = list_pages(paths, skipped, unread, Path(output) if output else None, passed)
     except FileNotFoundError as exc:
         if str(exc.filename).lower().startswith(("http://", "https://")):
             raise UsageError(f"{exc.filename}: blockclf reads pages from files and does not fetch URLs; save the "
                              "page and give its file, or pipe it to 'blockclf extract -'") from None
         raise UsageError(f"{exc.filename}: no such file or directory") from None
+    for folder in passed:
+        print(f"blockclf: {printable(folder)} not read: it is the output folder", file=sys.stderr)
+    return found
 
 
 def report_skip(name: str, why: object) -> None:

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
 
     model = load_model(args.model)
     listing: list[tuple[str, PageError]] = []
-    inputs = collect_inputs(args.paths, skipped=listing)
+    inputs = collect_inputs(args.paths, skipped=listing, output=args.output)
     if not inputs and not listing:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
     one_file = len(inputs) + len(listing) == 1 and not (args.output and Path(args.output).is_dir())

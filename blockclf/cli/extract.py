@@ -176,7 +176,8 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
     warcs = [Path(p) for p in args.paths if p != "-" and is_warc(p)]
     listing: list[tuple[str, PageError]] = []
     unread: list[str] = []
-    files = collect_inputs([p for p in args.paths if p != "-" and not is_warc(p)], skipped=listing, unread=unread)
+    files = collect_inputs([p for p in args.paths if p != "-" and not is_warc(p)], skipped=listing, unread=unread,
+                           output=args.output if args.output not in (None, "-") else None)
     if unread:
         shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
         print(f"blockclf: {len(unread)} files in the given folders were not read, as their names are not pages' "

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.content and args.gold_suffix is None:
         raise UsageError("give --content SELECTOR, or gold text files next to the pages (--gold-suffix)")
     listing: list[tuple[str, PageError]] = []
-    inputs: list[Any] = collect_inputs([p for p in args.pages if not is_warc(p)], skipped=listing)
+    inputs: list[Any] = collect_inputs([p for p in args.pages if not is_warc(p)], skipped=listing, output=args.output)
     for warc in (p for p in args.pages if is_warc(p)):
         records: list[Item] = warc_pages(warc, damage=listing)
         inputs.extend(records)
