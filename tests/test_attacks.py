@@ -316,6 +316,17 @@ def test_output_naming_a_file_exits_3(capsys, tmp_path, tiny_model_file):
     assert code == 3 and err.count("\n") == 1 and "not a directory" in err
 
 
+def test_an_output_folder_under_a_file_exits_3_once_not_a_skip_per_page(capsys, tmp_path, tiny_model_file):
+    # every page's write would fail ("Not a directory"): one error for the run, not one skip per page
+    src = tmp_path / "IN"
+    src.mkdir()
+    for name in ("a.html", "b.html"):
+        (src / name).write_text(PAGE, encoding="utf-8")
+    (tmp_path / "afile").write_text("a file", encoding="utf-8")
+    code, err = run(capsys, "extract", str(src), "-o", str(tmp_path / "afile" / "sub"), "--model", str(tiny_model_file))
+    assert code == 3 and err.count("\n") == 1 and "Not a directory" in err
+
+
 def test_unwritable_folder_exits_3(capsys, tmp_path, tiny_model_file, monkeypatch):
     (tmp_path / "a.html").write_text(PAGE, encoding="utf-8")
 

@@ -446,6 +446,11 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
     out_dir = Path(args.output) if args.output is not None and out_file is None else None
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
+    if out_dir is not None and (inputs.files or inputs.warcs):
+        try:  # made before the batch: a folder that cannot be made is the run's error, not each page's
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"cannot write to {printable(out_dir)}: {exc.strerror or exc}") from None
     _add_stdin(args, inputs)
     job = _Run(args, inputs, opts, out_dir)
     job.out_file = out_file
