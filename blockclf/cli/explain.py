@@ -29,6 +29,11 @@ def run(args: argparse.Namespace) -> int:
     if not one_file and not args.output:
         raise UsageError(f"{len(inputs) + len(listing)} pages found: give -o OUTDIR to write one view per page")
     stems = {str(path): stem for path, stem in inputs}
+    if not one_file:
+        try:  # made first: a folder that cannot be made is the run's error, not each view's
+            Path(args.output).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"cannot write to {printable(args.output)}: {exc.strerror or exc}") from None
     failed: list[str] = []  # every failure of one page is a named skip, as in extract
     pages = read_pages(inputs, listing, args.site, failed)
     for res in extract_batch(pages, model=model, favor=args.favor, threshold=args.threshold, explain=True,
