@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["decode", "repair_mojibake"]
+__all__ = ["decode", "repair_mojibake", "web_encoding"]
 
 BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
@@ -43,6 +43,41 @@ def _lookup(name: str | None) -> str | None:
         return codecs.lookup(name).name
     except LookupError:
         return None
+
+
+#: the encodings of the web (the WHATWG Encoding Standard's), by the name Python's codecs give
+#: them: a page's declaration of anything else (UTF-7, ``unicode_escape``, ``punycode``...) is
+#: ignored, as browsers ignore it; read by such a codec, "+ADw-b+AD4-" or "\\x3cb\\x3e" became
+#: markup that no browser shows
+_WEB_CODECS = frozenset((
+    "utf-8", "utf-16", "utf-16-le", "utf-16-be", "cp866", "iso8859-1", "ascii", "iso8859-2", "iso8859-3", "iso8859-4",
+    "iso8859-5", "iso8859-6", "iso8859-7", "iso8859-8", "iso8859-10", "iso8859-13", "iso8859-14", "iso8859-15",
+    "iso8859-16", "koi8-r", "koi8-u", "mac-roman", "mac-cyrillic", "cp874", "cp1250", "cp1251", "cp1252", "cp1253",
+    "cp1254", "cp1255", "cp1256", "cp1257", "cp1258", "gbk", "gb18030", "big5hkscs", "euc_jp", "iso2022_jp", "cp932",
+    "cp949"))
+#: where the standard reads a label as a superset of the codec Python names it for (a page that
+#: declares GB2312 is read as GBK, Shift_JIS as Windows-31J, Latin-5 as Windows-1254...)
+_WEB_SUPERSETS = {"gb2312": "gbk", "big5": "big5hkscs", "shift_jis": "cp932", "euc_kr": "cp949",
+                  "iso8859-9": "cp1254", "iso8859-11": "cp874", "tis-620": "cp874"}
+#: the standard's labels that Python's codecs do not know
+_WEB_LABELS = {
+    "windows-874": "cp874", "dos-874": "cp874", "x-gbk": "gbk", "windows-31j": "cp932", "x-sjis": "cp932",
+    "cn-big5": "big5hkscs", "x-x-big5": "big5hkscs", "cseuckr": "cp949", "windows-949": "cp949",
+    "x-euc-jp": "euc_jp", "iso-8859-8-i": "iso8859-8", "csiso88598i": "iso8859-8", "logical": "iso8859-8",
+    "x-mac-cyrillic": "mac-cyrillic", "x-mac-ukrainian": "mac-cyrillic",
+    **{f"x-cp125{i}": f"cp125{i}" for i in range(9)},
+}
+
+
+def web_encoding(label: str | None) -> str | None:
+    """The Python codec a page's declared encoding ``label`` names, read as browsers read it;
+    None for a label that names no encoding of the web."""
+    if not label:
+        return None
+    label = label.strip().lower()
+    name = _WEB_LABELS.get(label) or _lookup(label)
+    name = _WEB_SUPERSETS.get(name, name) if name else None
+    return name if name in _WEB_CODECS else None
 
 
 def looks_utf16(data: bytes) -> str | None:
@@ -136,7 +171,7 @@ stray bytes for a legacy Asian encoding.
     if caller:
         candidates.append(caller)
     match = _META_CHARSET.search(data[:4096])
-    declared = _lookup(match.group(1).decode("ascii", "ignore")) if match else None
+    declared = web_encoding(match.group(1).decode("ascii", "ignore")) if match else None
     if declared and declared not in ("utf-16", "utf-16-le", "utf-16-be", "utf-32"):
         if not caller and declared.startswith(_SINGLE_BYTE):
             try:

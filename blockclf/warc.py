@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .batch import BatchOptions, Item, Outcome, run_batch
+from .encoding import web_encoding
 from .files import OutputError, atomic_open, fitting_path
 from .html import Limits, PageError
 from .inputs import is_warc
@@ -229,7 +230,9 @@ def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageE
         _damage(damage, url, "too-large", f"record decodes to over {max_bytes} bytes, the limit")
         return None
     charset = _CHARSET.search(ctype)
-    return Item(name=url, source=data, url=url, site=site, encoding=charset.group(1) if charset else None)
+    # the header's charset, when it names an encoding of the web (as browsers read it)
+    return Item(name=url, source=data, url=url, site=site,
+                encoding=web_encoding(charset.group(1)) if charset else None)
 
 
 def warc_line(res: Result, form: Form, with_log: bool, key: str = "url") -> tuple[str, str]:

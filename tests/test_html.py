@@ -52,6 +52,28 @@ def test_meta_charset_and_http_equiv_are_read():
     assert text_of(doc) == RUSSIAN.strip()
 
 
+@pytest.mark.parametrize("label", ["utf-7", "unicode_escape", "raw_unicode_escape", "punycode", "idna"])
+def test_a_declaration_of_an_encoding_no_browser_reads_is_ignored(label):
+    # read by such a codec, "+ADw-b+AD4-" (UTF-7) or "\\x3cb\\x3e" became markup no browser shows
+    data = page("Price +ADw-b+AD4-low+ADw-/b+AD4- and \\x3cb\\x3e here", f'<meta charset="{label}">').encode()
+    doc = parse(data)
+    assert doc.encoding == "utf-8"
+    assert text_of(doc) == "Price +ADw-b+AD4-low+ADw-/b+AD4- and \\x3cb\\x3e here"
+    assert doc.root.find(".//b") is None
+
+
+@pytest.mark.parametrize(("label", "text", "used"), [
+    ("gb2312", "朱镕基访问了学校。" * 10, "gbk"),  # 镕 is GBK's, not GB2312's: browsers read GB2312 as GBK
+    ("windows-874", "สวัสดีครับ ยินดีต้อนรับ " * 10, "cp874"),  # a label Python's codecs do not know
+    ("iso-8859-9", "Türkçe metin € işareti ile " * 10, "cp1254"),  # Latin-5 is read as Windows-1254
+    ("x-sjis", "日本語のテキストです。" * 10, "cp932"),
+])
+def test_a_declared_encoding_is_read_as_browsers_read_its_label(label, text, used):
+    doc = parse(page(text, f'<meta charset="{label}">').encode(used))
+    assert doc.encoding == used
+    assert text_of(doc) == " ".join(text.split())
+
+
 def test_genuine_latin1_page_is_read_as_browsers_read_it():
     """A browser reads ISO-8859-1 as Windows-1252: the same letters, and quotes and dashes
     where Latin-1 has control characters (0x92 is an apostrophe, not U+0092)."""
