@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .result import Result
 
 __all__ = [
+    "ERROR_REASONS",
     "LOW_KEPT_RATIO",
     "MIN_KEPT_CHARS",
     "PageChecks",
@@ -98,16 +99,28 @@ SLUG_WORDS_NO_URL = 3
 CARD_MIN_UNITS = 5
 #: error: the title or headline says so and under this many characters were kept
 ERROR_MAX_KEPT_CHARS = 2000
+#: why a page is an error page, the warning its verdict comes with (`error_reason`)
+ERROR_REASONS = ("not-found", "forbidden", "server-error")
 _NOT_FOUND = re.compile(
     r"not found|no longer (?:exists|available)|(?:does not|doesn't|did not) exist"
     r"|nicht gefunden|introuvable|no encontrada|non trovata|niet gevonden|não encontrada|nie znaleziono",
     re.IGNORECASE)
+#: not found in other words, said beside a page, an apology or an exclamation (`_APOLOGY`): "Oops!
+#: That page can’t be found." (WordPress's own), "Whoops, we couldn't find that."; a headline may
+#: say the words alone of anything ("Missing hikers cannot be found")
+_CANNOT_FIND = re.compile(r"(?:can(?:not|'t|’t)|could(?: not|n't|n’t)) be found"
+                          r"|(?:can(?:not|'t|’t)|could(?: not|n't|n’t)|unable to) find\b", re.IGNORECASE)
+_APOLOGY = re.compile(r"\b(?:page|oops|whoops|sorry|uh[- ]oh)\b", re.IGNORECASE)
+#: the reader may not see the page: a crawler blocked by the site ("Access Denied", with a reference
+#: number), a login wall ("401 Unauthorized")
+_FORBIDDEN = re.compile(r"access (?:is )?denied|access forbidden|\b40[13] (?:forbidden|unauthori[sz]ed)"
+                        r"|permission denied|zugriff verweigert|accès refusé|acceso denegado", re.IGNORECASE)
 _SERVER_ERROR = re.compile(
     r"internal server error|service (?:temporarily )?unavailable|bad gateway|gateway time-?out|server error",
     re.IGNORECASE)
-#: an HTTP status code that says not found or server error, as a number of its own (not "$2,500",
-#: "2.500", "500%")...
-_STATUS = re.compile(r"(?<![\d.,$€£¥])\b(404|410|500|502|503|504)\b(?![.,]?\d|%)")
+#: an HTTP status code that says not found, forbidden or server error, as a number of its own (not
+#: "$2,500", "2.500", "500%")...
+_STATUS = re.compile(r"(?<![\d.,$€£¥])\b(401|403|404|410|500|502|503|504)\b(?![.,]?\d|%)")
 #: ...counts beside a word for an error or a page ("Error 404", "404 Page", "HTTP 503"), or alone in
 #: a part of the title ("404 | Example"): titles name prices and counts too ("Espresso Machines
 #: Under 500", "Indianapolis 500", "Cut Nearly 500 Jobs")
@@ -310,14 +323,17 @@ def index_score(stats: dict[str, float], url: str | None, title: str, dated: boo
 
 
 def error_reason(blocks: Sequence[Block], kept: Iterable[bool], title: str) -> str | None:
-    """``not-found`` or ``server-error`` when the page's title or a kept ``<h1>`` says so in words,
-    or gives the status code as an error's (`_status`), else None."""
+    """``not-found``, ``forbidden`` or ``server-error`` when the page's title or a kept ``<h1>``
+    says so in words, or gives the status code as an error's (`_status`), else None."""
     heads = [title] + [b.text for b, k in zip(blocks, kept) if k and b.heading_level == 1][:3]
     for text in heads:
         if text and len(text) <= 200:
             code = _status(text)
-            if _NOT_FOUND.search(text) or code in ("404", "410"):
+            if (_NOT_FOUND.search(text) or code in ("404", "410")
+                    or (_CANNOT_FIND.search(text) and _APOLOGY.search(text))):
                 return "not-found"
+            if _FORBIDDEN.search(text) or code in ("401", "403"):
+                return "forbidden"
             if _SERVER_ERROR.search(text) or code is not None:
                 return "server-error"
     return None
@@ -340,11 +356,11 @@ def verdict_flag(res: Result) -> str | None:
     no block was kept (its output is empty: the page may be all boilerplate, or the model
     may have missed its content).
 
-    The reason is the warning that says why: ``not-found``/``server-error`` for an error page,
+    The reason is the warning that says why: `ERROR_REASONS` for an error page,
     ``no-text``/``hidden-only`` (else ``no-visible-text``) for an empty one.
     """
     if res.verdict == "error":
-        return "error:" + next((w for w in res.warnings if w in ("not-found", "server-error")), "error-page")
+        return "error:" + next((w for w in res.warnings if w in ERROR_REASONS), "error-page")
     if res.verdict == "empty":
         return "empty:" + next((w for w in res.warnings if w in ("no-text", "hidden-only")), "no-visible-text")
     if not res.stats.get("kept_chars") and res.stats.get("page_chars"):
@@ -367,8 +383,8 @@ def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str 
 
     Verdicts, the first that holds (docs/page-signals.md says exactly what each counts):
     ``empty`` (no visible text), ``error`` (the title or headline says not found or server
-    error, and little was kept; the reason is added as a warning, ``not-found`` or
-    ``server-error``), ``too-little-text`` (under `MIN_KEPT_CHARS` on the page), ``index``
+    error, and little was kept; the reason is added as a warning, one of `ERROR_REASONS`),
+    ``too-little-text`` (under `MIN_KEPT_CHARS` on the page), ``index``
     (the main content is a list of links or teasers: `index_score` over 0, a body under
     `INDEX_MAX_BODY` characters and no code block kept), otherwise
     ``document``. ``dated``: the page names its publication or modification date, or its author

@@ -61,6 +61,12 @@ def _teasers(n: int) -> str:
     ("Seite nicht gefunden", "not-found"),
     ("503 Service Unavailable", "server-error"),
     ("Internal Server Error", "server-error"),
+    ("Oops! That page can’t be found. – Example", "not-found"),  # WordPress's own soft 404
+    ("Whoops, we couldn't find that.", "not-found"),
+    ("Sorry, we can't find the page you asked for", "not-found"),
+    ("Access Denied", "forbidden"),  # a crawler blocked by the site
+    ("403 Forbidden", "forbidden"),
+    ("Error 401 | Example", "forbidden"),
 ])
 def test_error_pages(title, reason):
     res = _result(f"<title>{title}</title><nav>{NAV}</nav><p>Sorry, we could not find what you asked for. "
@@ -90,6 +96,17 @@ def test_a_status_code_beside_an_error_word_or_alone(title, reason):
 def test_error_from_the_headline_alone():
     res = _result(f"<title>Example</title><h1>Oops! That page can't be found (404)</h1><p>{PROSE * 2}</p>")
     assert error_reason(res.blocks, res.kept, res.title) == "not-found" and res.verdict == "error"
+
+
+@pytest.mark.parametrize("title", [
+    "Missing hikers cannot be found after the storm",  # the words, with no page, apology or exclamation
+    "Scientists can't find the missing link",
+    "The Forbidden Kingdom returns to cinemas",  # forbidden, but nobody's access
+    "Forbidden Career Advice for Software Developers",
+])
+def test_a_short_story_whose_headline_sounds_like_an_error_is_none(title):
+    res = _result(f"<title>{title}</title><h1>{title}</h1><nav>{NAV}</nav><p>{PROSE}</p>")
+    assert error_reason(res.blocks, res.kept, res.title) is None and res.verdict != "error"
 
 
 def test_long_article_mentioning_not_found_is_a_document():
