@@ -100,7 +100,7 @@ CARD_MIN_UNITS = 5
 #: error: the title or headline says so and under this many characters were kept
 ERROR_MAX_KEPT_CHARS = 2000
 #: why a page is an error page, the warning its verdict comes with (`error_reason`)
-ERROR_REASONS = ("not-found", "forbidden", "server-error")
+ERROR_REASONS = ("not-found", "blocked", "server-error")
 _NOT_FOUND = re.compile(
     r"not found|no longer (?:exists|available)|(?:does not|doesn't|did not) exist"
     r"|nicht gefunden|introuvable|no encontrada|non trovata|niet gevonden|não encontrada|nie znaleziono",
@@ -112,9 +112,14 @@ _CANNOT_FIND = re.compile(r"(?:can(?:not|'t|’t)|could(?: not|n't|n’t)) be fo
                           r"|(?:can(?:not|'t|’t)|could(?: not|n't|n’t)|unable to) find\b", re.IGNORECASE)
 _APOLOGY = re.compile(r"\b(?:page|oops|whoops|sorry|uh[- ]oh)\b", re.IGNORECASE)
 #: the reader may not see the page: a crawler blocked by the site ("Access Denied", with a reference
-#: number), a login wall ("401 Unauthorized")
-_FORBIDDEN = re.compile(r"access (?:is )?denied|access forbidden|\b40[13] (?:forbidden|unauthori[sz]ed)"
-                        r"|permission denied|zugriff verweigert|accès refusé|acceso denegado", re.IGNORECASE)
+#: number; "Sorry, you have been blocked"), a bot check standing in for it (Cloudflare's "Just a
+#: moment...", "Are you a robot?", "Pardon Our Interruption"), a login wall ("401 Unauthorized")
+_BLOCKED = re.compile(
+    r"access (?:to (?:this|the) (?:page|site|website|resource) )?(?:is |has been )?denied|access forbidden"
+    r"|\b40[13] (?:forbidden|unauthori[sz]ed)|permission denied|zugriff verweigert|accès refusé|acceso denegado"
+    r"|you(?: have|'ve|’ve) been blocked|^just a moment\.*$|checking (?:if the site connection is secure|your browser)"
+    r"|verify (?:that )?you are (?:a )?human|are you a robot|robot or human|pardon our interruption",
+    re.IGNORECASE)
 _SERVER_ERROR = re.compile(
     r"internal server error|service (?:temporarily )?unavailable|bad gateway|gateway time-?out|server error",
     re.IGNORECASE)
@@ -323,7 +328,7 @@ def index_score(stats: dict[str, float], url: str | None, title: str, dated: boo
 
 
 def error_reason(blocks: Sequence[Block], kept: Iterable[bool], title: str) -> str | None:
-    """``not-found``, ``forbidden`` or ``server-error`` when the page's title or a kept ``<h1>``
+    """``not-found``, ``blocked`` or ``server-error`` when the page's title or a kept ``<h1>``
     says so in words, or gives the status code as an error's (`_status`), else None."""
     heads = [title] + [b.text for b, k in zip(blocks, kept) if k and b.heading_level == 1][:3]
     for text in heads:
@@ -332,8 +337,8 @@ def error_reason(blocks: Sequence[Block], kept: Iterable[bool], title: str) -> s
             if (_NOT_FOUND.search(text) or code in ("404", "410")
                     or (_CANNOT_FIND.search(text) and _APOLOGY.search(text))):
                 return "not-found"
-            if _FORBIDDEN.search(text) or code in ("401", "403"):
-                return "forbidden"
+            if _BLOCKED.search(text.strip()) or code in ("401", "403"):
+                return "blocked"
             if _SERVER_ERROR.search(text) or code is not None:
                 return "server-error"
     return None

@@ -64,9 +64,13 @@ def _teasers(n: int) -> str:
     ("Oops! That page can’t be found. – Example", "not-found"),  # WordPress's own soft 404
     ("Whoops, we couldn't find that.", "not-found"),
     ("Sorry, we can't find the page you asked for", "not-found"),
-    ("Access Denied", "forbidden"),  # a crawler blocked by the site
-    ("403 Forbidden", "forbidden"),
-    ("Error 401 | Example", "forbidden"),
+    ("Access Denied", "blocked"),  # a crawler blocked by the site
+    ("403 Forbidden", "blocked"),
+    ("Error 401 | Example", "blocked"),
+    ("Attention Required! | Sorry, you have been blocked", "blocked"),
+    ("Just a moment...", "blocked"),  # a bot check standing in for the page
+    ("Access to this page has been denied", "blocked"),
+    ("Pardon Our Interruption", "blocked"),
 ])
 def test_error_pages(title, reason):
     res = _result(f"<title>{title}</title><nav>{NAV}</nav><p>Sorry, we could not find what you asked for. "
@@ -102,6 +106,8 @@ def test_error_from_the_headline_alone():
     "Missing hikers cannot be found after the storm",  # the words, with no page, apology or exclamation
     "Scientists can't find the missing link",
     "The Forbidden Kingdom returns to cinemas",  # forbidden, but nobody's access
+    "Just a moment of silence for the victims",
+    "Robots are human too, says inventor",
     "Forbidden Career Advice for Software Developers",
 ])
 def test_a_short_story_whose_headline_sounds_like_an_error_is_none(title):
