@@ -113,12 +113,14 @@ _CANNOT_FIND = re.compile(r"(?:can(?:not|'t|’t)|could(?: not|n't|n’t)) be fo
 _APOLOGY = re.compile(r"\b(?:page|oops|whoops|sorry|uh[- ]oh)\b", re.IGNORECASE)
 #: the reader may not see the page: a crawler blocked by the site ("Access Denied", with a reference
 #: number; "Sorry, you have been blocked"), a bot check standing in for it (Cloudflare's "Just a
-#: moment...", "Are you a robot?", "Pardon Our Interruption"), a login wall ("401 Unauthorized")
+#: moment...", "Are you a robot?", "Pardon Our Interruption"), a consent wall in its place
+#: (Google's "Before you continue to YouTube"), a login wall ("401 Unauthorized")
 _BLOCKED = re.compile(
     r"access (?:to (?:this|the) (?:page|site|website|resource) )?(?:is |has been )?denied|access forbidden"
     r"|\b40[13] (?:forbidden|unauthori[sz]ed)|permission denied|zugriff verweigert|accès refusé|acceso denegado"
     r"|you(?: have|'ve|’ve) been blocked|^just a moment\.*$|checking (?:if the site connection is secure|your browser)"
-    r"|verify (?:that )?you are (?:a )?human|are you a robot|robot or human|pardon our interruption",
+    r"|verify (?:that )?you are (?:a )?human|are you a robot|robot or human|pardon our interruption"
+    r"|^before you continue(?: to [^.!?]{1,60})?$",
     re.IGNORECASE)
 _SERVER_ERROR = re.compile(
     r"internal server error|service (?:temporarily )?unavailable|bad gateway|gateway time-?out|server error",

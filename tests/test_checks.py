@@ -71,6 +71,7 @@ def _teasers(n: int) -> str:
     ("Just a moment...", "blocked"),  # a bot check standing in for the page
     ("Access to this page has been denied", "blocked"),
     ("Pardon Our Interruption", "blocked"),
+    ("Before you continue to YouTube", "blocked"),  # a consent wall in the page's place
 ])
 def test_error_pages(title, reason):
     res = _result(f"<title>{title}</title><nav>{NAV}</nav><p>Sorry, we could not find what you asked for. "
@@ -108,6 +109,7 @@ def test_error_from_the_headline_alone():
     "The Forbidden Kingdom returns to cinemas",  # forbidden, but nobody's access
     "Just a moment of silence for the victims",
     "Robots are human too, says inventor",
+    "Before you continue reading: a note from the editor",
     "Forbidden Career Advice for Software Developers",
 ])
 def test_a_short_story_whose_headline_sounds_like_an_error_is_none(title):
