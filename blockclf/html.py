@@ -280,6 +280,36 @@ def _open_noframes(root: etree._Element) -> None:
                 nf.extend(list(body))
 
 
+def _open_shadow_roots(root: etree._Element) -> None:
+    """Put the content of declarative shadow roots (``<template shadowrootmode="open">``, and
+    the older ``shadowroot``) in the place of their ``<template>``: browsers draw it as the
+    host element's content, and server-rendered web components (Lit, for one) carry their
+    text there. Other templates stay unread, as scripts use them."""
+    shadows = [t for t in root.iter("template") if t.get("shadowrootmode") is not None or t.get("shadowroot")]
+    for t in reversed(shadows):  # innermost last in document order: each moved after those inside it
+        parent = t.getparent()
+        if parent is None:
+            continue
+        at = parent.index(t)
+        if t.text:  # the template's own leading text joins what stands before it
+            before = parent[at - 1] if at else None
+            if before is not None:
+                before.tail = (before.tail or "") + t.text
+            else:
+                parent.text = (parent.text or "") + t.text
+        children = list(t)
+        if t.tail:
+            if children:
+                children[-1].tail = (children[-1].tail or "") + t.tail
+            elif at:
+                parent[at - 1].tail = (parent[at - 1].tail or "") + t.tail
+            else:
+                parent.text = (parent.text or "") + t.tail
+        parent.remove(t)
+        for i, child in enumerate(children):
+            parent.insert(at + i, child)
+
+
 #: a str that names a page file rather than holding a page: one line, no markup, a page suffix
 _PATH_LIKE = re.compile(r"^[^<>\n]{1,4096}\.(?:html?|htm|xhtml)(?:\.gz)?$", re.IGNORECASE)
 
@@ -405,6 +435,8 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
     _check_nodes(root, text, limits)
     if root.find(".//frameset") is not None:
         _open_noframes(root)
+    if "shadowroot" in text:
+        _open_shadow_roots(root)
     title, url, lang = _meta(root)
     deadline = started + limits.max_seconds if limits.max_seconds else None
     doc = Document(root=root, encoding=used, title=title, url=url, lang=lang, n_bytes=n_bytes,

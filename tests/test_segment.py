@@ -552,3 +552,14 @@ def test_a_lazy_loading_image_is_read_from_the_address_its_script_would_swap_in(
     rich = segment(parse(html.encode()))[0].rich or ""
     assert re.findall(r'src="([^"]+)"', rich) == ["/lazy.jpg", "https://img.example/c_fill,w_640/big.jpg",
                                                   "/two.jpg", "/real.jpg"]
+
+
+def test_a_declarative_shadow_roots_text_is_read_where_browsers_draw_it():
+    # server-rendered web components carry their text in <template shadowrootmode>, which browsers
+    # draw as the host's content; other templates are for scripts and stay unread
+    html = ("<html><body><h1>Rivers</h1><river-card>Lead <template shadowrootmode='open'><h2>Inside</h2>"
+            "<p>Shadow text of the card.</p><slot></slot></template>after <p>Light text.</p></river-card>"
+            "<template id='row'><p>A script's row template.</p></template>"
+            "<x-old><template shadowroot='open'><p>Older attribute.</p></template></x-old></body></html>")
+    texts = [b.text for b in blocks_of(html)]
+    assert texts == ["Rivers", "Lead", "Inside", "Shadow text of the card.", "after", "Light text.", "Older attribute."]
