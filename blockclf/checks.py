@@ -118,7 +118,8 @@ _APOLOGY = re.compile(r"\b(?:page|oops|whoops|sorry|uh[- ]oh)\b", re.IGNORECASE)
 _BLOCKED = re.compile(
     r"access (?:to (?:this|the) (?:page|site|website|resource) )?(?:is |has been )?denied|access forbidden"
     r"|\b40[13] (?:forbidden|unauthori[sz]ed)|permission denied|zugriff verweigert|accès refusé|acceso denegado"
-    r"|you(?: have|'ve|’ve) been blocked|^just a moment\.*$|checking (?:if the site connection is secure|your browser)"
+    r"|you(?: have|'ve|’ve) been blocked|^just a moment[.…]*$"
+    r"|checking (?:if the site connection is secure|your browser)"
     r"|verify (?:that )?you are (?:a )?human|are you a robot|robot or human|pardon our interruption"
     r"|^before you continue(?: to [^.!?]{1,60})?$",
     re.IGNORECASE)

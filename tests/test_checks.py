@@ -69,6 +69,7 @@ def _teasers(n: int) -> str:
     ("Error 401 | Example", "blocked"),
     ("Attention Required! | Sorry, you have been blocked", "blocked"),
     ("Just a moment...", "blocked"),  # a bot check standing in for the page
+    ("Just a moment…", "blocked"),
     ("Access to this page has been denied", "blocked"),
     ("Pardon Our Interruption", "blocked"),
     ("Before you continue to YouTube", "blocked"),  # a consent wall in the page's place
