@@ -110,3 +110,20 @@ def test_cli_removed_log_from_a_warc_matches_the_removal_log(crawl, tmp_path, ti
     ref = extract_batch([prepare(html.encode("utf-8"), url=url, name=url) for url, html in pages], model=tiny_model)
     want = [rec for res in ref for rec in removal_log(res)]
     assert got and [(r["page"], r["xpath"], r["text"]) for r in got] == [(r["page"], r["xpath"], r["text"]) for r in want]
+
+
+@pytest.mark.parametrize(("charset", "used"), [("utf-7", None), ("unicode_escape", None), ("gb2312", "gbk"),
+                                                ("ISO-8859-1", "iso8859-1"), ("windows-874", "cp874")])
+def test_a_records_http_charset_is_read_as_browsers_read_it(tmp_path, charset, used):
+    # a charset no browser knows is no charset: the page is read as if its header named none
+    path = tmp_path / "c.warc.gz"
+    with path.open("wb") as fh:
+        writer = WARCWriter(fh, gzip=True)
+        headers = StatusAndHeaders("200 OK", [("Content-Type", f"text/html; charset={charset}")], protocol="HTTP/1.1")
+        writer.write_record(writer.create_warc_record("https://site.example.org/a", "response",
+                                                      payload=io.BytesIO(b"<p>Price +ADw-b+AD4-low</p>"),
+                                                      http_headers=headers))
+    [item] = read_warc(path)
+    assert item.encoding == used
+    page = prepare(item.source, encoding=item.encoding)
+    assert page.blocks[0].text == "Price +ADw-b+AD4-low"
