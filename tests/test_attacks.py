@@ -376,6 +376,20 @@ def test_full_disk_exits_3_and_leaves_no_temporary(capsys, tmp_path, tiny_model_
     assert list(out.iterdir()) == []
 
 
+@pytest.mark.parametrize("log", ["OUT/b.txt", "IN/c.html"])
+def test_a_removal_log_named_like_an_output_or_an_input_is_refused(capsys, tmp_path, tiny_model_file, log):
+    # written last, the log replaced that page's output (or an input page) without a word
+    src = tmp_path / "IN"
+    src.mkdir()
+    for name in ("b.html", "c.html"):
+        (src / name).write_text(PAGE, encoding="utf-8")
+    code = main(["extract", str(src), "-o", str(tmp_path / "OUT"), "--removed-log", str(tmp_path / log),
+                 "--model", str(tiny_model_file)])
+    err = capsys.readouterr().err
+    assert code == 2 and "--removed-log" in err and "give the log another name" in err
+    assert (src / "c.html").read_text(encoding="utf-8") == PAGE and not (tmp_path / "OUT").exists()
+
+
 def test_fail_fast_keeps_the_removal_log_of_the_pages_done(capsys, tmp_path, tiny_model_file):
     src = tmp_path / "IN"
     src.mkdir()

@@ -153,6 +153,20 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--max-bytes, --max-nodes and --max-depth must be at least 1")
 
 
+def _check_log_path(args: argparse.Namespace, inputs: _Inputs, out_dir: Path | None, out_file: Path | None) -> None:
+    """Refuse a ``--removed-log`` that names an input page or a page's output: written last, it
+    replaced that file without a word."""
+    if not args.removed_log:
+        return
+    log = Path(args.removed_log).resolve()
+    for path, stem in inputs.files:
+        target = out_file or (fitting_path(out_dir / (stem + EXT[args.format])) if out_dir is not None else None)
+        if log == path.resolve() or (target is not None and log == target.resolve()):
+            what = "the input" if log == path.resolve() else "the output of"
+            raise UsageError(f"--removed-log {printable(args.removed_log)} is {what} {printable(path)}: "
+                             "give the log another name")
+
+
 def _settle_format(args: argparse.Namespace, out_file: Path | None) -> None:
     """Without ``--format``, a single page's output file says it by its name (``-o page.md``);
     anything else is text. ``--explain`` with an output that shows no reasons, and ``--blocks``
@@ -444,6 +458,7 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
         _steady_heap()
     opts = _options(args, inputs, jsonl, model, profile)
     out_dir = Path(args.output) if args.output is not None and out_file is None else None
+    _check_log_path(args, inputs, out_dir, out_file)
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
     if out_dir is not None and (inputs.files or inputs.warcs):
