@@ -390,6 +390,19 @@ def test_a_removal_log_named_like_an_output_or_an_input_is_refused(capsys, tmp_p
     assert (src / "c.html").read_text(encoding="utf-8") == PAGE and not (tmp_path / "OUT").exists()
 
 
+def test_an_output_that_would_replace_a_page_of_the_run_is_skipped(capsys, tmp_path, tiny_model_file):
+    # HTML output into the folder read: b.html's output is b.html itself, even with --overwrite
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "b.html").write_text(PAGE, encoding="utf-8")
+    (src / "c.htm").write_text(PAGE, encoding="utf-8")
+    code, err = run(capsys, "extract", str(src), "-o", str(src), "--format", "html", "--overwrite",
+                    "--model", str(tiny_model_file))
+    assert code == 1 and "1 processed, 1 skipped (collision 1)" in summary(err) and "is a page this run reads" in err
+    assert (src / "b.html").read_text(encoding="utf-8") == PAGE  # the page is as it was
+    assert (src / "c.html").read_text(encoding="utf-8").startswith('<meta charset="utf-8">')
+
+
 def test_fail_fast_keeps_the_removal_log_of_the_pages_done(capsys, tmp_path, tiny_model_file):
     src = tmp_path / "IN"
     src.mkdir()

@@ -315,8 +315,14 @@ class _Run:
     def _extract_files(self) -> None:
         args, inputs, out_dir = self.args, self.inputs, self.out_dir
         if out_dir is not None or self.out_file is not None:
+            pages = {path.resolve() for path, _ in inputs.files}
             for path, stem in list(inputs.files):
                 target = self._target(stem)
+                if target.resolve() in pages:  # --format html into the folder read: never over a page of the run
+                    inputs.files.remove((path, stem))
+                    self.skip(str(path), PageError("collision", f"its output {printable(target)} is a page this run "
+                                                   "reads (give -o another folder)"))
+                    continue
                 if self.out_file is None and target.name != Path(stem + EXT[args.format]).name:
                     print(f"blockclf: warning: {printable(path)}: output name over {NAME_MAX} bytes, written as "
                           f"{printable(target.name)}", file=sys.stderr)
