@@ -225,6 +225,22 @@ def test_an_output_folder_inside_the_input_folder_is_not_read(capsys, tmp_path, 
     assert f"{out} not read: it is the output folder" in err
 
 
+def test_explain_replaces_no_file_without_overwrite_and_never_a_page_it_reads(capsys, tmp_path, tiny_model_file):
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "b.html").write_text(PAGE, encoding="utf-8")
+    # -o the folder read: a view is b.html, the page itself
+    code, err = run(capsys, "explain", str(src), "-o", str(src), "--overwrite", "--model", str(tiny_model_file))
+    assert code == 1 and "is a page this run reads" in err and (src / "b.html").read_text(encoding="utf-8") == PAGE
+    out = tmp_path / "OUT"
+    out.mkdir()
+    (out / "b.html").write_text("precious", encoding="utf-8")
+    code, err = run(capsys, "explain", str(src), "-o", str(out), "--model", str(tiny_model_file))
+    assert code == 1 and "exists (give --overwrite" in err and (out / "b.html").read_text(encoding="utf-8") == "precious"
+    code, err = run(capsys, "explain", str(src), "-o", str(out), "--overwrite", "--model", str(tiny_model_file))
+    assert code == 0 and (out / "b.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
 def test_a_name_that_does_not_fit_is_cut_with_a_digest_of_the_whole():
     assert files.fit_name("page.json", suffix=".json") == "page.json"
     one, two = ("x" * 300 + "1.json"), ("x" * 300 + "2.json")

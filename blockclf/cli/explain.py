@@ -35,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise OutputError(f"cannot write to {printable(args.output)}: {exc.strerror or exc}") from None
     failed: list[str] = []  # every failure of one page is a named skip, as in extract
+    if args.output:
+        inputs = _writable(inputs, Path(args.output), one_file, args.overwrite, failed)
     pages = read_pages(inputs, listing, args.site, failed)
     for res in extract_batch(pages, model=model, favor=args.favor, threshold=args.threshold, explain=True,
                              top_reasons=args.reasons):
@@ -42,8 +44,7 @@ def run(args: argparse.Namespace) -> int:
         if one_file and not args.output:
             sys.stdout.write(view)
         else:
-            out = Path(args.output)
-            target = out if one_file else fitting_path(out / (stems[str(res.name)] + ".html"))
+            target = _view_path(Path(args.output), stems[str(res.name)], one_file)
             try:
                 write_atomic(target, view)
             except OutputError as exc:
@@ -54,6 +55,33 @@ def run(args: argparse.Namespace) -> int:
                 continue
             print(f"view of {printable(res.name)} written to {printable(target)}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _view_path(output: Path, stem: str, one_file: bool) -> Path:
+    """Where a page's view goes: the ``-o`` file for one page, else ``<stem>.html`` under the folder."""
+    return output if one_file else fitting_path(output / (stem + ".html"))
+
+
+def _writable(inputs: list[tuple[Path, str]], output: Path, one_file: bool, overwrite: bool,
+              failed: list[str]) -> list[tuple[Path, str]]:
+    """The inputs whose view may be written, as extract decides for its outputs: never over a
+    page the run reads (a view is ``.html``: ``-o`` the folder read would replace the pages),
+    and over an existing file only with ``--overwrite``; the others are named skips."""
+    pages = {path.resolve() for path, _ in inputs}
+    kept = []
+    for path, stem in inputs:
+        target = _view_path(output, stem, one_file)
+        why = None
+        if target.resolve() in pages:
+            why = PageError("collision", f"its view {target} is a page this run reads (give -o another folder)")
+        elif not overwrite and (target.exists() or target.is_symlink()):
+            why = PageError("exists", f"view {target} exists (give --overwrite to replace it)")
+        if why is None:
+            kept.append((path, stem))
+        else:
+            report_skip(str(path), why)
+            failed.append(str(path))
+    return kept
 
 
 def add_parser(sub: Any) -> None:
@@ -67,4 +95,5 @@ def add_parser(sub: Any) -> None:
                     help="view file for one page (default stdout), or a directory")
     model_options(xp, "model file, or 'refined' (default: the shipped default model)")
     xp.add_argument("--reasons", type=int, default=4, help="reasons shown per block (default 4)")
+    xp.add_argument("--overwrite", action="store_true", help="replace views that exist (else those pages are skipped)")
     xp.set_defaults(func=run)
