@@ -153,8 +153,11 @@ def _html_path(root: Path, dataset: str, page_id: str) -> Path:
 
 
 def read_index(root: str | Path, splits: Iterable[str] | None = None,
-               datasets: Iterable[str] | None = None) -> list[PageRecord]:
-    """Pages listed in ``root/index.jsonl``, optionally only some splits and datasets."""
+               datasets: Iterable[str] | None = None, problems: list[str] | None = None) -> list[PageRecord]:
+    """Pages listed in ``root/index.jsonl``, optionally only some splits and datasets.
+
+    A line that is no page record is skipped and logged, and said in ``problems`` when given.
+    """
     root = Path(root)
     index = root / "index.jsonl"
     if not index.exists():
@@ -171,6 +174,8 @@ def read_index(root: str | Path, splits: Iterable[str] | None = None,
                 dataset, page_id = str(row["dataset"]), str(row["id"])
             except (json.JSONDecodeError, KeyError, TypeError) as exc:
                 log.warning("%s:%d: skipped, not a page record (%s)", index, n, exc)
+                if problems is not None:
+                    problems.append(f"{index}:{n}: not a page record ({type(exc).__name__}: {exc})")
                 continue
             split = row.get("split") or "train"
             if want_splits and split not in want_splits:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .metrics import Score, score_text, tokens
-from .predict import extract_batch, prepare
+from .predict import extract_batch, page_error, prepare
 from .result import Page
 
 __all__ = ["Score", "evaluate_records", "score_records", "score_text", "summary", "tokens"]
@@ -23,15 +23,16 @@ def score_records(records, model=None, favor: str = "balanced", threshold: float
     Returns ``(pages, results, golds)``: a DataFrame with one row per page (dataset, id, site,
     lang, page type, precision, recall, f1, verdict, kept ratio, warnings), the `Result` of
     each page that could be read, and the gold texts by page key. Pages that cannot be read
-    score 0 (an extractor that fails has extracted nothing) with verdict ``failed``.
+    score 0 (an extractor that fails has extracted nothing) with verdict ``failed`` and, in
+    ``warnings``, the reason code and message.
     """
     pages: list[Page] = []
-    failed: list = []
+    failed: list = []  # (record, why)
     for r in records:
         try:
             pages.append(prepare(r.html_path, url=r.url, site=r.site, name=r.key))
-        except Exception:
-            failed.append(r)
+        except Exception as exc:
+            failed.append((r, page_error(exc, r.key)))
     by_key = {r.key: r for r in records}
     golds = {r.key: r.read_gold() for r in records}
     results = extract_batch(pages, model=model, favor=favor, threshold=threshold, use_site=use_site,
@@ -41,7 +42,8 @@ def score_records(records, model=None, favor: str = "balanced", threshold: float
         row = _row(by_key[res.name], score_text(res.text, golds[res.name]))
         row.update(verdict=res.verdict, kept_ratio=res.stats.get("kept_ratio"), warnings=";".join(res.warnings))
         rows.append(row)
-    rows += [{**_row(r, score_text("", golds[r.key])), "verdict": "failed"} for r in failed]
+    rows += [{**_row(r, score_text("", golds[r.key])), "verdict": "failed", "warnings": f"{why.reason}: {why}"}
+             for r, why in failed]
     return pd.DataFrame(rows), results, golds
 
 

@@ -70,6 +70,9 @@ def _annotated_runs(record: PageRecord) -> list[tuple[str, bool]] | None:
 
 
 def _label_one(record: PageRecord) -> LabelledPage | None:
+    if record.gold_path is None and record.blocks_path is None:  # read as empty gold, every block would be boilerplate
+        log.warning("%s: skipped (no gold text or block labels)", record.key)
+        return None
     try:
         doc = parse(record.html_path)
         blocks = [b for b in segment(doc) if not b.hidden]  # the model scores visible blocks

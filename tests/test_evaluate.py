@@ -74,3 +74,43 @@ def test_evaluate_records_scores_each_page(tiny_dataset, tiny_model):
     assert set(df["dataset"]) == {"alpha", "beta"}
     assert df["f1"].between(0, 1).all()
     assert df["f1"].mean() > 0.9
+
+
+def test_evaluate_names_what_it_could_not_score_and_scores_only_pages_with_gold(tiny_dataset, tiny_model_file,
+                                                                                 tmp_path, capsys):
+    # a user's benchmark with a broken index line, a page without gold text and a page without
+    # HTML: a missing gold read as empty scored the page 0 without a word
+    import json
+    import shutil
+
+    from blockclf.cli import main
+    from blockclf.data import read_index
+
+    bench = tmp_path / "bench"
+    shutil.copytree(tiny_dataset, bench)
+    test = read_index(bench, ["test"])
+    (bench / test[0].dataset / "gold" / f"{test[0].id}.txt").unlink()
+    test[1].html_path.unlink()
+    with (bench / "index.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write("not a record\n" + json.dumps({"dataset": "alpha", "split": "test"}) + "\n")
+    code = main(["evaluate", str(bench), "--split", "test", "--model", str(tiny_model_file)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.count("not a page record") == 2
+    assert f"skipped {test[0].key}: no gold text" in err
+    assert f"{test[1].key} could not be read, scored 0" in err
+    assert out.splitlines()[-1].split()[-1] == str(len(test) - 1)  # the 'all' row counts the pages scored
+
+
+def test_training_leaves_out_pages_without_gold_text_or_block_labels(tiny_dataset, tmp_path):
+    import shutil
+
+    from blockclf.data import read_index
+    from blockclf.train import label_pages
+
+    bench = tmp_path / "bench"
+    shutil.copytree(tiny_dataset, bench)
+    train = read_index(bench, ["train"])
+    (bench / train[0].dataset / "gold" / f"{train[0].id}.txt").unlink()
+    pages = label_pages(read_index(bench, ["train"]), n_jobs=1)
+    assert train[0].key not in {p.record.key for p in pages} and len(pages) == len(train) - 1

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..data import PageRecord
 from ..files import printable
 from ..html import PageError
 from ..inputs import list_pages
@@ -19,8 +20,8 @@ from ..model import FAVORS
 from ..predict import prepare_many
 from ..result import Page
 
-__all__ = ["EXIT_CODES", "UsageError", "collect_inputs", "jobs_value", "model_options", "read_pages",
-           "report_skip"]
+__all__ = ["EXIT_CODES", "UsageError", "collect_inputs", "jobs_value", "labelled_records", "model_options",
+           "read_pages", "report_skip"]
 
 #: the exit status of every command, as the ``--help`` epilogs and docs/robustness.md state it
 EXIT_CODES = ("Exit status: 0 every page processed; 1 some pages skipped (each named on stderr with its reason, "
@@ -52,6 +53,26 @@ def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | 
     for folder in passed:
         print(f"blockclf: {printable(folder)} not read: it is the output folder", file=sys.stderr)
     return found
+
+
+def labelled_records(records: Sequence[PageRecord], problems: Sequence[str], need_gold: bool) -> list[PageRecord]:
+    """The records that have their labels: gold text (``need_gold``: scoring reads it), or gold
+    text or block labels (training reads either). The index lines that were no page record,
+    and the pages without labels, are named on stderr: read as empty gold, their every block
+    would count as boilerplate, a wrong score or a wrong label without a word."""
+    for problem in problems:
+        print(f"blockclf: skipped {printable(problem)}", file=sys.stderr)
+    kept: list[PageRecord] = []
+    missing: list[PageRecord] = []
+    for r in records:
+        (kept if r.gold_path is not None or (r.blocks_path is not None and not need_gold) else missing).append(r)
+    for r in missing[:10]:
+        what = "gold text" if need_gold else "gold text or block labels"
+        print(f"blockclf: skipped {printable(r.key)}: no {what} ({printable(r.dataset)}/gold/{printable(r.id)}.txt)",
+              file=sys.stderr)
+    if len(missing) > 10:
+        print(f"blockclf: skipped {len(missing) - 10} more pages without labels", file=sys.stderr)
+    return kept
 
 
 def report_skip(name: str, why: object) -> None:

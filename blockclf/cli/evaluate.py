@@ -7,11 +7,13 @@ training libraries: they are imported when a benchmark is scored, not at start-u
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from ..data import read_index
+from ..files import printable
 from ..model import FAVORS, load_model
-from .common import EXIT_CODES, UsageError
+from .common import EXIT_CODES, UsageError, labelled_records
 
 __all__ = ["add_parser", "run"]
 
@@ -24,11 +26,16 @@ def run(args: argparse.Namespace) -> int:
     from ..report import write_report
 
     model = load_model(args.model)
-    records = read_index(args.bench, [args.split], args.dataset or None)
+    problems: list[str] = []
+    listed = read_index(args.bench, [args.split], args.dataset or None, problems)
+    records = labelled_records(listed, problems, need_gold=True)
     if not records:
-        raise UsageError(f"no pages with split '{args.split}' in {args.bench}")
+        raise UsageError(f"no pages with split '{args.split}' and gold text in {args.bench}")
     df, results, golds = score_records(records, model, favor=args.favor, threshold=args.threshold,
                                        use_site=not args.no_site)
+    failed = df[df["verdict"] == "failed"]
+    for key, why in zip(failed["dataset"] + "/" + failed["id"], failed["warnings"]):
+        print(f"blockclf: {printable(key)} could not be read, scored 0: {printable(why)}", file=sys.stderr)
     table = summary(df)
     with pd.option_context("display.width", 120, "display.max_rows", 200):
         print(f"split {args.split}, favor {args.favor if args.threshold is None else f'threshold {args.threshold}'}")
@@ -39,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
                              "model": args.model or "default"},
                             records=records, favor=args.favor, threshold=args.threshold, use_site=not args.no_site)
         print(f"report written to {args.report} (open {page})")
-    return 0
+    return 1 if problems or len(records) < len(listed) or len(failed) else 0
 
 
 def add_parser(sub: Any) -> None:

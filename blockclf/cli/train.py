@@ -15,7 +15,7 @@ from typing import Any
 
 from ..data import PageRecord, read_index
 from ..model import Model, load_model
-from .common import EXIT_CODES, UsageError
+from .common import EXIT_CODES, UsageError, labelled_records
 
 __all__ = ["add_parser", "run"]
 
@@ -28,8 +28,11 @@ def run(args: argparse.Namespace) -> int:
 
     data = args.data[0]
     t0 = time.perf_counter()
-    train = read_index(data, [args.split])
-    dev = read_index(data, [args.dev_split])
+    problems: list[str] = []
+    listed = read_index(data, [args.split], problems=problems)
+    train = labelled_records(listed, problems, need_gold=False)
+    listed_dev = read_index(data, [args.dev_split])
+    dev = labelled_records(listed_dev, [], need_gold=True)  # its thresholds are chosen on gold text
     if not train:
         raise UsageError(f"no pages with split '{args.split}' in {data}/index.jsonl")
     if not dev:
@@ -43,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
           f"label alignment), {_trees(model)}, in {secs:.0f}s")
     _print_thresholds(model)
     print(f"model written to {args.output}")
-    return 0
+    return 1 if problems or len(train) < len(listed) or len(dev) < len(listed_dev) else 0
 
 
 def _finetune(args: argparse.Namespace) -> int:
@@ -53,6 +56,9 @@ def _finetune(args: argparse.Namespace) -> int:
     cfg = FinetuneConfig(weight=args.weight, extra_pages=args.extra_pages or None, rounds=args.rounds,
                          seed=args.seed, n_jobs=args.jobs, targets=_targets(args), refine=args.refine)
     base = load_model(args.base) if args.base else None
+    problems: list[str] = []
+    listed = [r for d in args.data for r in read_index(d, ["train"], problems=problems)]
+    unlabelled = len(listed) - len(labelled_records(listed, problems, need_gold=False))  # training leaves them out
     _warn_about_dev([r for d in args.data for r in read_index(d, ["dev"])])
     model = finetune(args.data, base=base, extra=args.extra_data, config=cfg)
     model.save(args.output)
@@ -63,14 +69,15 @@ def _finetune(args: argparse.Namespace) -> int:
           f"{info['train_pages_excluded']} pages excluded for poor label alignment, in {time.perf_counter() - t0:.0f}s")
     _print_thresholds(model)
     print(f"model written to {args.output}")
-    held = [r for d in args.data for r in read_index(d, ["test"])]
+    skipped = 1 if problems or unlabelled else 0
+    held = [r for d in args.data for r in read_index(d, ["test"]) if r.gold_path is not None]
     if not held:
-        print("no held-out pages (split 'test') in the given datasets: no before/after table")
-        return 0
+        print("no held-out pages with gold text (split 'test') in the given datasets: no before/after table")
+        return skipped
     table = compare(held, {f"before ({args.base or 'default model'})": base, f"after ({args.output})": model})
     print(f"on your {len(held)} held-out pages (split test, favor balanced):")
     print(table.round(3).to_string())
-    return 0
+    return skipped
 
 
 def _warn_about_dev(dev: Sequence[PageRecord]) -> None:
