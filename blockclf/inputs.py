@@ -124,7 +124,7 @@ def _key(path: Path) -> tuple[int, int] | None:
 
 def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
                unread: list[str] | None = None, output: Path | None = None,
-               passed: list[str] | None = None) -> list[tuple[Path, str]]:
+               passed: list[str] | None = None, distinct: bool = True) -> list[tuple[Path, str]]:
     """Pages named by ``paths``: ``(file, output stem relative to its argument)`` pairs.
 
     Directories are walked recursively, following symlinks, in sorted order; each real
@@ -135,7 +135,9 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     (``a.html``, ``a.htm`` and ``a.HTML`` in one folder, or ``a.html`` in two folders given
     as arguments), the first keeps it and each later one keeps its whole file name as its
     stem (``a.htm`` → ``a.htm.txt``); one that still collides is skipped with reason
-    ``collision``. Skips go to ``skipped`` as ``(name, PageError)`` pairs, or are logged.
+    ``collision``; with ``distinct`` False (a command that writes nothing per page) every page
+    keeps its stem and none is skipped for it. Skips go to ``skipped`` as ``(name, PageError)``
+    pairs, or are logged.
     Inside a directory, a file is read as a page when its name ends in one of `SUFFIXES`
     (any case) or has a query string after one (``index.html?p=2``); the others (images,
     styles, ``noext``, ``x.gz``) go to ``unread``, which the command reports.
@@ -159,6 +161,9 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     out: list[tuple[Path, str]] = []
     used: set[str] = set()
     for file, stem, full in found:
+        if not distinct:
+            out.append((file, stem))
+            continue
         name = stem if stem not in used else full if full not in used else None
         if name is None:
             problems.append((str(file), PageError(

@@ -296,3 +296,17 @@ def test_removed_log_lines_match_removed_blocks(site_dir, tmp_path):
     assert set(rec) >= {"page", "xpath", "text", "score", "threshold", "reasons"}
     assert rec["score"] < rec["threshold"] and rec["reasons"]
     assert rec["page"].endswith(".html") and rec["xpath"].startswith("/html")
+
+
+def test_site_build_reads_pages_of_one_name_in_several_folders(tmp_path, capsys):
+    # a mirror keeps each section's page as index.html: building a profile writes nothing per
+    # page, so one name in two folders is no collision (it was skipped as one)
+    for n in range(3):
+        d = tmp_path / f"section{n}"
+        d.mkdir()
+        (d / "index.html").write_text(site_page(n))
+    prof_path = tmp_path / "site.json"
+    code = main(["site", "build", *(str(tmp_path / f"section{n}" / "index.html") for n in range(3)),
+                 "-o", str(prof_path)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "3 new pages" in out and "skipped" not in err

@@ -42,7 +42,7 @@ def _prepare_all(paths: Sequence[str], site: str | None, failed: list[str] | Non
     """Parse the pages named by ``paths``; unusable pages are named on stderr and skipped
     (`blockclf.cli.common.read_pages`), their names appended to ``failed`` (the command then exits 1)."""
     listing: list[tuple[str, PageError]] = []
-    inputs = collect_inputs(paths, skipped=listing)
+    inputs = collect_inputs(paths, skipped=listing, distinct=False)  # no page output: same names are no collision
     if not inputs and not listing:
         raise UsageError("no .html/.htm/.html.gz files found in the given paths")
     return read_pages(inputs, listing, site, failed if failed is not None else [])
