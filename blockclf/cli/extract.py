@@ -315,10 +315,12 @@ class _Run:
     def _extract_files(self) -> None:
         args, inputs, out_dir = self.args, self.inputs, self.out_dir
         if out_dir is not None or self.out_file is not None:
-            pages = {path.resolve() for path, _ in inputs.files}
+            # only an HTML output or a named file can be a page: pages end in .html, .htm, .html.gz
+            can_be_page = args.format == "html" or self.out_file is not None
+            pages = {path.resolve() for path, _ in inputs.files} if can_be_page else set()
             for path, stem in list(inputs.files):
                 target = self._target(stem)
-                if target.resolve() in pages:  # --format html into the folder read: never over a page of the run
+                if pages and target.resolve() in pages:  # --format html into the folder read: never over a page
                     inputs.files.remove((path, stem))
                     self.skip(str(path), PageError("collision", f"its output {printable(target)} is a page this run "
                                                    "reads (give -o another folder)"))
