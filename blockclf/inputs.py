@@ -8,6 +8,7 @@ it will not read, with a reason code, instead of blocking on it or looping throu
 from __future__ import annotations
 
 import errno
+import hashlib
 import logging
 import os
 import re
@@ -113,6 +114,12 @@ class _Listing:
                     unread.append(str(Path(root, f)))
 
 
+def _distinct(stem: str, file: Path) -> str:
+    """A third name for an input whose stem and whole file name are taken (``a.html`` in three
+    folders given as arguments): the stem and a digest of the file's path, the same each run."""
+    return f"{stem}~{hashlib.sha1(os.fsencode(str(file))).hexdigest()[:8]}"
+
+
 def _key(path: Path) -> tuple[int, int] | None:
     """A directory's ``(st_dev, st_ino)``, None when there is none to be read."""
     try:
@@ -134,7 +141,8 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     be listed with reason ``unreadable``. When two inputs would get the same output stem
     (``a.html``, ``a.htm`` and ``a.HTML`` in one folder, or ``a.html`` in two folders given
     as arguments), the first keeps it and each later one keeps its whole file name as its
-    stem (``a.htm`` → ``a.htm.txt``); one that still collides is skipped with reason
+    stem (``a.htm`` → ``a.htm.txt``), and one whose whole name is taken too gets the stem and a
+    digest of its path (``a~1a2b3c4d.txt``); one that still collides is skipped with reason
     ``collision``; with ``distinct`` False (a command that writes nothing per page) every page
     keeps its stem and none is skipped for it. Skips go to ``skipped`` as ``(name, PageError)``
     pairs, or are logged.
@@ -164,8 +172,8 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
         if not distinct:
             out.append((file, stem))
             continue
-        name = stem if stem not in used else full if full not in used else None
-        if name is None:
+        name = stem if stem not in used else full if full not in used else _distinct(stem, file)
+        if name in used:
             problems.append((str(file), PageError(
                 "collision", f"its output name '{stem}' is taken by another input with the same name")))
             continue
