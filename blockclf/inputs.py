@@ -100,10 +100,10 @@ class _Listing:
                 dirs[:] = []
                 continue
             self.seen_dirs.add((st.st_dev, st.st_ino))
-            if self.output is not None:  # a run's outputs are not its inputs, nor the next run's
-                for d in [d for d in dirs if _key(Path(root, d)) == self.output]:
-                    dirs.remove(d)
-                    self.passed.append(str(Path(root, d)))
+            if (st.st_dev, st.st_ino) == self.output and Path(root) != top:  # a run's outputs are not its inputs
+                self.passed.append(root)
+                dirs[:] = []
+                continue
             dirs.sort()
             rel_dir = Path(root).relative_to(top)
             for f in sorted(files):

@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..data import PageRecord
-from ..files import printable
+from ..files import OutputError, printable
 from ..html import PageError
 from ..inputs import list_pages
 from ..model import FAVORS
 from ..predict import prepare_many
 from ..result import Page
 
-__all__ = ["EXIT_CODES", "UsageError", "collect_inputs", "jobs_value", "labelled_records", "model_options",
-           "read_pages", "report_skip"]
+__all__ = ["EXIT_CODES", "UsageError", "collect_inputs", "jobs_value", "labelled_records", "make_output_folder",
+           "model_options", "output_skip", "read_pages", "report_skip"]
 
 #: the exit status of every command, as the ``--help`` epilogs and docs/robustness.md state it
 EXIT_CODES = ("Exit status: 0 every page processed; 1 some pages skipped (each named on stderr with its reason, "
@@ -75,6 +75,26 @@ def labelled_records(records: Sequence[PageRecord], problems: Sequence[str], nee
     if len(missing) > 10:
         print(f"blockclf: skipped {len(missing) - 10} more pages without labels", file=sys.stderr)
     return kept
+
+
+def make_output_folder(folder: Path) -> None:
+    """Make the folder a run writes its pages' outputs into, before any page is read: one that
+    cannot be made is the run's error (`OutputError`, exit 3), not a skip of every page."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write to {printable(folder)}: {exc.strerror or exc}") from None
+
+
+def output_skip(target: Path, what: str, overwrite: bool, pages: frozenset[Path] = frozenset()) -> PageError | None:
+    """Why a page's ``what`` ("output", "view") may not be written at ``target``, else None: it
+    would replace a page the run reads (``pages``, resolved; ``collision``), or a file that exists
+    when ``overwrite`` is off (``exists``)."""
+    if pages and target.resolve() in pages:
+        return PageError("collision", f"its {what} {target} is a page this run reads (give -o another folder)")
+    if not overwrite and (target.exists() or target.is_symlink()):
+        return PageError("exists", f"{what} {target} exists (give --overwrite to replace it)")
+    return None
 
 
 def report_skip(name: str, why: object) -> None:

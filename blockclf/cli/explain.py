@@ -11,7 +11,16 @@ from ..files import OutputError, fitting_path, printable, write_atomic
 from ..html import PageError
 from ..model import load_model
 from ..predict import extract_batch
-from .common import EXIT_CODES, UsageError, collect_inputs, model_options, read_pages, report_skip
+from .common import (
+    EXIT_CODES,
+    UsageError,
+    collect_inputs,
+    make_output_folder,
+    model_options,
+    output_skip,
+    read_pages,
+    report_skip,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -30,10 +39,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{len(inputs) + len(listing)} pages found: give -o OUTDIR to write one view per page")
     stems = {str(path): stem for path, stem in inputs}
     if not one_file:
-        try:  # made first: a folder that cannot be made is the run's error, not each view's
-            Path(args.output).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise OutputError(f"cannot write to {printable(args.output)}: {exc.strerror or exc}") from None
+        make_output_folder(Path(args.output))
     failed: list[str] = []  # every failure of one page is a named skip, as in extract
     if args.output:
         inputs = _writable(inputs, Path(args.output), one_file, args.overwrite, failed)
@@ -67,15 +73,10 @@ def _writable(inputs: list[tuple[Path, str]], output: Path, one_file: bool, over
     """The inputs whose view may be written, as extract decides for its outputs: never over a
     page the run reads (a view is ``.html``: ``-o`` the folder read would replace the pages),
     and over an existing file only with ``--overwrite``; the others are named skips."""
-    pages = {path.resolve() for path, _ in inputs}
+    pages = frozenset(path.resolve() for path, _ in inputs)
     kept = []
     for path, stem in inputs:
-        target = _view_path(output, stem, one_file)
-        why = None
-        if target.resolve() in pages:
-            why = PageError("collision", f"its view {target} is a page this run reads (give -o another folder)")
-        elif not overwrite and (target.exists() or target.is_symlink()):
-            why = PageError("exists", f"view {target} exists (give --overwrite to replace it)")
+        why = output_skip(_view_path(output, stem, one_file), "view", overwrite, pages)
         if why is None:
             kept.append((path, stem))
         else:

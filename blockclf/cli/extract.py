@@ -30,7 +30,7 @@ from ..jsonout import lines as json_lines
 from ..model import FAVORS, Model, cached_model
 from ..result import BLOCK_RECORDS, Result
 from ..site import MIN_OTHER_PAGES, SiteProfile
-from .common import EXIT_CODES, UsageError, collect_inputs, jobs_value
+from .common import EXIT_CODES, UsageError, collect_inputs, jobs_value, make_output_folder, output_skip
 
 if TYPE_CHECKING:
     from ..batch import BatchOptions, Outcome
@@ -153,6 +153,15 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--max-bytes, --max-nodes and --max-depth must be at least 1")
 
 
+def _output_path(out_dir: Path | None, out_file: Path | None, stem: str, fmt: str) -> Path:
+    """Where a page's output goes: the file ``-o`` names for one page, else under the folder
+    (its name fitted to `NAME_MAX` bytes)."""
+    if out_file is not None:
+        return out_file
+    assert out_dir is not None
+    return fitting_path(out_dir / (stem + EXT[fmt]))
+
+
 def _check_log_path(args: argparse.Namespace, inputs: _Inputs, out_dir: Path | None, out_file: Path | None) -> None:
     """Refuse a ``--removed-log`` that names an input page or a page's output: written last, it
     replaced that file without a word."""
@@ -160,7 +169,7 @@ def _check_log_path(args: argparse.Namespace, inputs: _Inputs, out_dir: Path | N
         return
     log = Path(args.removed_log).resolve()
     for path, stem in inputs.files:
-        target = out_file or (fitting_path(out_dir / (stem + EXT[args.format])) if out_dir is not None else None)
+        target = _output_path(out_dir, out_file, stem, args.format) if out_dir or out_file else None
         if log == path.resolve() or (target is not None and log == target.resolve()):
             what = "the input" if log == path.resolve() else "the output of"
             raise UsageError(f"--removed-log {printable(args.removed_log)} is {what} {printable(path)}: "
@@ -293,12 +302,6 @@ class _Run:
             return host_site(Path(name) / below)
         return host_site(stem)
 
-    def _exists(self, target: Path) -> PageError | None:
-        """The skip of an input whose output exists (unless ``--overwrite``), else None."""
-        if self.args.overwrite or not (target.exists() or target.is_symlink()):
-            return None
-        return PageError("exists", f"output {target} exists (give --overwrite to replace it)")
-
     def extract_all(self) -> None:
         for name, err in self.inputs.listing:
             self.skip(name, err)
@@ -306,32 +309,23 @@ class _Run:
         self._extract_warcs()
 
     def _target(self, stem: str) -> Path:
-        """Where a page's output goes: the file ``-o`` names for one page, else under the folder."""
-        if self.out_file is not None:
-            return self.out_file
-        assert self.out_dir is not None
-        return fitting_path(self.out_dir / (stem + EXT[self.args.format]))
+        return _output_path(self.out_dir, self.out_file, stem, self.args.format)
 
     def _extract_files(self) -> None:
         args, inputs, out_dir = self.args, self.inputs, self.out_dir
         if out_dir is not None or self.out_file is not None:
             # only an HTML output or a named file can be a page: pages end in .html, .htm, .html.gz
             can_be_page = args.format == "html" or self.out_file is not None
-            pages = {path.resolve() for path, _ in inputs.files} if can_be_page else set()
+            pages = frozenset(path.resolve() for path, _ in inputs.files) if can_be_page else frozenset()
             for path, stem in list(inputs.files):
                 target = self._target(stem)
-                if pages and target.resolve() in pages:  # --format html into the folder read: never over a page
+                why = output_skip(target, "output", args.overwrite, pages)
+                if why is not None:
                     inputs.files.remove((path, stem))
-                    self.skip(str(path), PageError("collision", f"its output {printable(target)} is a page this run "
-                                                   "reads (give -o another folder)"))
-                    continue
-                if self.out_file is None and target.name != Path(stem + EXT[args.format]).name:
+                    self.skip(str(path), why)
+                elif self.out_file is None and target.name != Path(stem + EXT[args.format]).name:
                     print(f"blockclf: warning: {printable(path)}: output name over {NAME_MAX} bytes, written as "
                           f"{printable(target.name)}", file=sys.stderr)
-                exists = self._exists(target)
-                if exists is not None:
-                    inputs.files.remove((path, stem))
-                    self.skip(str(path), exists)
         if not inputs.files:
             return
         from ..batch import Item, run_batch  # lazy, see `run`
@@ -373,7 +367,7 @@ class _Run:
                     self.skip(str(warc), PageError("collision", f"its output {target} is taken by another WARC file"))
                     continue
                 targets.add(target)
-                exists = self._exists(target)
+                exists = output_skip(target, "output", self.args.overwrite)
                 if exists is not None:
                     self.skip(str(warc), exists)
                     continue
@@ -470,10 +464,7 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
     if out_dir is not None and (inputs.files or inputs.warcs):
-        try:  # made before the batch: a folder that cannot be made is the run's error, not each page's
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise OutputError(f"cannot write to {printable(out_dir)}: {exc.strerror or exc}") from None
+        make_output_folder(out_dir)
     _add_stdin(args, inputs)
     job = _Run(args, inputs, opts, out_dir)
     job.out_file = out_file
