@@ -3,6 +3,10 @@
 The page-reading commands (``extract``, ``explain``, ``label``, ``site``) take files and
 directories; `list_pages` turns them into ``(file, output stem)`` pairs and names every input
 it will not read, with a reason code, instead of blocking on it or looping through it.
+Inside a folder, a page is known by its name (`SUFFIXES`) or, failing that, by how its file
+begins (`looks_like_html`): a mirror saves ``/news/story`` as ``story`` and ``/item.php?id=3``
+as ``item.php?id=3``, and those are pages too. WARC files found in a folder are handed to
+the commands that read them.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from pathlib import Path
 from .files import printable
 from .html import PageError
 
-__all__ = ["SUFFIXES", "WARC_SUFFIXES", "is_warc", "list_pages", "strip_suffix"]
+__all__ = ["SNIFF_BYTES", "SUFFIXES", "WARC_SUFFIXES", "is_warc", "list_pages", "looks_like_html", "strip_suffix"]
 
 log = logging.getLogger("blockclf")
 
@@ -49,6 +53,44 @@ def strip_suffix(name: str) -> str | None:
     if _QUERY_PAGE.search(name):
         return name
     return None
+
+
+#: how much of a file of another name is read to tell whether it is a page
+SNIFF_BYTES = 1024
+#: how an HTML file begins, after white space, a byte order mark and an XML declaration: its
+#: doctype, a comment or one of the tags browsers take for HTML in a file of unknown type (the
+#: WHATWG MIME sniffing list, with the tags a page's head or body opens with beside them)
+_HTML_START = re.compile(
+    rb"(?:<\?xml[^>]{0,200}\?>\s*)?"
+    rb"<(?:!doctype\s+html|!--|(?:html|head|body|meta|link|title|script|style|iframe|h1|div|font|table|a|b|br|p"
+    rb"|header|nav|main|article|section)[\s/>])",
+    re.IGNORECASE)
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+def looks_like_html(head: bytes) -> bool:
+    """Whether a file that begins with ``head`` (its first `SNIFF_BYTES`) is an HTML page.
+
+    Scripts, style sheets, feeds (``<?xml`` then ``<rss``), images, JSON and a PHP file's
+    source (``<?php``) are not; a page saved without its suffix, or under its script's name
+    (``item.php?id=3``), is."""
+    for bom, codec in _BOMS:
+        if head.startswith(bom):
+            head = head[len(bom):].decode(codec, "ignore").encode("ascii", "ignore")
+            break
+    return _HTML_START.match(head.lstrip()) is not None
+
+
+def _sniffed(path: Path) -> bool:
+    """Whether ``path`` is a regular file that begins like an HTML page (FIFOs, devices and
+    unreadable files are not opened, or not read as pages)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return False
+        with path.open("rb") as fh:
+            return looks_like_html(fh.read(SNIFF_BYTES))
+    except OSError:
+        return False
 
 
 def _regular(path: Path) -> tuple[int, int] | PageError:
@@ -87,8 +129,9 @@ class _Listing:
         self.problems.append((str(exc.filename or ""), PageError(
             "unreadable", f"directory cannot be listed ({exc.strerror or exc}): its pages are not read")))
 
-    def walk(self, top: Path, unread: list[str] | None) -> None:
-        """Every page under ``top``, each real directory entered once; other files go to ``unread``."""
+    def walk(self, top: Path, unread: list[str] | None, warcs: list[tuple[Path, str]] | None) -> None:
+        """Every page under ``top``, each real directory entered once; WARC files go to ``warcs``
+        (with their folder relative to ``top``) when given, and other files to ``unread``."""
         for root, dirs, files in os.walk(top, followlinks=True, onerror=self.unlistable):
             try:
                 st = os.stat(root)
@@ -108,10 +151,25 @@ class _Listing:
             rel_dir = Path(root).relative_to(top)
             for f in sorted(files):
                 stem = strip_suffix(f)
+                path = Path(root, f)
+                if stem is None and warcs is not None and is_warc(f):
+                    self.add_warc(path, str(rel_dir) if rel_dir != Path(".") else "", warcs)
+                    continue
+                if stem is None and not is_warc(f) and _sniffed(path):
+                    stem = f  # a page by its content: its whole name is its stem (``story`` → ``story.txt``)
                 if stem is not None:
-                    self.add(Path(root, f), str(rel_dir / stem) if rel_dir != Path(".") else stem, str(rel_dir / f))
+                    self.add(path, str(rel_dir / stem) if rel_dir != Path(".") else stem, str(rel_dir / f))
                 elif unread is not None:
-                    unread.append(str(Path(root, f)))
+                    unread.append(str(path))
+
+    def add_warc(self, file: Path, folder: str, warcs: list[tuple[Path, str]]) -> None:
+        """A WARC file found in a folder, with that folder (relative to the folder given), once."""
+        key = _regular(file)
+        if isinstance(key, PageError):
+            self.problems.append((str(file), key))
+        elif key not in self.seen_files:
+            self.seen_files.add(key)
+            warcs.append((file, folder))
 
 
 def _distinct(stem: str, file: Path) -> str:
@@ -131,7 +189,8 @@ def _key(path: Path) -> tuple[int, int] | None:
 
 def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
                unread: list[str] | None = None, output: Path | None = None,
-               passed: list[str] | None = None, distinct: bool = True) -> list[tuple[Path, str]]:
+               passed: list[str] | None = None, distinct: bool = True,
+               warcs: list[tuple[Path, str]] | None = None) -> list[tuple[Path, str]]:
     """Pages named by ``paths``: ``(file, output stem relative to its argument)`` pairs.
 
     Directories are walked recursively, following symlinks, in sorted order; each real
@@ -147,8 +206,12 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     keeps its stem and none is skipped for it. Skips go to ``skipped`` as ``(name, PageError)``
     pairs, or are logged.
     Inside a directory, a file is read as a page when its name ends in one of `SUFFIXES`
-    (any case) or has a query string after one (``index.html?p=2``); the others (images,
-    styles, ``noext``, ``x.gz``) go to ``unread``, which the command reports.
+    (any case) or has a query string after one (``index.html?p=2``), or else when it begins
+    like an HTML page (`looks_like_html`: a mirror's ``story`` or ``item.php?id=3``, whose
+    whole name is then its stem); WARC files go to ``warcs`` as ``(file, folder relative to
+    the argument; a WARC file given itself goes there too, its folder ``""``) when it is
+    given, each real file once; the others (images, styles, scripts, feeds, and WARC
+    files without ``warcs``) go to ``unread``, which the command reports.
     A path that does not exist raises `FileNotFoundError`. The ``output`` folder, when it lies
     inside a folder read (``pages/`` with ``-o pages/clean``), is not entered: its files are
     outputs, and read as pages they would be extracted again on every later run (with
@@ -158,7 +221,9 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     for arg in paths:
         p = Path(arg)
         if p.is_dir():
-            listing.walk(p, unread)
+            listing.walk(p, unread, warcs)
+        elif warcs is not None and is_warc(arg) and (p.exists() or p.is_symlink()):
+            listing.add_warc(p, "", warcs)
         elif p.exists() or p.is_symlink():
             listing.add(p, strip_suffix(p.name) or p.name, p.name)
         else:

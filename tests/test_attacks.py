@@ -277,6 +277,15 @@ def test_fifo_and_device_are_skipped_unread(capsys, tmp_path, tiny_model_file):
     assert code == 1 and "not-a-file" in err
 
 
+def test_a_fifo_of_no_page_name_is_not_opened_to_see_if_it_is_a_page(capsys, tmp_path, tiny_model_file):
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "good.html").write_text(PAGE, encoding="utf-8")
+    os.mkfifo(src / "story")  # a file of another name is read to see if it begins as HTML: not a FIFO
+    code, err = run(capsys, "extract", str(src), "-o", str(tmp_path / "OUT"), "--model", str(tiny_model_file))
+    assert code == 0 and "1 processed" in err and "1 file in the given folders was not read" in err
+
+
 def test_fifo_is_refused_by_the_reader_too(tmp_path):
     os.mkfifo(tmp_path / "late.html")  # created after a listing: the reader checks the open descriptor
     with pytest.raises(PageError) as info:

@@ -296,16 +296,31 @@ def test_a_url_is_not_fetched_and_says_so(capsys):
     assert "does not fetch URLs" in capsys.readouterr().err
 
 
-def test_files_not_named_as_pages_are_reported_and_query_string_pages_read(tmp_path, tiny_model_file, capsys,
-                                                                          synthetic_page):
+def test_a_mirrors_pages_are_read_by_name_or_content_and_other_files_reported(tmp_path, tiny_model_file, capsys,
+                                                                              synthetic_page):
+    # a mirror saves /news/story as "story" and /item.php?id=3 as "item.php?id=3": pages all the same
     html = synthetic_page(8, 0).html
-    for name in ("a.html", "index.html?p=2", "noext", "style.css"):
+    for name in ("a.html", "index.html?p=2", "story", "item.php?id=3"):
         (tmp_path / name).write_text(html, encoding="utf-8")
+    (tmp_path / "page.xhtml").write_text('<?xml version="1.0" encoding="utf-8"?>\n' + html, encoding="utf-8")
+    (tmp_path / "style.css").write_text("body { color: red }", encoding="utf-8")
+    (tmp_path / "app.php").write_text("<?php echo '<html><body>hi</body></html>'; ?>", encoding="utf-8")
+    (tmp_path / "feed").write_text('<?xml version="1.0"?><rss><channel><title>x</title></channel></rss>')
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
     out = tmp_path / "out"
     assert main(["extract", str(tmp_path), "-o", str(out), "--model", str(tiny_model_file)]) == 0
     err = capsys.readouterr().err
-    assert "2 files in the given folders were not read" in err and "noext" in err and "style.css" in err
-    assert sorted(p.name for p in out.iterdir()) == ["a.txt", "index.html?p=2.txt"]
+    assert "4 files in the given folders were not read" in err
+    assert all(name in err for name in ("style.css", "app.php", "feed", "logo.png"))
+    assert sorted(p.name for p in out.iterdir()) == ["a.txt", "index.html?p=2.txt", "item.php?id=3.txt",
+                                                     "page.xhtml.txt", "story.txt"]
+    assert (out / "story.txt").read_text(encoding="utf-8") == (out / "a.txt").read_text(encoding="utf-8") != ""
+    (tmp_path / "style.css").unlink()  # one file left unread: said in the singular
+    for name in ("app.php", "feed", "logo.png"):
+        (tmp_path / name).unlink()
+    (tmp_path / "notes.txt").write_text("plain notes", encoding="utf-8")
+    assert main(["extract", str(tmp_path), "-o", str(out), "--model", str(tiny_model_file), "--overwrite"]) == 0
+    assert "1 file in the given folders was not read, as it is neither" in capsys.readouterr().err
 
 
 def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path, tiny_model_file, synthetic_page):
@@ -486,3 +501,30 @@ def test_url_gives_one_page_its_address_for_links_and_site(capsys, tmp_path: Pat
     for bad in ("javascript:alert(1)", "www.example.org/a", "http://[::1", "ftp://example.org/x", "https:///x"):
         code, _, err = run(capsys, "extract", str(page), "--url", bad)
         assert code == 2 and "--url must be an absolute http or https address" in err, bad
+
+
+@pytest.mark.parametrize("head, page", [
+    (b"<!DOCTYPE html><html><body>", True),
+    (b"\n\n  <html lang='en'>", True),
+    (b"\xef\xbb\xbf<!doctype HTML>", True),
+    ('<?xml version="1.0" encoding="utf-16"?><!DOCTYPE html>'.encode("utf-16"), True),
+    (b'<?xml version="1.0"?>\n<html xmlns="http://www.w3.org/1999/xhtml">', True),
+    (b"<!-- saved from url=(0042)https://example.org/ --><html>", True),
+    (b"<head><meta charset='utf-8'>", True),
+    (b"<div class='post'>a fragment", True),
+    (b"<P>A paragraph", True),
+    (b"<?php echo 1; ?>", False),
+    (b'<?xml version="1.0"?><rss version="2.0">', False),
+    (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg">', False),
+    (b"body { color: red }", False),
+    (b'{"html": "<html>"}', False),
+    (b"function f() { return '<html>'; }", False),
+    (b"\x89PNG\r\n\x1a\n", False),
+    (b"\x1f\x8b\x08\x00", False),
+    (b"<article-list>", False),  # a tag of another name that starts like one of HTML's
+    (b"", False),
+])
+def test_a_file_is_a_page_by_how_it_begins(head, page):
+    from blockclf.inputs import looks_like_html
+
+    assert looks_like_html(head) is page

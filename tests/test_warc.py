@@ -92,6 +92,29 @@ def test_cli_writes_jsonl_and_reports_skips(crawl, tmp_path, tiny_model_file, ca
     assert json.loads(captured.out.splitlines()[0])["url"] == pages[0][0]
 
 
+def test_a_folder_of_warcs_is_read_and_its_layout_kept(tmp_path, synthetic_page, tiny_model_file, capsys):
+    # a crawl's folder of WARC files, one a day: each written where it lies, beside the folder's pages
+    crawl = tmp_path / "crawl"
+    (crawl / "2026-12-02").mkdir(parents=True)
+    day1 = [(f"https://site8.example.org/story/{p}", synthetic_page(8, p).html) for p in range(3)]
+    day2 = [(f"https://site9.example.org/story/{p}", synthetic_page(9, p).html) for p in range(2)]
+    write_warc(crawl / "a.warc.gz", day1)
+    write_warc(crawl / "2026-12-02" / "a.warc.gz", day2)
+    (crawl / "2026-12-02" / "b.html").write_text(day2[0][1], encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["extract", str(crawl), "-o", str(out), "--model", str(tiny_model_file)]) == 0
+    assert "not read" not in capsys.readouterr().err
+    for jsonl, pages in ((out / "a.jsonl", day1), (out / "2026-12-02" / "a.jsonl", day2)):
+        rows = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
+        assert [r["url"] for r in rows] == [url for url, _ in pages] and all(r["text"] for r in rows)
+    assert (out / "2026-12-02" / "b.txt").read_text(encoding="utf-8")
+    # a folder and a WARC of it named on one command line: the WARC is read once
+    assert main(["extract", str(crawl), str(crawl / "a.warc.gz"), "-o", str(tmp_path / "o2"),
+                 "--model", str(tiny_model_file)]) == 0
+    assert len((tmp_path / "o2" / "a.jsonl").read_text(encoding="utf-8").splitlines()) == len(day1)
+    assert "6 processed, 0 skipped" in capsys.readouterr().err
+
+
 def test_plain_gzip_is_not_a_warc(tmp_path):
     page = tmp_path / "p.html.gz"
     page.write_bytes(gzip.compress(b"<p>x</p>"))

@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     listing: list[tuple[str, PageError]] = []
     inputs = collect_inputs(args.paths, skipped=listing, output=args.output)
     if not inputs and not listing:
-        raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML) found in the given "
+                         "paths")
     one_file = len(inputs) + len(listing) == 1 and not (args.output and Path(args.output).is_dir())
     if not one_file and not args.output:
         raise UsageError(f"{len(inputs) + len(listing)} pages found: give -o OUTDIR to write one view per page")
@@ -91,7 +92,8 @@ def add_parser(sub: Any) -> None:
                         epilog=EXIT_CODES,
                         description="Explain decisions. Example: blockclf explain page.html -o view.html "
                                     "(hover a block in the view to see its score and reasons)")
-    xp.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
+    xp.add_argument("paths", nargs="+", metavar="PATH",
+                    help=".html/.htm/.html.gz files or directories (their files that begin as HTML are pages too)")
     xp.add_argument("-o", "--output", metavar="FILE|OUTDIR",
                     help="view file for one page (default stdout), or a directory")
     model_options(xp, "model file, or 'refined' (default: the shipped default model)")

@@ -24,7 +24,6 @@ from ..checks import verdict_flag
 from ..data import host_site
 from ..files import NAME_MAX, OutputError, atomic_open, fitting_path, printable, write_atomic
 from ..html import ABSOLUTE_URL, FLAG_WARNINGS, Limits, PageError, join_url
-from ..inputs import is_warc
 from ..jsonout import document
 from ..jsonout import lines as json_lines
 from ..model import FAVORS, Model, cached_model
@@ -122,7 +121,8 @@ class _Inputs:
     and the inputs already skipped while listing."""
 
     files: list[tuple[Path, str]]
-    warcs: list[Path]
+    #: WARC files, each with the folder its JSONL goes to inside the output folder ("" for its top)
+    warcs: list[tuple[Path, str]]
     stdin: bool
     listing: list[tuple[str, PageError]]
     stems: dict[str, str] = field(default_factory=dict)
@@ -192,21 +192,24 @@ def _settle_format(args: argparse.Namespace, out_file: Path | None) -> None:
 
 
 def _list_inputs(args: argparse.Namespace) -> _Inputs:
-    """The run's inputs; files in the given folders whose names are not pages' are named on stderr."""
+    """The run's inputs; files in the given folders that are neither pages nor WARC files are named on stderr."""
     if args.paths.count("-") > 1:
         raise UsageError("standard input ('-') can be read once")
     stdin = "-" in args.paths
-    warcs = [Path(p) for p in args.paths if p != "-" and is_warc(p)]
+    warcs: list[tuple[Path, str]] = []
     listing: list[tuple[str, PageError]] = []
     unread: list[str] = []
-    files = collect_inputs([p for p in args.paths if p != "-" and not is_warc(p)], skipped=listing, unread=unread,
+    files = collect_inputs([p for p in args.paths if p != "-"], skipped=listing, unread=unread, warcs=warcs,
                            output=args.output if args.output not in (None, "-") else None)
     if unread:
         shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
-        print(f"blockclf: {len(unread)} files in the given folders were not read, as their names are not pages' "
-              f"(.html, .htm, .html.gz, .htm.gz): {shown}", file=sys.stderr)
+        one = len(unread) == 1
+        print(f"blockclf: {len(unread)} {'file' if one else 'files'} in the given folders {'was' if one else 'were'} "
+              f"not read, as {'it is' if one else 'they are'} neither pages (named .html, .htm, .html.gz, .htm.gz, or "
+              f"beginning as HTML does) nor WARC files: {shown}", file=sys.stderr)
     if not files and not warcs and not listing and not stdin:
-        raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML) or WARC files found "
+                         "in the given paths")
     return _Inputs(files, warcs, stdin, listing)
 
 
@@ -360,9 +363,10 @@ class _Run:
         from ..warc import extract_warc, warc_output  # lazy, see `run`
 
         targets: set[Path] = set()
-        for warc in self.inputs.warcs:
-            if self.out_dir is not None:
-                target = warc_output(warc, self.out_dir)
+        for warc, folder in self.inputs.warcs:
+            out_dir = self.out_dir / folder if self.out_dir is not None else None  # a folder's WARCs keep its layout
+            if out_dir is not None:
+                target = warc_output(warc, out_dir)
                 if target in targets:
                     self.skip(str(warc), PageError("collision", f"its output {target} is taken by another WARC file"))
                     continue
@@ -372,7 +376,7 @@ class _Run:
                     self.skip(str(warc), exists)
                     continue
             try:
-                extract_warc(warc, self.out_dir, self.opts, _form(self.args), jobs=self.args.jobs,
+                extract_warc(warc, out_dir, self.opts, _form(self.args), jobs=self.args.jobs,
                              progress=self.progress, site=self.args.site, with_log=bool(self.args.removed_log),
                              outcomes=self.outcomes)
             except OutputError as exc:
@@ -510,8 +514,9 @@ def add_parser(sub: Any) -> None:
                         epilog=EXIT_CODES,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ex.add_argument("paths", nargs="+", metavar="PATH",
-                    help=".html/.htm/.html.gz files or directories, .warc/.warc.gz files (extra 'warc'), "
-                         "or - for one page on standard input")
+                    help=".html/.htm/.html.gz files or directories (their files that begin as HTML, such as "
+                         "a mirror's 'story' or 'item.php?id=3', are pages too, and their WARC files are read), "
+                         ".warc/.warc.gz files (extra 'warc'), or - for one page on standard input")
     ex.add_argument("-o", "--output", metavar="OUTDIR",
                     help="write OUTDIR/<relative path>.{txt,md,json,html}; for a single page, a name ending "
                          ".txt, .md, .json or .html that is not a folder is the output file itself (and, "

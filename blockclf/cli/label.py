@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..files import printable
 from ..html import PageError
-from ..inputs import is_warc
 from .common import EXIT_CODES, UsageError, collect_inputs
 
 if TYPE_CHECKING:
@@ -30,12 +30,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.content and args.gold_suffix is None:
         raise UsageError("give --content SELECTOR, or gold text files next to the pages (--gold-suffix)")
     listing: list[tuple[str, PageError]] = []
-    inputs: list[Any] = collect_inputs([p for p in args.pages if not is_warc(p)], skipped=listing, output=args.output)
-    for warc in (p for p in args.pages if is_warc(p)):
+    warcs: list[tuple[Path, str]] = []
+    inputs: list[Any] = collect_inputs(args.pages, skipped=listing, output=args.output, warcs=warcs)
+    for warc, _folder in warcs:
         records: list[Item] = warc_pages(warc, damage=listing)
         inputs.extend(records)
     if not inputs and not listing:
-        raise UsageError("no .html/.htm/.html.gz files or HTML records in .warc files found in the given paths")
+        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML) or HTML records in "
+                         ".warc files found in the given paths")
     rep = label_site(inputs, args.output, content=args.content, exclude=args.exclude or (),
                      dataset=args.dataset, site=args.site, gold_suffix=args.gold_suffix,
                      edits=read_edits(args.edits) if args.edits else None, dev=args.dev, test=args.test)
@@ -65,7 +67,8 @@ def add_parser(sub: Any) -> None:
                                     "--content 'div.article-body' -o mydata/ && "
                                     "blockclf train mydata/ --base default -o my.json")
     lb.add_argument("pages", nargs="+", metavar="PAGES",
-                    help=".html/.htm/.html.gz files or directories of one site, or .warc/.warc.gz files (extra 'warc')")
+                    help=".html/.htm/.html.gz files or directories of one site (their files that begin as "
+                         "HTML, and their .warc/.warc.gz files, are read too), or .warc/.warc.gz files (extra 'warc')")
     lb.add_argument("--content", metavar="SELECTOR", help="CSS selector or XPath (starting with /) of the main content")
     lb.add_argument("--exclude", action="append", metavar="SELECTOR",
                     help="not content even inside --content (repeatable)")

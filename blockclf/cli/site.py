@@ -44,7 +44,8 @@ def _prepare_all(paths: Sequence[str], site: str | None, failed: list[str] | Non
     listing: list[tuple[str, PageError]] = []
     inputs = collect_inputs(paths, skipped=listing, distinct=False)  # no page output: same names are no collision
     if not inputs and not listing:
-        raise UsageError("no .html/.htm/.html.gz files found in the given paths")
+        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML) found in the given "
+                         "paths")
     return read_pages(inputs, listing, site, failed if failed is not None else [])
 
 
@@ -254,7 +255,8 @@ def add_parser(sub: Any) -> None:
     ss = site.add_subparsers(dest="site_command", required=True)
 
     b = ss.add_parser("build", epilog=EXIT_CODES, help="count block repetition over a site's pages")
-    b.add_argument("paths", nargs="+", metavar="PATH", help=".html/.htm/.html.gz files or directories")
+    b.add_argument("paths", nargs="+", metavar="PATH",
+                    help=".html/.htm/.html.gz files or directories (their files that begin as HTML are pages too)")
     b.add_argument("-o", "--output", required=True, metavar="FILE", help="profile file to write")
     b.add_argument("--site", help="the site's name (default: the pages' registered domain)")
     b.add_argument("--update", action="store_true", help="add the pages to the existing profile FILE")
