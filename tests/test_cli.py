@@ -320,7 +320,7 @@ def test_a_mirrors_pages_are_read_by_name_or_content_and_other_files_reported(tm
         (tmp_path / name).unlink()
     (tmp_path / "notes.txt").write_text("plain notes", encoding="utf-8")
     assert main(["extract", str(tmp_path), "-o", str(out), "--model", str(tiny_model_file), "--overwrite"]) == 0
-    assert "1 file in the given folders was not read, as it is neither" in capsys.readouterr().err
+    assert "1 file in the given folders was not read, as it is neither a page" in capsys.readouterr().err
 
 
 def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path, tiny_model_file, synthetic_page):

@@ -204,9 +204,10 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
     if unread:
         shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
         one = len(unread) == 1
+        what = "it is neither a page" if one else "they are neither pages"
         print(f"blockclf: {len(unread)} {'file' if one else 'files'} in the given folders {'was' if one else 'were'} "
-              f"not read, as {'it is' if one else 'they are'} neither pages (named .html, .htm, .html.gz, .htm.gz, or "
-              f"beginning as HTML does) nor WARC files: {shown}", file=sys.stderr)
+              f"not read, as {what} (named .html, .htm, .html.gz, .htm.gz, or beginning as HTML does) nor "
+              f"{'a WARC file' if one else 'WARC files'}: {shown}", file=sys.stderr)
     if not files and not warcs and not listing and not stdin:
         raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML) or WARC files found "
                          "in the given paths")
