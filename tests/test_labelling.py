@@ -134,7 +134,8 @@ def test_pages_from_a_warc_are_labelled_and_named_by_url(tmp_path, capsys):
     from warcio.statusandheaders import StatusAndHeaders
     from warcio.warcwriter import WARCWriter
 
-    warc = tmp_path / "crawl.warc.gz"
+    (tmp_path / "crawl").mkdir()
+    warc = tmp_path / "crawl" / "day1.warc.gz"
     with open(warc, "wb") as fh:
         writer = WARCWriter(fh, gzip=True)
         for i in range(3):
@@ -148,6 +149,11 @@ def test_pages_from_a_warc_are_labelled_and_named_by_url(tmp_path, capsys):
     assert sorted(r["id"] for r in rows) == ["posts--a0.html", "posts--a1.html", "posts--a2.html"]
     assert {r["domain"] for r in rows} == {"example.org"}
     assert "Article 2" in (out / "blog/gold/posts--a2.html.txt").read_text()
+    # the crawl's folder, its WARC files in it: the same records
+    assert main(["label", str(tmp_path / "crawl"), "--content", "div.post", "-o", str(tmp_path / "ds2"),
+                 "--dataset", "blog"]) == 0
+    again = [json.loads(line) for line in (tmp_path / "ds2" / "index.jsonl").read_text().splitlines()]
+    assert sorted(r["id"] for r in again) == sorted(r["id"] for r in rows)
 
 
 def test_a_page_in_deep_folders_gets_an_id_that_fits_a_file_name(tmp_path):
