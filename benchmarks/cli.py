@@ -8,11 +8,15 @@ process that runs trafilatura over the same files and writes one ``.txt`` per pa
 take turns going first from folder to folder, so a load spike on a shared machine hits both.
 The ratio of the summed wall times is the figure to compare. Then blockclf's written text
 files are scored against the gold text (DESIGN section 4), as a user would score them.
+A shared host's speed swings by several percent within minutes: ``--rounds N`` times every
+folder N times over (each round into fresh output folders, the order still alternating) and
+gives each round's ratio and their median; the quality is that of the first round's files.
 
     python benchmarks/cli.py                               # test split, every dataset
     python benchmarks/cli.py --dataset wcxb --args=--jobs=2
     python benchmarks/cli.py --no-peer --args=--no-site    # quality of other settings only
     python benchmarks/cli.py --peer-jobs 2                 # trafilatura on two processes too
+    python benchmarks/cli.py --rounds 3                    # three rounds of timing, their median ratio
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import json
 import os
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -122,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-peer", action="store_true", help="run blockclf only (quality of other settings)")
     ap.add_argument("--peer-jobs", type=int, default=1,
                     help="run trafilatura in this many processes (default 1: a loop, as a script calls it)")
+    ap.add_argument("--rounds", type=int, default=1, help="time every folder this many times (default 1)")
     ap.add_argument("--keep", type=Path, help="keep the outputs in this folder")
     ap.add_argument("--json", type=Path, help="write the figures here")
     args = ap.parse_args(argv)
@@ -141,29 +147,41 @@ def main(argv: list[str] | None = None) -> int:
     by_set: dict[str, list] = defaultdict(list)
     for r in records:
         by_set[r.dataset].append(r)
-    seconds: dict[str, float] = defaultdict(float)
-    for n, (dataset, recs) in enumerate(sorted(by_set.items())):
+    for dataset, recs in by_set.items():
         folder = work / "pages" / dataset
         folder.mkdir(parents=True)
         for r in recs:
             os.symlink(r.html_path.resolve(), folder / f"{r.id}.html.gz")
-        runs = {"blockclf": [exe, "extract", str(folder), "-o", str(work / "blockclf" / dataset),
-                             *shlex.split(args.args)]}
-        if peer:
-            runs["trafilatura"] = [sys.executable, "-c", PEER, str(folder), str(work / "trafilatura" / dataset),
-                                   str(args.peer_jobs)]
-        order = list(runs) if n % 2 == 0 else list(reversed(runs))
-        for name in order:
-            secs, code, err = _run(runs[name])
-            seconds[name] += secs
-            if code not in (0, 1):
-                print(f"{name} failed on {dataset} (exit {code}): {err.strip()[-300:]}", file=sys.stderr)
-                return 1
-        print(f"{dataset}: {len(recs)} pages, " + ", ".join(f"{k} {seconds[k]:.1f}s so far" for k in order),
-              file=sys.stderr)
+    rounds: list[dict[str, float]] = []
+    for round_ in range(max(args.rounds, 1)):
+        seconds: dict[str, float] = defaultdict(float)
+        for n, dataset in enumerate(sorted(by_set)):
+            folder = work / "pages" / dataset
+            outs = {name: work / (name if round_ == 0 else f"{name}-round{round_ + 1}") / dataset
+                    for name in ("blockclf", "trafilatura")}
+            runs = {"blockclf": [exe, "extract", str(folder), "-o", str(outs["blockclf"]), *shlex.split(args.args)]}
+            if peer:
+                runs["trafilatura"] = [sys.executable, "-c", PEER, str(folder), str(outs["trafilatura"]),
+                                       str(args.peer_jobs)]
+            order = list(runs) if n % 2 == 0 else list(reversed(runs))
+            for name in order:
+                secs, code, err = _run(runs[name])
+                seconds[name] += secs
+                if code not in (0, 1):
+                    print(f"{name} failed on {dataset} (exit {code}): {err.strip()[-300:]}", file=sys.stderr)
+                    return 1
+            print(f"{dataset}: {len(by_set[dataset])} pages, "
+                  + ", ".join(f"{k} {seconds[k]:.1f}s so far" for k in order), file=sys.stderr)
+        rounds.append(seconds)
+        if round_ > 0:  # only the first round's files are scored
+            for name in ("blockclf", "trafilatura"):
+                shutil.rmtree(work / f"{name}-round{round_ + 1}", ignore_errors=True)
+    seconds = rounds[0]
     figures: dict[str, dict] = {"pages": {"n": len(records)}}
     for name, secs in seconds.items():
         figures[name] = {"seconds": round(secs, 2), "pages_per_s": round(len(records) / secs, 2)}
+    if len(rounds) > 1:
+        figures["rounds"] = {"seconds": [{k: round(v, 2) for k, v in r.items()} for r in rounds]}
     # quality of what the command wrote (its text files, or the text of its JSON)
     texts = [written_text(work / "blockclf" / r.dataset, r.id) for r in records]
     if any(t is None for t in texts):
@@ -199,6 +217,12 @@ def _finish(args: argparse.Namespace, figures: dict[str, dict], seconds: dict[st
         ratio = figures["blockclf"]["pages_per_s"] / figures["trafilatura"]["pages_per_s"]
         figures["ratio"] = round(ratio, 3)
         print(f"blockclf x trafilatura: {ratio:.2f}")
+        if "rounds" in figures:
+            ratios = [r["trafilatura"] / r["blockclf"] for r in figures["rounds"]["seconds"]]
+            figures["rounds"]["ratios"] = [round(x, 3) for x in ratios]
+            figures["rounds"]["median_ratio"] = round(statistics.median(ratios), 3)
+            print(f"each round's ratio: {', '.join(f'{x:.2f}' for x in ratios)}; "
+                  f"median of {len(ratios)}: {statistics.median(ratios):.2f}")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")
     if args.keep:
