@@ -27,6 +27,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from .encoding import decode, repair_mojibake
+from .mhtml import html_part, is_mhtml
 from .reading import (
     GZIP_MAGIC,
     Limits,
@@ -327,28 +328,34 @@ def _check_arguments(source: object, encoding: object, limits: object) -> None:
                         "text: give pathlib.Path(...) to read a file")
 
 
-def _decoded(source: Source, encoding: str | None, limits: Limits, warnings: list[str]) -> tuple[str, str, int]:
-    """The page as text, the encoding used and its size in bytes (characters for a str).
+def _decoded(source: Source, encoding: str | None, limits: Limits,
+             warnings: list[str]) -> tuple[str, str, int, str | None]:
+    """The page as text, the encoding used, its size in bytes (characters for a str) and, for
+    a page saved as MHTML, the address it was saved from.
 
     Bytes are read, un-gzipped, bounded and checked for binary content before decoding, so
-    the decoder never sees media or a bomb.
+    the decoder never sees media or a bomb; an MHTML file is read as its HTML part (`mhtml`).
     """
     data: bytes | str = read_file_source(source, limits.max_bytes, warnings) if isinstance(source, Path) else source
+    saved_from = None
     if isinstance(data, bytes):
         if data[:2] == GZIP_MAGIC:
             data = gunzip(data, "page", limits.max_bytes, warnings)
         if len(data) > limits.max_bytes:
             raise PageError("too-large", f"page has {len(data)} bytes, over the limit of {limits.max_bytes}")
+        if data[:1].isalpha() and is_mhtml(data):  # a page begins with markup, a MIME message with its headers
+            data, charset, saved_from = html_part(data)
+            encoding = encoding or charset
         if not data or data.isspace():
             raise PageError("empty", "page is empty" if not data else "page has only whitespace")
         check_binary(data)
         text, used = decode(data, encoding)
         if "+" in used:
             warnings.append("mixed-encoding")
-        return _repaired(text, warnings), used, len(data)
+        return _repaired(text, warnings), used, len(data), saved_from
     if len(data) > limits.max_bytes:
         raise PageError("too-large", f"page has {len(data)} characters, over the limit of {limits.max_bytes}")
-    return _repaired(data, warnings), "str", len(data)
+    return _repaired(data, warnings), "str", len(data), saved_from
 
 
 def _repaired(text: str, warnings: list[str]) -> str:
@@ -416,7 +423,8 @@ def _check_nodes(root: etree._Element, text: str, limits: Limits) -> None:
 
 
 def parse(source: Source, encoding: str | None = None, limits: Limits | None = None) -> Document:
-    """Parse a page given as bytes, decoded text, or a path to ``.html``/``.htm``/``.html.gz``.
+    """Parse a page given as bytes, decoded text, or a path to ``.html``/``.htm``/``.html.gz``
+    (or a browser's single-file ``.mhtml``, read as its page's HTML part).
 
     Raises `PageError` for input that is empty, binary, JSON or XML, over the limits or not
     parseable, and `TypeError` (with a message naming the argument) for arguments of the
@@ -429,7 +437,7 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
     limits = limits or Limits()
     started = time.monotonic()
     warnings: list[str] = []
-    text, used, n_bytes = _decoded(source, encoding, limits, warnings)
+    text, used, n_bytes, saved_from = _decoded(source, encoding, limits, warnings)
     root, text = _parsed(_parseable(text, limits, warnings), limits, warnings)
     root = _unswallow(root, text, warnings)
     _check_nodes(root, text, limits)
@@ -438,6 +446,7 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
     if "shadowroot" in text:
         _open_shadow_roots(root)
     title, url, lang = _meta(root)
+    url = url or saved_from  # the address an MHTML file was saved from, when the page names none
     deadline = started + limits.max_seconds if limits.max_seconds else None
     doc = Document(root=root, encoding=used, title=title, url=url, lang=lang, n_bytes=n_bytes,
                    warnings=warnings, deadline=deadline)

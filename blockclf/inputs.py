@@ -27,8 +27,9 @@ __all__ = ["SNIFF_BYTES", "SUFFIXES", "WARC_SUFFIXES", "is_warc", "list_pages", 
 
 log = logging.getLogger("blockclf")
 
-#: file names read as pages (case-insensitive)
-SUFFIXES = (".html.gz", ".htm.gz", ".html", ".htm")
+#: file names read as pages (case-insensitive; ``.mhtml`` before ``.html``, which it ends with): a
+#: browser's single-file save (``.mhtml``, ``.mht``) is read as its HTML part (`blockclf.mhtml`)
+SUFFIXES = (".html.gz", ".htm.gz", ".mhtml", ".mht", ".html", ".htm")
 #: file names read as WARC files of pages (case-insensitive; needs the ``warc`` extra)
 WARC_SUFFIXES = (".warc", ".warc.gz")
 

@@ -206,8 +206,8 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
         one = len(unread) == 1
         what = "it is neither a page" if one else "they are neither pages"
         print(f"blockclf: {len(unread)} {'file' if one else 'files'} in the given folders {'was' if one else 'were'} "
-              f"not read, as {what} (named .html, .htm, .html.gz, .htm.gz, or beginning as HTML does) nor "
-              f"{'a WARC file' if one else 'WARC files'}: {shown}", file=sys.stderr)
+              f"not read, as {what} (named .html, .htm, .html.gz, .htm.gz, .mhtml, .mht, or beginning as HTML "
+              f"does) nor {'a WARC file' if one else 'WARC files'}: {shown}", file=sys.stderr)
     if not files and not warcs and not listing and not stdin:
         raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML) or WARC files found "
                          "in the given paths")
@@ -515,7 +515,7 @@ def add_parser(sub: Any) -> None:
                         epilog=EXIT_CODES,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ex.add_argument("paths", nargs="+", metavar="PATH",
-                    help=".html/.htm/.html.gz files or directories (their files that begin as HTML, such as "
+                    help=".html/.htm/.html.gz/.mhtml files or directories (their files that begin as HTML, such as "
                          "a mirror's 'story' or 'item.php?id=3', are pages too, and their WARC files are read), "
                          ".warc/.warc.gz files (extra 'warc'), or - for one page on standard input")
     ex.add_argument("-o", "--output", metavar="OUTDIR",
