@@ -37,10 +37,13 @@ def is_mhtml(data: bytes) -> bool:
 def html_part(data: bytes) -> tuple[bytes, str | None, str | None]:
     """The page of an MHTML file: its HTML part's bytes (transfer encoding undone), the charset
     the part declares, and the address it was saved from. `PageError` ``mhtml-no-html`` when
-    the file holds no HTML part."""
-    message = email.parser.BytesParser(policy=email.policy.compat32).parsebytes(data)
+    the file holds no HTML part, ``too-deep`` when its parts nest past the interpreter's recursion limit."""
+    try:  # the parser and the walk recurse once a level of nested parts
+        message = email.parser.BytesParser(policy=email.policy.compat32).parsebytes(data)
+        parts = [p for p in message.walk() if p.get_content_type() in ("text/html", "application/xhtml+xml")]
+    except RecursionError:
+        raise PageError("too-deep", "MHTML file nests its parts deeper than this interpreter can read") from None
     saved_from = _address(message.get("Snapshot-Content-Location"))
-    parts = [p for p in message.walk() if p.get_content_type() in ("text/html", "application/xhtml+xml")]
     if not parts:
         raise PageError("mhtml-no-html", "MHTML file holds no HTML part: no page to read")
     page = next((p for p in parts if saved_from and _address(p.get("Content-Location")) == saved_from), parts[0])

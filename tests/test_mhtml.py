@@ -87,3 +87,14 @@ def test_the_command_reads_mhtml_files_in_a_folder(tmp_path: Path, capsys):
 
     doc = json.loads((out / "rivers.json").read_text(encoding="utf-8"))
     assert doc["url"] == "https://www.example.org/rivers" and "café 5" in doc["text"]
+
+
+def test_parts_nested_past_the_recursion_limit_are_a_named_skip():
+    depth = 2000
+    head = 'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="b0"\r\n\r\n'
+    body = "".join(f'--b{i - 1}\r\nContent-Type: multipart/related; boundary="b{i}"\r\n\r\n' for i in range(1, depth))
+    body += f"--b{depth - 1}\r\nContent-Type: text/html\r\n\r\n<p>deep</p>\r\n"
+    body += "".join(f"--b{i}--\r\n" for i in reversed(range(depth)))
+    with pytest.raises(PageError) as info:
+        parse((head + body).encode("ascii"))
+    assert info.value.reason == "too-deep"
