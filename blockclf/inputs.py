@@ -23,7 +23,8 @@ from pathlib import Path
 from .files import printable
 from .html import PageError
 
-__all__ = ["SNIFF_BYTES", "SUFFIXES", "WARC_SUFFIXES", "is_warc", "list_pages", "looks_like_html", "strip_suffix"]
+__all__ = ["JSONL_SUFFIXES", "SNIFF_BYTES", "SUFFIXES", "WARC_SUFFIXES", "is_jsonl", "is_warc", "list_pages",
+           "looks_like_html", "strip_suffix"]
 
 log = logging.getLogger("blockclf")
 
@@ -34,9 +35,18 @@ SUFFIXES = (".html.gz", ".htm.gz", ".mhtml", ".mht", ".html", ".htm")
 WARC_SUFFIXES = (".warc", ".warc.gz")
 
 
+#: file names read as JSON lines of pages (case-insensitive; `blockclf.records`)
+JSONL_SUFFIXES = (".jsonl.gz", ".ndjson.gz", ".jsonl", ".ndjson")
+
+
 def is_warc(path: str | Path) -> bool:
     """Whether ``path`` names a WARC file (by its suffix)."""
     return str(path).lower().endswith(WARC_SUFFIXES)
+
+
+def is_jsonl(path: str | Path) -> bool:
+    """Whether ``path`` names a file of JSON lines of pages (by its suffix)."""
+    return str(path).lower().endswith(JSONL_SUFFIXES)
 
 
 #: a page saved with its URL's query string after the suffix, as mirroring tools name them
@@ -130,9 +140,11 @@ class _Listing:
         self.problems.append((str(exc.filename or ""), PageError(
             "unreadable", f"directory cannot be listed ({exc.strerror or exc}): its pages are not read")))
 
-    def walk(self, top: Path, unread: list[str] | None, warcs: list[tuple[Path, str]] | None) -> None:
-        """Every page under ``top``, each real directory entered once; WARC files go to ``warcs``
-        (with their folder relative to ``top``) when given, and other files to ``unread``."""
+    def walk(self, top: Path, unread: list[str] | None, warcs: list[tuple[Path, str]] | None,
+             jsonl: bool = False) -> None:
+        """Every page under ``top``, each real directory entered once; WARC files (and with
+        ``jsonl`` files of JSON lines) go to ``warcs`` (with their folder relative to ``top``)
+        when given, and other files to ``unread``."""
         for root, dirs, files in os.walk(top, followlinks=True, onerror=self.unlistable):
             try:
                 st = os.stat(root)
@@ -153,7 +165,7 @@ class _Listing:
             for f in sorted(files):
                 stem = strip_suffix(f)
                 path = Path(root, f)
-                if stem is None and warcs is not None and is_warc(f):
+                if stem is None and warcs is not None and (is_warc(f) or (jsonl and is_jsonl(f))):
                     self.add_warc(path, str(rel_dir) if rel_dir != Path(".") else "", warcs)
                     continue
                 if stem is None and not is_warc(f) and _sniffed(path):
@@ -191,7 +203,7 @@ def _key(path: Path) -> tuple[int, int] | None:
 def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
                unread: list[str] | None = None, output: Path | None = None,
                passed: list[str] | None = None, distinct: bool = True,
-               warcs: list[tuple[Path, str]] | None = None) -> list[tuple[Path, str]]:
+               warcs: list[tuple[Path, str]] | None = None, jsonl: bool = False) -> list[tuple[Path, str]]:
     """Pages named by ``paths``: ``(file, output stem relative to its argument)`` pairs.
 
     Directories are walked recursively, following symlinks, in sorted order; each real
@@ -211,7 +223,8 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     like an HTML page (`looks_like_html`: a mirror's ``story`` or ``item.php?id=3``, whose
     whole name is then its stem); WARC files go to ``warcs`` as ``(file, folder relative to
     the argument; a WARC file given itself goes there too, its folder ``""``) when it is
-    given, each real file once; the others (images, styles, scripts, feeds, and WARC
+    given, each real file once (and so do files of JSON lines of pages, `JSONL_SUFFIXES`,
+    with ``jsonl``); the others (images, styles, scripts, feeds, and WARC
     files without ``warcs``) go to ``unread``, which the command reports.
     A path that does not exist raises `FileNotFoundError`. The ``output`` folder, when it lies
     inside a folder read (``pages/`` with ``-o pages/clean``), is not entered: its files are
@@ -222,8 +235,8 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     for arg in paths:
         p = Path(arg)
         if p.is_dir():
-            listing.walk(p, unread, warcs)
-        elif warcs is not None and is_warc(arg) and (p.exists() or p.is_symlink()):
+            listing.walk(p, unread, warcs, jsonl)
+        elif warcs is not None and (is_warc(arg) or (jsonl and is_jsonl(arg))) and (p.exists() or p.is_symlink()):
             listing.add_warc(p, "", warcs)
         elif p.exists() or p.is_symlink():
             listing.add(p, strip_suffix(p.name) or p.name, p.name)

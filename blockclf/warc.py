@@ -12,26 +12,22 @@ from __future__ import annotations
 
 import contextlib
 import io
-import itertools
 import logging
 import os
 import re
-import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
-from dataclasses import dataclass, field, replace
-from functools import partial
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .batch import BatchOptions, Item, Outcome, run_batch
+from .batch import BatchOptions, Item, Outcome
 from .encoding import web_encoding
-from .files import OutputError, atomic_open, fitting_path
+from .files import fitting_path
 from .html import Limits, PageError
 from .inputs import is_warc
-from .jsonout import line as json_line
-from .jsonout import lines as json_lines
-from .render import Form, removal_log
-from .result import Result
+from .records import extract_items
+from .records import page_line as warc_line
+from .render import Form
 
 __all__ = ["extract_warc", "is_warc", "read_warc", "warc_line", "warc_output"]
 
@@ -235,21 +231,6 @@ def _item(record: Any, site: str | None, max_bytes: int, damage: dict[str, PageE
                 encoding=web_encoding(charset.group(1)) if charset else None)
 
 
-def warc_line(res: Result, form: Form, with_log: bool, key: str = "url") -> tuple[str, str]:
-    """One JSONL line for a result (a WARC record's, keyed by its URL; ``key="name"`` for a
-    page file), written in ``form`` as a file of the page would be (its images, headline and
-    block records), and its removal log as JSON lines ("" without ``with_log``): encoded here,
-    in the worker that scored the page, not in the process that writes every output."""
-    row: dict[str, Any] = {key: res.name}
-    if form.fmt == "json":
-        row.update(form.document(res))
-        row[key] = res.name
-    else:
-        row.update(title=res.title, site=res.site, verdict=res.verdict)
-        row[form.fmt] = form.text(res)
-    return json_line(row), (json_lines(removal_log(res)) if with_log else "")
-
-
 def _stem(path: Path) -> str:
     name = path.name
     for suffix in (".warc.gz", ".warc"):
@@ -279,39 +260,6 @@ def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions
     """
     path = Path(path)
     _require_warcio()
-    form = Form(form) if isinstance(form, str) else form
-    opts = replace(opts, transform=partial(warc_line, form=form, with_log=with_log))
-    damage: dict[str, PageError] = {}  # filled while the records are read; the same on every pass
-    batch = itertools.chain(
-        run_batch(lambda: read_warc(path, site, max_bytes=opts.limits.max_bytes, damage=damage), opts,
-                  jobs=jobs, progress=progress),
-        _damaged(damage))
-    lines = outcomes(batch) if outcomes is not None else _default_outcomes(batch)
-    if output is None:
-        try:
-            for _, line in lines:
-                sys.stdout.write(line)
-        except BrokenPipeError:  # the reader stopped early: the command ends quietly (cli.main)
-            raise
-        except OSError as exc:  # a full disk behind a redirection
-            raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
-        return None
-    target = warc_output(path, output)
-    with atomic_open(target) as fh:
-        for _, line in lines:
-            fh.write(line)
-    return target
-
-
-def _damaged(damage: dict[str, PageError]) -> Iterator[Outcome]:
-    """The damage found while reading, as failed outcomes (read only once the batch is done)."""
-    for name, error in damage.items():
-        yield Outcome(name, error=error)
-
-
-def _default_outcomes(batch: Iterable[Outcome]) -> Iterator[tuple[str, str]]:
-    for o in batch:
-        if o.error is not None:
-            log.warning("skipped %s: %s", o.name, o.error)
-            continue
-        yield o.name, o.result[0]
+    return extract_items(lambda damage: read_warc(path, site, max_bytes=opts.limits.max_bytes, damage=damage),
+                         warc_output(path, output) if output is not None else None, opts, form, jobs=jobs,
+                         progress=progress, with_log=with_log, outcomes=outcomes, key="url")

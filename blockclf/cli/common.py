@@ -36,7 +36,8 @@ class UsageError(Exception):
 
 def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
                    unread: list[str] | None = None, output: str | Path | None = None,
-                   distinct: bool = True, warcs: list[tuple[Path, str]] | None = None) -> list[tuple[Path, str]]:
+                   distinct: bool = True, warcs: list[tuple[Path, str]] | None = None,
+                   jsonl: bool = False) -> list[tuple[Path, str]]:
     """Pages named by ``paths`` as ``(file, output stem)`` pairs; see `blockclf.inputs.list_pages`.
 
     Inputs that are not read (FIFOs, devices, unlistable folders, output-name collisions) go
@@ -48,7 +49,8 @@ def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | 
     """
     passed: list[str] = []
     try:
-        found = list_pages(paths, skipped, unread, Path(output) if output else None, passed, distinct, warcs)
+        found = list_pages(paths, skipped, unread, Path(output) if output else None, passed, distinct, warcs,
+                           jsonl)
     except FileNotFoundError as exc:
         if str(exc.filename).lower().startswith(("http://", "https://")):
             raise UsageError(f"{exc.filename}: blockclf reads pages from files and does not fetch URLs; save the "

@@ -24,6 +24,7 @@ from ..checks import verdict_flag
 from ..data import host_site
 from ..files import NAME_MAX, OutputError, atomic_open, fitting_path, printable, write_atomic
 from ..html import ABSOLUTE_URL, FLAG_WARNINGS, Limits, PageError, join_url
+from ..inputs import is_jsonl
 from ..jsonout import document
 from ..jsonout import lines as json_lines
 from ..model import FAVORS, Model, cached_model
@@ -200,17 +201,17 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
     listing: list[tuple[str, PageError]] = []
     unread: list[str] = []
     files = collect_inputs([p for p in args.paths if p != "-"], skipped=listing, unread=unread, warcs=warcs,
-                           output=args.output if args.output not in (None, "-") else None)
+                           output=args.output if args.output not in (None, "-") else None, jsonl=True)
     if unread:
         shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
         one = len(unread) == 1
         what = "it is neither a page" if one else "they are neither pages"
         print(f"blockclf: {len(unread)} {'file' if one else 'files'} in the given folders {'was' if one else 'were'} "
               f"not read, as {what} (named .html, .htm, .html.gz, .htm.gz, .mhtml, .mht, or beginning as HTML "
-              f"does) nor {'a WARC file' if one else 'WARC files'}: {shown}", file=sys.stderr)
+              f"does) nor {'a WARC or JSONL file' if one else 'WARC or JSONL files'}: {shown}", file=sys.stderr)
     if not files and not warcs and not listing and not stdin:
-        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML) or WARC files found "
-                         "in the given paths")
+        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML), WARC or JSONL files "
+                         "found in the given paths")
     return _Inputs(files, warcs, stdin, listing)
 
 
@@ -361,15 +362,17 @@ class _Run:
         self.counts["files"] = 0
 
     def _extract_warcs(self) -> None:
+        from ..records import extract_jsonl, jsonl_output
         from ..warc import extract_warc, warc_output  # lazy, see `run`
 
         targets: set[Path] = set()
         for warc, folder in self.inputs.warcs:
             out_dir = self.out_dir / folder if self.out_dir is not None else None  # a folder's WARCs keep its layout
+            jsonl = is_jsonl(warc)
             if out_dir is not None:
-                target = warc_output(warc, out_dir)
+                target = jsonl_output(warc, out_dir) if jsonl else warc_output(warc, out_dir)
                 if target in targets:
-                    self.skip(str(warc), PageError("collision", f"its output {target} is taken by another WARC file"))
+                    self.skip(str(warc), PageError("collision", f"its output {target} is taken by another file's"))
                     continue
                 targets.add(target)
                 exists = output_skip(target, "output", self.args.overwrite)
@@ -377,9 +380,9 @@ class _Run:
                     self.skip(str(warc), exists)
                     continue
             try:
-                extract_warc(warc, out_dir, self.opts, _form(self.args), jobs=self.args.jobs,
-                             progress=self.progress, site=self.args.site, with_log=bool(self.args.removed_log),
-                             outcomes=self.outcomes)
+                run = partial(extract_jsonl, html_field=self.args.html_field) if jsonl else extract_warc
+                run(warc, out_dir, self.opts, _form(self.args), jobs=self.args.jobs, progress=self.progress,
+                    site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes)
             except OutputError as exc:
                 if not exc.only_this_output:
                     raise
@@ -516,8 +519,9 @@ def add_parser(sub: Any) -> None:
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ex.add_argument("paths", nargs="+", metavar="PATH",
                     help=".html/.htm/.html.gz/.mhtml files or directories (their files that begin as HTML, such as "
-                         "a mirror's 'story' or 'item.php?id=3', are pages too, and their WARC files are read), "
-                         ".warc/.warc.gz files (extra 'warc'), or - for one page on standard input")
+                         "a mirror's 'story' or 'item.php?id=3', are pages too, and their WARC and JSONL files are "
+                         "read), .warc/.warc.gz files (extra 'warc'), .jsonl/.jsonl.gz files of one page a line "
+                         "(--html-field), or - for one page on standard input")
     ex.add_argument("-o", "--output", metavar="OUTDIR",
                     help="write OUTDIR/<relative path>.{txt,md,json,html}; for a single page, a name ending "
                          ".txt, .md, .json or .html that is not a folder is the output file itself (and, "
@@ -563,6 +567,9 @@ def add_parser(sub: Any) -> None:
                          "removed and given apart (the JSON's 'comments'; a closing Comments section in "
                          "Markdown, HTML and text)")
     ex.add_argument("--encoding", help="encoding to try before the page's own declaration")
+    ex.add_argument("--html-field", default="html", metavar="NAME",
+                    help="the field of a JSONL file's lines that holds the page's HTML (default html); a line's "
+                         "url field gives its address, its id (or key, else url) names its output line")
     ex.add_argument("--max-bytes", type=int, default=Limits().max_bytes,
                     help="skip pages larger than this, compressed or not (default %(default)s)")
     ex.add_argument("--max-nodes", type=int, default=Limits().max_nodes,

@@ -1,0 +1,219 @@
+"""JSON lines of pages as input, and what a file of many pages shares with a WARC: one JSONL out.
+
+A scraper's export or a dataset of crawled pages is often one JSON object a line, the page's
+HTML in one field (``{"url": ..., "html": ...}``). `read_jsonl` reads such a file (``.jsonl``,
+``.ndjson``, gzipped or not) line by line, as `blockclf.warc.read_warc` reads a crawl: each
+page a batch item, each line that is not one named with a reason, the file read once a pass
+and never held in memory. `extract_items` runs such items through the streaming batch and
+writes one JSON line a page, for both kinds of file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import itertools
+import logging
+import sys
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from .batch import BatchOptions, Item, Outcome, run_batch
+from .files import OutputError, atomic_open, fitting_path
+from .html import Limits, PageError
+from .inputs import JSONL_SUFFIXES, is_jsonl
+from .jsonout import line as json_line
+from .jsonout import lines as json_lines
+from .render import Form, removal_log
+from .result import Result
+
+__all__ = ["DEFAULT_HTML_FIELD", "JSONL_SUFFIXES", "extract_items", "extract_jsonl", "is_jsonl", "jsonl_output",
+           "page_line", "read_jsonl"]
+
+log = logging.getLogger("blockclf")
+
+#: the field of a line that holds the page's HTML, unless the caller names another
+DEFAULT_HTML_FIELD = "html"
+#: the fields a line may name the page by (its output's ``name``), in this order; else its URL,
+#: else the file's name and the line's number
+_ID_FIELDS = ("id", "key")
+_CHUNK = 1 << 20
+
+
+def _stem(path: Path) -> str:
+    name = path.name
+    return next((name[: -len(s)] for s in JSONL_SUFFIXES if name.lower().endswith(s)), name)
+
+
+def jsonl_output(path: str | Path, output: str | Path) -> Path:
+    """The JSONL file `extract_jsonl` writes for the input ``path`` into the folder ``output``."""
+    return fitting_path(Path(output) / f"{_stem(Path(path))}.jsonl")
+
+
+@contextlib.contextmanager
+def _open(path: Path) -> Iterator[IO[bytes]]:
+    """The file's bytes, un-gzipped as they are read when it is gzipped (whatever its name)."""
+    with open(path, "rb") as raw:
+        if raw.read(2) != b"\x1f\x8b":
+            raw.seek(0)
+            yield raw
+            return
+        raw.seek(0)
+        with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
+            yield unzipped  # type: ignore[misc]
+
+
+def _lines(fh: IO[bytes], max_bytes: int) -> Iterator[tuple[int, bytes | None]]:
+    """``(line number, line)`` pairs; a line over ``max_bytes`` is read past and given as None."""
+    for number in itertools.count(1):
+        line = fh.readline(max_bytes + 1)
+        if not line:
+            return
+        if len(line) > max_bytes and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # the rest of the long line, a chunk at a time
+                line = fh.readline(_CHUNK)
+            yield number, None
+            continue
+        yield number, line
+
+
+def _name(row: dict[str, Any], url: str | None, path: Path, number: int) -> str:
+    for key in _ID_FIELDS:
+        value = row.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
+            return str(value)
+    return url or f"{path.name}:{number}"
+
+
+def read_jsonl(path: str | Path, html_field: str = DEFAULT_HTML_FIELD, site: str | None = None,
+               max_bytes: int | None = None, damage: dict[str, PageError] | None = None) -> Iterator[Item]:
+    """Yield one `Item` per line of ``path`` that holds a page: a JSON object whose
+    ``html_field`` is a string. The item's URL is the line's ``url`` (an http or https
+    address), its name the line's ``id`` or ``key``, else its URL, else ``file:line``.
+
+    Lines that hold no page go into ``damage`` (name → `PageError`), in file order:
+    ``jsonl-corrupt`` (not a JSON object, or a gzip stream that cannot be read; the rest of
+    the file then is not read), ``no-html`` (no such string field) and ``too-large`` (a
+    line over ``max_bytes``). A file whose first object has no such field is one ``no-html``
+    (it holds no pages, or names its HTML otherwise: ``--html-field``), not one a line.
+    Empty lines are passed over.
+    """
+    path = Path(path)
+    max_bytes = max_bytes or Limits().max_bytes
+    first, number = True, 0
+    with _open(path) as fh:
+        try:
+            for number, line in _lines(fh, max_bytes):
+                where = f"{path.name}:{number}"
+                if line is None:
+                    _damage(damage, where, "too-large", f"line {number} of {path.name} holds over {max_bytes} bytes, "
+                            "the limit")
+                    continue
+                if not line.strip():
+                    continue
+                try:
+                    row = orjson.loads(line)
+                except orjson.JSONDecodeError as exc:
+                    _damage(damage, where, "jsonl-corrupt", f"line {number} of {path.name} is not JSON ({exc})")
+                    continue
+                html = row.get(html_field) if isinstance(row, dict) else None
+                if not isinstance(row, dict):
+                    _damage(damage, where, "jsonl-corrupt", f"line {number} of {path.name} is not a JSON object")
+                elif not isinstance(html, str):
+                    if first:
+                        _damage(damage, str(path), "no-html", f"its first record has no '{html_field}' string "
+                                "(give --html-field to name the field of the page's HTML): the file is not read")
+                        return
+                    _damage(damage, where, "no-html", f"line {number} of {path.name} has no '{html_field}' string")
+                else:
+                    url = row.get("url")
+                    url = url if isinstance(url, str) and url.lower().startswith(("http://", "https://")) else None
+                    first = False
+                    yield Item(name=_name(row, url, path, number), source=html, url=url, site=site)
+        except (OSError, EOFError, zlib.error) as exc:  # a damaged or cut gzip stream
+            _damage(damage, f"{path} (after line {number})", "jsonl-corrupt", f"{path.name} cannot be read past "
+                    f"line {number} ({type(exc).__name__}: {exc}); the rest is not read")
+
+
+def _damage(damage: dict[str, PageError] | None, name: str, reason: str, message: str) -> None:
+    if damage is None:
+        log.warning("skipped %s: %s", name, message)
+    elif name not in damage:
+        damage[name] = PageError(reason, message)
+
+
+def extract_jsonl(path: str | Path, output: str | Path | None, opts: BatchOptions, form: Form | str = "text",
+                  jobs: int = 1, progress: bool = False, site: str | None = None, with_log: bool = False,
+                  outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None,
+                  html_field: str = DEFAULT_HTML_FIELD) -> Path | None:
+    """Extract every page of a file of JSON lines into ``output/<name>.jsonl`` (stdout without
+    output): one line a page, keyed ``name`` (see `read_jsonl`), in input order, as
+    `blockclf.warc.extract_warc` writes a WARC's. Returns the path written, if any."""
+    path = Path(path)
+    max_bytes = opts.limits.max_bytes
+    return extract_items(lambda damage: read_jsonl(path, html_field, site, max_bytes, damage),
+                         jsonl_output(path, output) if output is not None else None, opts, form, jobs=jobs,
+                         progress=progress, with_log=with_log, outcomes=outcomes, key="name")
+
+
+def extract_items(read: Callable[[dict[str, PageError]], Iterator[Item]], target: Path | None, opts: BatchOptions,
+                  form: Form | str = "text", jobs: int = 1, progress: bool = False, with_log: bool = False,
+                  outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None,
+                  key: str = "url") -> Path | None:
+    """Run the pages ``read`` yields (called once a pass, with where to put what it cannot
+    read) through the batch, and write one JSON line each to ``target`` (atomically; standard
+    output when None). What could not be read comes after the pages, as failed outcomes."""
+    form = Form(form) if isinstance(form, str) else form
+    opts = replace(opts, transform=partial(page_line, form=form, with_log=with_log, key=key))
+    damage: dict[str, PageError] = {}  # filled while the items are read; the same on every pass
+    batch = itertools.chain(run_batch(lambda: read(damage), opts, jobs=jobs, progress=progress), _damaged(damage))
+    lines = outcomes(batch) if outcomes is not None else _default_outcomes(batch)
+    if target is None:
+        try:
+            for _, line in lines:
+                sys.stdout.write(line)
+        except BrokenPipeError:  # the reader stopped early: the command ends quietly (cli.main)
+            raise
+        except OSError as exc:  # a full disk behind a redirection
+            raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+        return None
+    with atomic_open(target) as fh:
+        for _, line in lines:
+            fh.write(line)
+    return target
+
+
+def page_line(res: Result, form: Form, with_log: bool, key: str = "url") -> tuple[str, str]:
+    """One JSONL line for a result (a WARC record's, keyed by its URL; ``key="name"`` for a
+    page file or a JSONL input's line), written in ``form`` as a file of the page would be
+    (its images, headline and block records), and its removal log as JSON lines ("" without
+    ``with_log``): encoded here, in the worker that scored the page, not in the process that
+    writes every output."""
+    row: dict[str, Any] = {key: res.name}
+    if form.fmt == "json":
+        row.update(form.document(res))
+        row[key] = res.name
+    else:
+        row.update(title=res.title, site=res.site, verdict=res.verdict)
+        row[form.fmt] = form.text(res)
+    return json_line(row), (json_lines(removal_log(res)) if with_log else "")
+
+
+def _damaged(damage: dict[str, PageError]) -> Iterator[Outcome]:
+    """The damage found while reading, as failed outcomes (read only once the batch is done)."""
+    for name, error in damage.items():
+        yield Outcome(name, error=error)
+
+
+def _default_outcomes(batch: Iterable[Outcome]) -> Iterator[tuple[str, str]]:
+    for o in batch:
+        if o.error is not None:
+            log.warning("skipped %s: %s", o.name, o.error)
+            continue
+        yield o.name, o.result[0]

@@ -1,0 +1,108 @@
+"""JSON lines of pages as input: one page a line, its HTML in a field, one JSON line out a page."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from blockclf.batch import BatchOptions
+from blockclf.cli import main
+from blockclf.records import extract_jsonl, read_jsonl
+
+
+def _page(title: str) -> str:
+    paragraphs = "".join(f"<p>{title}, part {i}: water runs faster on the outside of a bend and wears the bank "
+                         f"away, so the bend grows every year.</p>" for i in range(5))
+    return (f"<html><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav><article><h1>{title}</h1>"
+            f"{paragraphs}</article><footer>© Example</footer></body></html>")
+
+
+def _write(path: Path, rows: list, gz: bool = False) -> Path:
+    text = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows)
+    path.write_bytes(gzip.compress(text.encode("utf-8")) if gz else text.encode("utf-8"))
+    return path
+
+
+def test_each_line_is_a_page_named_by_its_id_url_or_place(tmp_path):
+    path = _write(tmp_path / "pages.jsonl", [
+        {"id": "rec-1", "url": "https://news.example.org/a", "html": _page("A")},
+        {"url": "https://news.example.org/b", "html": _page("B")},
+        {"html": _page("C"), "url": "ftp://not.an.address/c"},
+        "",
+        {"id": 7, "html": _page("D")},
+    ])
+    items = list(read_jsonl(path))
+    assert [it.name for it in items] == ["rec-1", "https://news.example.org/b", "pages.jsonl:3", "7"]
+    assert [it.url for it in items] == ["https://news.example.org/a", "https://news.example.org/b", None, None]
+    assert items[0].source == _page("A")
+
+
+def test_lines_that_hold_no_page_are_named_and_the_others_read(tmp_path, tiny_model_file, capsys):
+    src = tmp_path / "in"
+    (src / "shards").mkdir(parents=True)
+    _write(src / "crawl.jsonl", [
+        {"url": f"https://news.example.org/s{i}", "html": _page(f"Story {i}")} for i in range(3)
+    ] + [{"url": "https://news.example.org/x", "content": "no HTML"}, "not json", "[1, 2]",
+         {"url": "https://news.example.org/s3", "html": _page("Story 3")}])
+    _write(src / "shards" / "part-0001.jsonl.gz", [{"url": f"https://blog.example.net/p{i}", "html": _page(f"Post {i}")}
+                                                   for i in range(2)], gz=True)
+    out = tmp_path / "out"
+    assert main(["extract", str(src), "-o", str(out), "--model", str(tiny_model_file)]) == 1
+    err = capsys.readouterr().err
+    assert "crawl.jsonl:4: line 4 of crawl.jsonl has no 'html' string" in err
+    assert "crawl.jsonl:5: line 5 of crawl.jsonl is not JSON" in err and "line 6 of crawl.jsonl is not a JSON object" in err
+    assert "6 processed, 3 skipped (jsonl-corrupt 2, no-html 1)" in err
+    rows = [json.loads(line) for line in (out / "crawl.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["name"] for r in rows] == [f"https://news.example.org/s{i}" for i in range(4)]
+    assert all("water runs faster" in r["text"] and "Home" not in r["text"] for r in rows)
+    shard = (out / "shards" / "part-0001.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["name"] for line in shard] == ["https://blog.example.net/p0", "https://blog.example.net/p1"]
+
+
+def test_a_file_whose_first_line_names_no_html_is_one_skip_or_read_by_the_field_named(tmp_path, tiny_model_file,
+                                                                                         capsys):
+    path = _write(tmp_path / "export.jsonl", [{"url": f"https://shop.example.com/{i}", "raw_html": _page(f"Item {i}")}
+                                              for i in range(50)])
+    assert main(["extract", str(path), "-o", str(tmp_path / "o1"), "--model", str(tiny_model_file)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("blockclf: skipped") == 1 and "its first record has no 'html' string (give --html-field" in err
+    assert main(["extract", str(path), "-o", str(tmp_path / "o2"), "--model", str(tiny_model_file),
+                 "--html-field", "raw_html", "--format", "json", "--blocks", "none"]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "o2" / "export.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 50 and rows[49]["url"] == "https://shop.example.com/49" and "Item 49" in rows[49]["text"]
+
+
+def test_a_long_line_and_a_cut_gzip_stream_are_named_and_what_precedes_them_read(tmp_path, tiny_model):
+    long = _write(tmp_path / "long.jsonl", [{"html": _page("A")}, {"html": "<p>" + "x" * 5000 + "</p>"},
+                                            {"html": _page("C")}])
+    damage: dict = {}
+    assert [it.name for it in read_jsonl(long, max_bytes=2000, damage=damage)] == ["long.jsonl:1", "long.jsonl:3"]
+    assert damage["long.jsonl:2"].reason == "too-large"
+    cut = tmp_path / "cut.jsonl.gz"
+    whole = _write(tmp_path / "whole.jsonl.gz", [{"html": _page(f"P{i}")} for i in range(40)], gz=True).read_bytes()
+    cut.write_bytes(whole[: len(whole) // 2])
+    damage = {}
+    opts = BatchOptions(model=tiny_model)
+    items = list(read_jsonl(cut, damage=damage))
+    assert 0 < len(items) < 40 and [e.reason for e in damage.values()] == ["jsonl-corrupt"]
+    target = extract_jsonl(cut, tmp_path / "o", opts)
+    assert target is not None and len(target.read_text(encoding="utf-8").splitlines()) == len(items)
+
+
+def test_without_an_output_folder_the_lines_go_to_standard_output(tmp_path, tiny_model_file, capsys):
+    path = _write(tmp_path / "p.jsonl", [{"id": "a", "html": _page("A")}, {"id": "b", "html": _page("B")}])
+    assert main(["extract", str(path), "--model", str(tiny_model_file)]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["name"] for r in rows] == ["a", "b"] and "part 4" in rows[1]["text"]
+
+
+@pytest.mark.parametrize("name", ["x.jsonl", "x.ndjson"])
+def test_a_fifo_named_as_jsonl_is_not_opened(tmp_path, tiny_model_file, capsys, name):
+    import os
+
+    os.mkfifo(tmp_path / name)
+    assert main(["extract", str(tmp_path), "-o", str(tmp_path / "o"), "--model", str(tiny_model_file)]) == 1
+    assert "not-a-file" in capsys.readouterr().err
