@@ -63,6 +63,10 @@ SCORE_BLOCKS = 6_000
 #: tasks let workers finish together, as each pass ends waiting for its last one (on two
 #: workers, 8 tasks each against 4: the wcxb test folder 4.9 s against 5.2)
 BATCH_CHUNKS = 16
+#: a chunk of pages given as their bytes or text (a WARC's records, a JSONL file's lines) holds
+#: at most about this much of them: a few chunks of each worker are under way at once, and 64
+#: pages of 150 KB held a file of JSON lines at 480 MB in the process that reads it
+CHUNK_SOURCE_BYTES = 8 << 20
 #: numbers this process's batches, so that the pages each holds are filed apart
 _BATCHES = itertools.count()
 
@@ -304,12 +308,16 @@ def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[An
 
 
 def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    """The items in runs of at most ``size``, and of at most `CHUNK_SOURCE_BYTES` of sources
+    given as bytes or text (a file's path counts nothing), cut the same way on every pass."""
     chunk: list[Item] = []
+    held = 0
     for item in items:
         chunk.append(item)
-        if len(chunk) >= size:
+        held += len(item.source) if isinstance(item.source, (bytes, str)) else 0
+        if len(chunk) >= size or held >= CHUNK_SOURCE_BYTES:
             yield chunk
-            chunk = []
+            chunk, held = [], 0
     if chunk:
         yield chunk
 
