@@ -115,6 +115,8 @@ def read_jsonl(path: str | Path, html_field: str = DEFAULT_HTML_FIELD, site: str
                     _damage(damage, where, "too-large", f"line {number} of {path.name} holds over {max_bytes} bytes, "
                             "the limit")
                     continue
+                if number == 1 and line.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark opens the file
+                    line = line[3:]
                 if not line.strip():
                     continue
                 try:

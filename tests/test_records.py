@@ -106,3 +106,11 @@ def test_a_fifo_named_as_jsonl_is_not_opened(tmp_path, tiny_model_file, capsys, 
     os.mkfifo(tmp_path / name)
     assert main(["extract", str(tmp_path), "-o", str(tmp_path / "o"), "--model", str(tiny_model_file)]) == 1
     assert "not-a-file" in capsys.readouterr().err
+
+
+def test_a_byte_order_mark_opening_the_file_is_not_part_of_its_first_line(tmp_path):
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"id": "a", "html": _page("A")}).encode() + b"\r\n"
+                     + json.dumps({"id": "b", "html": _page("B")}).encode() + b"\r\n")
+    damage: dict = {}
+    assert [it.name for it in read_jsonl(path, damage=damage)] == ["a", "b"] and damage == {}
