@@ -5,8 +5,8 @@ directories; `list_pages` turns them into ``(file, output stem)`` pairs and name
 it will not read, with a reason code, instead of blocking on it or looping through it.
 Inside a folder, a page is known by its name (`SUFFIXES`) or, failing that, by how its file
 begins (`looks_like_html`): a mirror saves ``/news/story`` as ``story`` and ``/item.php?id=3``
-as ``item.php?id=3``, and those are pages too. WARC files found in a folder are handed to
-the commands that read them.
+as ``item.php?id=3``, and those are pages too. WARC files (and JSONL files of pages) found in
+a folder are handed to the commands that read them.
 """
 
 from __future__ import annotations
@@ -140,10 +140,10 @@ class _Listing:
         self.problems.append((str(exc.filename or ""), PageError(
             "unreadable", f"directory cannot be listed ({exc.strerror or exc}): its pages are not read")))
 
-    def walk(self, top: Path, unread: list[str] | None, warcs: list[tuple[Path, str]] | None,
+    def walk(self, top: Path, unread: list[str] | None, archives: list[tuple[Path, str]] | None,
              jsonl: bool = False) -> None:
         """Every page under ``top``, each real directory entered once; WARC files (and with
-        ``jsonl`` files of JSON lines) go to ``warcs`` (with their folder relative to ``top``)
+        ``jsonl`` files of JSON lines) go to ``archives`` (with their folder relative to ``top``)
         when given, and other files to ``unread``."""
         for root, dirs, files in os.walk(top, followlinks=True, onerror=self.unlistable):
             try:
@@ -165,8 +165,8 @@ class _Listing:
             for f in sorted(files):
                 stem = strip_suffix(f)
                 path = Path(root, f)
-                if stem is None and warcs is not None and (is_warc(f) or (jsonl and is_jsonl(f))):
-                    self.add_warc(path, str(rel_dir) if rel_dir != Path(".") else "", warcs)
+                if stem is None and archives is not None and (is_warc(f) or (jsonl and is_jsonl(f))):
+                    self.add_archive(path, str(rel_dir) if rel_dir != Path(".") else "", archives)
                     continue
                 if stem is None and not is_warc(f) and _sniffed(path):
                     stem = f  # a page by its content: its whole name is its stem (``story`` → ``story.txt``)
@@ -175,14 +175,14 @@ class _Listing:
                 elif unread is not None:
                     unread.append(str(path))
 
-    def add_warc(self, file: Path, folder: str, warcs: list[tuple[Path, str]]) -> None:
-        """A WARC file found in a folder, with that folder (relative to the folder given), once."""
+    def add_archive(self, file: Path, folder: str, archives: list[tuple[Path, str]]) -> None:
+        """A WARC or JSONL file of pages, with its folder (relative to the folder given), once."""
         key = _regular(file)
         if isinstance(key, PageError):
             self.problems.append((str(file), key))
         elif key not in self.seen_files:
             self.seen_files.add(key)
-            warcs.append((file, folder))
+            archives.append((file, folder))
 
 
 def _distinct(stem: str, file: Path) -> str:
@@ -203,7 +203,7 @@ def _key(path: Path) -> tuple[int, int] | None:
 def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
                unread: list[str] | None = None, output: Path | None = None,
                passed: list[str] | None = None, distinct: bool = True,
-               warcs: list[tuple[Path, str]] | None = None, jsonl: bool = False) -> list[tuple[Path, str]]:
+               archives: list[tuple[Path, str]] | None = None, jsonl: bool = False) -> list[tuple[Path, str]]:
     """Pages named by ``paths``: ``(file, output stem relative to its argument)`` pairs.
 
     Directories are walked recursively, following symlinks, in sorted order; each real
@@ -221,11 +221,11 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     Inside a directory, a file is read as a page when its name ends in one of `SUFFIXES`
     (any case) or has a query string after one (``index.html?p=2``), or else when it begins
     like an HTML page (`looks_like_html`: a mirror's ``story`` or ``item.php?id=3``, whose
-    whole name is then its stem); WARC files go to ``warcs`` as ``(file, folder relative to
+    whole name is then its stem); WARC files go to ``archives`` as ``(file, folder relative to
     the argument; a WARC file given itself goes there too, its folder ``""``) when it is
     given, each real file once (and so do files of JSON lines of pages, `JSONL_SUFFIXES`,
     with ``jsonl``); the others (images, styles, scripts, feeds, and WARC
-    files without ``warcs``) go to ``unread``, which the command reports.
+    files without ``archives``) go to ``unread``, which the command reports.
     A path that does not exist raises `FileNotFoundError`. The ``output`` folder, when it lies
     inside a folder read (``pages/`` with ``-o pages/clean``), is not entered: its files are
     outputs, and read as pages they would be extracted again on every later run (with
@@ -235,9 +235,9 @@ def list_pages(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None
     for arg in paths:
         p = Path(arg)
         if p.is_dir():
-            listing.walk(p, unread, warcs, jsonl)
-        elif warcs is not None and (is_warc(arg) or (jsonl and is_jsonl(arg))) and (p.exists() or p.is_symlink()):
-            listing.add_warc(p, "", warcs)
+            listing.walk(p, unread, archives, jsonl)
+        elif archives is not None and (is_warc(arg) or (jsonl and is_jsonl(arg))) and (p.exists() or p.is_symlink()):
+            listing.add_archive(p, "", archives)
         elif p.exists() or p.is_symlink():
             listing.add(p, strip_suffix(p.name) or p.name, p.name)
         else:

@@ -36,20 +36,20 @@ class UsageError(Exception):
 
 def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | None = None,
                    unread: list[str] | None = None, output: str | Path | None = None,
-                   distinct: bool = True, warcs: list[tuple[Path, str]] | None = None,
+                   distinct: bool = True, archives: list[tuple[Path, str]] | None = None,
                    jsonl: bool = False) -> list[tuple[Path, str]]:
     """Pages named by ``paths`` as ``(file, output stem)`` pairs; see `blockclf.inputs.list_pages`.
 
     Inputs that are not read (FIFOs, devices, unlistable folders, output-name collisions) go
     to ``skipped``; a path that does not exist is a `UsageError`. The ``output`` folder is not
     read where it lies inside a folder given, and stderr says so. ``distinct``: the stems name
-    outputs, so two inputs never share one (`list_pages`). ``warcs``, for a command that reads
+    outputs, so two inputs never share one (`list_pages`). ``archives``, for a command that reads
     WARC files, gets those found in the folders given, each with its folder relative to its
     argument.
     """
     passed: list[str] = []
     try:
-        found = list_pages(paths, skipped, unread, Path(output) if output else None, passed, distinct, warcs,
+        found = list_pages(paths, skipped, unread, Path(output) if output else None, passed, distinct, archives,
                            jsonl)
     except FileNotFoundError as exc:
         if str(exc.filename).lower().startswith(("http://", "https://")):

@@ -118,12 +118,12 @@ class _FailFast(Exception):
 
 @dataclass
 class _Inputs:
-    """What one run reads: listed files (with output stems and sources), WARC files, standard input,
-    and the inputs already skipped while listing."""
+    """What one run reads: listed files (with output stems and sources), WARC and JSONL files of
+    pages, standard input, and the inputs already skipped while listing."""
 
     files: list[tuple[Path, str]]
-    #: WARC files, each with the folder its JSONL goes to inside the output folder ("" for its top)
-    warcs: list[tuple[Path, str]]
+    #: WARC and JSONL files, each with the folder its JSONL goes to inside the output folder ("" for its top)
+    archives: list[tuple[Path, str]]
     stdin: bool
     listing: list[tuple[str, PageError]]
     stems: dict[str, str] = field(default_factory=dict)
@@ -137,7 +137,7 @@ FILE_SUFFIXES = frozenset((*EXT.values(), ".text", ".markdown", ".htm"))
 def _output_file(args: argparse.Namespace, inputs: _Inputs) -> Path | None:
     """The file ``-o`` names when one page is extracted (``-o page.txt``), else None: ``-o``
     then names a folder. A path that is an existing folder stays a folder whatever its name."""
-    if args.output is None or len(inputs.files) + inputs.stdin != 1 or inputs.listing or inputs.warcs:
+    if args.output is None or len(inputs.files) + inputs.stdin != 1 or inputs.listing or inputs.archives:
         return None
     path = Path(args.output)
     if path.suffix.lower() not in FILE_SUFFIXES or path.is_dir():
@@ -197,10 +197,10 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
     if args.paths.count("-") > 1:
         raise UsageError("standard input ('-') can be read once")
     stdin = "-" in args.paths
-    warcs: list[tuple[Path, str]] = []
+    archives: list[tuple[Path, str]] = []
     listing: list[tuple[str, PageError]] = []
     unread: list[str] = []
-    files = collect_inputs([p for p in args.paths if p != "-"], skipped=listing, unread=unread, warcs=warcs,
+    files = collect_inputs([p for p in args.paths if p != "-"], skipped=listing, unread=unread, archives=archives,
                            output=args.output if args.output not in (None, "-") else None, jsonl=True)
     if unread:
         shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
@@ -209,10 +209,10 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
         print(f"blockclf: {len(unread)} {'file' if one else 'files'} in the given folders {'was' if one else 'were'} "
               f"not read, as {what} (named .html, .htm, .html.gz, .htm.gz, .mhtml, .mht, or beginning as HTML "
               f"does) nor {'a WARC or JSONL file' if one else 'WARC or JSONL files'}: {shown}", file=sys.stderr)
-    if not files and not warcs and not listing and not stdin:
+    if not files and not archives and not listing and not stdin:
         raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML), WARC or JSONL files "
                          "found in the given paths")
-    return _Inputs(files, warcs, stdin, listing)
+    return _Inputs(files, archives, stdin, listing)
 
 
 def _form(args: argparse.Namespace) -> Form:
@@ -229,16 +229,16 @@ def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Mode
     from ..batch import BatchOptions  # lazy, see `run`
     from ..workers import AUTO_JOBS, available_cores, plan_workers
 
-    if args.url is not None and (len(inputs.files) + inputs.stdin + len(inputs.listing) != 1 or inputs.warcs):
+    if args.url is not None and (len(inputs.files) + inputs.stdin + len(inputs.listing) != 1 or inputs.archives):
         raise UsageError("--url names one page's address: give one page (a file or -), not several or a WARC")
     # the address the segmenter takes as a base, and one links can be joined to ("http://[::1" cannot)
     if args.url is not None and not (ABSOLUTE_URL.match(args.url) and join_url(args.url, "x") is not None):
         raise UsageError(f"--url must be an absolute http or https address, not {args.url[:200]!r}")
-    if args.dask and (inputs.warcs or inputs.stdin):
+    if args.dask and (inputs.archives or inputs.stdin):
         raise UsageError("--dask reads files the workers can open; extract WARC files and standard input without it")
     if args.jobs == 0:  # auto: the free cores, as many as the batch is worth (a WARC's size is not known)
         cores = min(available_cores(), AUTO_JOBS)
-        args.jobs = cores if inputs.warcs else plan_workers(cores, len(inputs.files) + inputs.stdin)
+        args.jobs = cores if inputs.archives else plan_workers(cores, len(inputs.files) + inputs.stdin)
     limits = Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes, max_depth=args.max_depth,
                     max_seconds=args.time_budget or None)
     transform = partial(_render_page, form=_form(args), with_log=bool(args.removed_log), jsonl=jsonl,
@@ -311,7 +311,7 @@ class _Run:
         for name, err in self.inputs.listing:
             self.skip(name, err)
         self._extract_files()
-        self._extract_warcs()
+        self._extract_archives()
 
     def _target(self, stem: str) -> Path:
         return _output_path(self.out_dir, self.out_file, stem, self.args.format)
@@ -361,32 +361,33 @@ class _Run:
             self.counts["written"] += 1
         self.counts["files"] = 0
 
-    def _extract_warcs(self) -> None:
+    def _extract_archives(self) -> None:
+        """Each WARC or JSONL file of pages into one JSONL file, where it lies in the folders given."""
         from ..records import extract_jsonl, jsonl_output
         from ..warc import extract_warc, warc_output  # lazy, see `run`
 
         targets: set[Path] = set()
-        for warc, folder in self.inputs.warcs:
-            out_dir = self.out_dir / folder if self.out_dir is not None else None  # a folder's WARCs keep its layout
-            jsonl = is_jsonl(warc)
+        for archive, folder in self.inputs.archives:
+            out_dir = self.out_dir / folder if self.out_dir is not None else None  # a folder's archives keep its layout
+            jsonl = is_jsonl(archive)
             if out_dir is not None:
-                target = jsonl_output(warc, out_dir) if jsonl else warc_output(warc, out_dir)
+                target = jsonl_output(archive, out_dir) if jsonl else warc_output(archive, out_dir)
                 if target in targets:
-                    self.skip(str(warc), PageError("collision", f"its output {target} is taken by another file's"))
+                    self.skip(str(archive), PageError("collision", f"its output {target} is taken by another file's"))
                     continue
                 targets.add(target)
                 exists = output_skip(target, "output", self.args.overwrite)
                 if exists is not None:
-                    self.skip(str(warc), exists)
+                    self.skip(str(archive), exists)
                     continue
             try:
                 run = partial(extract_jsonl, html_field=self.args.html_field) if jsonl else extract_warc
-                run(warc, out_dir, self.opts, _form(self.args), jobs=self.args.jobs, progress=self.progress,
+                run(archive, out_dir, self.opts, _form(self.args), jobs=self.args.jobs, progress=self.progress,
                     site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes)
             except OutputError as exc:
                 if not exc.only_this_output:
                     raise
-                self.skip(str(warc), PageError("unwritable", str(exc)))
+                self.skip(str(archive), PageError("unwritable", str(exc)))
 
     def report_sites(self) -> None:
         """Name the pages that got no site evidence (one page alone never has any)."""
@@ -461,7 +462,7 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
         args.output = None
     # several pages and no output folder: one JSON object per page on standard output
     jsonl = args.output is None and (len(inputs.files) + len(inputs.listing) + inputs.stdin > 1
-                                     or bool(inputs.warcs and (inputs.files or inputs.stdin)))
+                                     or bool(inputs.archives and (inputs.files or inputs.stdin)))
     out_file = _output_file(args, inputs)
     _settle_format(args, out_file)
     if args.format == "json":
@@ -471,7 +472,7 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
     _check_log_path(args, inputs, out_dir, out_file)
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
-    if out_dir is not None and (inputs.files or inputs.warcs):
+    if out_dir is not None and (inputs.files or inputs.archives):
         make_output_folder(out_dir)
     _add_stdin(args, inputs)
     job = _Run(args, inputs, opts, out_dir)

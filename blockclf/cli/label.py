@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give --content SELECTOR, or gold text files next to the pages (--gold-suffix)")
     listing: list[tuple[str, PageError]] = []
     warcs: list[tuple[Path, str]] = []
-    inputs: list[Any] = collect_inputs(args.pages, skipped=listing, output=args.output, warcs=warcs)
+    inputs: list[Any] = collect_inputs(args.pages, skipped=listing, output=args.output, archives=warcs)
     for warc, _folder in warcs:
         records: list[Item] = warc_pages(warc, damage=listing)
         inputs.extend(records)
