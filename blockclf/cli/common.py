@@ -44,8 +44,8 @@ def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | 
     to ``skipped``; a path that does not exist is a `UsageError`. The ``output`` folder is not
     read where it lies inside a folder given, and stderr says so. ``distinct``: the stems name
     outputs, so two inputs never share one (`list_pages`). ``archives``, for a command that reads
-    WARC files, gets those found in the folders given, each with its folder relative to its
-    argument.
+    WARC files, gets those given or found in the folders given, each with its folder relative to
+    its argument (and files of JSON lines of pages too, with ``jsonl``).
     """
     passed: list[str] = []
     try:
