@@ -24,6 +24,7 @@ LAZY_ALLOWED = {
     "scipy.stats", "tqdm", "warcio.archiveiterator",
     "py3langid.langid",  # the language identifier only where pycld2 is not installed
     "ftfy",  # the mojibake repair, only for a page that shows its marks (80 ms to import)
+    "email.parser", "email.policy",  # the MHTML reader, only for a browser's single-file save (17 ms)
 }
 
 
