@@ -33,13 +33,15 @@ from .jsonout import lines as json_lines
 from .render import Form, removal_log
 from .result import Result
 
-__all__ = ["DEFAULT_HTML_FIELD", "JSONL_SUFFIXES", "extract_items", "extract_jsonl", "is_jsonl", "jsonl_output",
-           "page_line", "read_jsonl"]
+__all__ = ["DEFAULT_HTML_FIELD", "DEFAULT_URL_FIELD", "JSONL_SUFFIXES", "extract_items", "extract_jsonl", "field_value",
+           "is_jsonl", "jsonl_output", "page_line", "read_jsonl"]
 
 log = logging.getLogger("blockclf")
 
-#: the field of a line that holds the page's HTML, unless the caller names another
+#: the field of a line that holds the page's HTML, and the one that holds its address, unless
+#: the caller names others
 DEFAULT_HTML_FIELD = "html"
+DEFAULT_URL_FIELD = "url"
 #: the fields a line may name the page by (its output's ``name``), in this order; else its URL,
 #: else the file's name and the line's number
 _ID_FIELDS = ("id", "key")
@@ -91,11 +93,26 @@ def _name(row: dict[str, Any], url: str | None, path: Path, number: int) -> str:
     return url or f"{path.name}:{number}"
 
 
+def field_value(row: dict[str, Any], name: str) -> Any:
+    """The value of ``name`` in a line's object: a key of its own, else a dotted path into the
+    objects it holds (``response.body`` for ``{"response": {"body": ...}}``); None if absent."""
+    if name in row:
+        return row[name]
+    value: Any = row
+    for part in name.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
 def read_jsonl(path: str | Path, html_field: str = DEFAULT_HTML_FIELD, site: str | None = None,
-               max_bytes: int | None = None, damage: dict[str, PageError] | None = None) -> Iterator[Item]:
+               max_bytes: int | None = None, damage: dict[str, PageError] | None = None,
+               url_field: str = DEFAULT_URL_FIELD) -> Iterator[Item]:
     """Yield one `Item` per line of ``path`` that holds a page: a JSON object whose
-    ``html_field`` is a string. The item's URL is the line's ``url`` (an http or https
-    address), its name the line's ``id`` or ``key``, else its URL, else ``file:line``.
+    ``html_field`` is a string. The item's URL is the line's ``url_field`` (an http or https
+    address), its name the line's ``id`` or ``key``, else its URL, else ``file:line``. Either
+    field may be a dotted path into nested objects (`field_value`).
 
     Lines that hold no page go into ``damage`` (name → `PageError`), in file order:
     ``jsonl-corrupt`` (not a JSON object, or a gzip stream that cannot be read; the rest of
@@ -124,7 +141,7 @@ def read_jsonl(path: str | Path, html_field: str = DEFAULT_HTML_FIELD, site: str
                 except orjson.JSONDecodeError as exc:
                     _damage(damage, where, "jsonl-corrupt", f"line {number} of {path.name} is not JSON ({exc})")
                     continue
-                html = row.get(html_field) if isinstance(row, dict) else None
+                html = field_value(row, html_field) if isinstance(row, dict) else None
                 if not isinstance(row, dict):
                     _damage(damage, where, "jsonl-corrupt", f"line {number} of {path.name} is not a JSON object")
                 elif not isinstance(html, str):
@@ -134,7 +151,7 @@ def read_jsonl(path: str | Path, html_field: str = DEFAULT_HTML_FIELD, site: str
                         return
                     _damage(damage, where, "no-html", f"line {number} of {path.name} has no '{html_field}' string")
                 else:
-                    url = row.get("url")
+                    url = field_value(row, url_field)
                     url = url if isinstance(url, str) and url.lower().startswith(("http://", "https://")) else None
                     first = False
                     yield Item(name=_name(row, url, path, number), source=html, url=url, site=site)
@@ -153,13 +170,13 @@ def _damage(damage: dict[str, PageError] | None, name: str, reason: str, message
 def extract_jsonl(path: str | Path, output: str | Path | None, opts: BatchOptions, form: Form | str = "text",
                   jobs: int = 1, progress: bool = False, site: str | None = None, with_log: bool = False,
                   outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None,
-                  html_field: str = DEFAULT_HTML_FIELD) -> Path | None:
+                  html_field: str = DEFAULT_HTML_FIELD, url_field: str = DEFAULT_URL_FIELD) -> Path | None:
     """Extract every page of a file of JSON lines into ``output/<name>.jsonl`` (stdout without
     output): one line a page, keyed ``name`` (see `read_jsonl`), in input order, as
     `blockclf.warc.extract_warc` writes a WARC's. Returns the path written, if any."""
     path = Path(path)
     max_bytes = opts.limits.max_bytes
-    return extract_items(lambda damage: read_jsonl(path, html_field, site, max_bytes, damage),
+    return extract_items(lambda damage: read_jsonl(path, html_field, site, max_bytes, damage, url_field),
                          jsonl_output(path, output) if output is not None else None, opts, form, jobs=jobs,
                          progress=progress, with_log=with_log, outcomes=outcomes, key="name")
 

@@ -114,3 +114,18 @@ def test_a_byte_order_mark_opening_the_file_is_not_part_of_its_first_line(tmp_pa
                      + json.dumps({"id": "b", "html": _page("B")}).encode() + b"\r\n")
     damage: dict = {}
     assert [it.name for it in read_jsonl(path, damage=damage)] == ["a", "b"] and damage == {}
+
+
+def test_fields_are_named_by_key_or_by_a_dotted_path_into_nested_objects(tmp_path, tiny_model_file):
+    path = _write(tmp_path / "scrapy.jsonl", [
+        {"response": {"url": "https://shop.example.com/a", "body": _page("A")}},
+        {"response.body": _page("B"), "response": {"url": "https://shop.example.com/b"}},  # a key of its own wins
+    ])
+    items = list(read_jsonl(path, html_field="response.body", url_field="response.url"))
+    assert [it.url for it in items] == ["https://shop.example.com/a", "https://shop.example.com/b"]
+    assert [it.source for it in items] == [_page("A"), _page("B")]
+    out = tmp_path / "out"
+    assert main(["extract", str(path), "-o", str(out), "--model", str(tiny_model_file),
+                 "--html-field", "response.body", "--url-field", "response.url"]) == 0
+    rows = [json.loads(line) for line in (out / "scrapy.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["name"] for r in rows] == ["https://shop.example.com/a", "https://shop.example.com/b"]

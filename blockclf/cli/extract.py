@@ -381,7 +381,8 @@ class _Run:
                     self.skip(str(archive), exists)
                     continue
             try:
-                run = partial(extract_jsonl, html_field=self.args.html_field) if jsonl else extract_warc
+                run = (partial(extract_jsonl, html_field=self.args.html_field, url_field=self.args.url_field) if jsonl
+                       else extract_warc)
                 run(archive, out_dir, self.opts, _form(self.args), jobs=self.args.jobs, progress=self.progress,
                     site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes)
             except OutputError as exc:
@@ -569,8 +570,11 @@ def add_parser(sub: Any) -> None:
                          "Markdown, HTML and text)")
     ex.add_argument("--encoding", help="encoding to try before the page's own declaration")
     ex.add_argument("--html-field", default="html", metavar="NAME",
-                    help="the field of a JSONL file's lines that holds the page's HTML (default html); a line's "
-                         "url field gives its address, its id (or key, else url) names its output line")
+                    help="the field of a JSONL file's lines that holds the page's HTML (default html; a dotted "
+                         "path such as response.body reaches into nested objects); a line's id (or key, else its "
+                         "address) names its output line")
+    ex.add_argument("--url-field", default="url", metavar="NAME",
+                    help="the field of a JSONL file's lines that holds the page's address (default url)")
     ex.add_argument("--max-bytes", type=int, default=Limits().max_bytes,
                     help="skip pages larger than this, compressed or not (default %(default)s)")
     ex.add_argument("--max-nodes", type=int, default=Limits().max_nodes,
