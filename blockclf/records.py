@@ -46,6 +46,9 @@ DEFAULT_URL_FIELD = "url"
 #: else the file's name and the line's number
 _ID_FIELDS = ("id", "key")
 _CHUNK = 1 << 20
+#: a file whose first this many lines hold no JSON object, before any page, is not read further:
+#: a binary file or a text of another kind named ``.jsonl`` would name each of its lines
+NOT_JSONL_LINES = 5
 
 
 def _stem(path: Path) -> str:
@@ -118,12 +121,13 @@ def read_jsonl(path: str | Path, html_field: str = DEFAULT_HTML_FIELD, site: str
     ``jsonl-corrupt`` (not a JSON object, or a gzip stream that cannot be read; the rest of
     the file then is not read), ``no-html`` (no such string field) and ``too-large`` (a
     line over ``max_bytes``). A file whose first object has no such field is one ``no-html``
-    (it holds no pages, or names its HTML otherwise: ``--html-field``), not one a line.
+    (it holds no pages, or names its HTML otherwise: ``--html-field``), not one a line; one
+    whose first `NOT_JSONL_LINES` lines hold no JSON object is not read past them.
     Empty lines are passed over.
     """
     path = Path(path)
     max_bytes = max_bytes or Limits().max_bytes
-    first, number = True, 0
+    first, number, bad = True, 0, 0
     with _open(path) as fh:
         try:
             for number, line in _lines(fh, max_bytes):
@@ -139,12 +143,19 @@ def read_jsonl(path: str | Path, html_field: str = DEFAULT_HTML_FIELD, site: str
                 try:
                     row = orjson.loads(line)
                 except orjson.JSONDecodeError as exc:
-                    _damage(damage, where, "jsonl-corrupt", f"line {number} of {path.name} is not JSON ({exc})")
-                    continue
-                html = field_value(row, html_field) if isinstance(row, dict) else None
+                    row, why = None, f"is not JSON ({exc})"
+                else:
+                    why = "is not a JSON object"
                 if not isinstance(row, dict):
-                    _damage(damage, where, "jsonl-corrupt", f"line {number} of {path.name} is not a JSON object")
-                elif not isinstance(html, str):
+                    _damage(damage, where, "jsonl-corrupt", f"line {number} of {path.name} {why}")
+                    bad += 1
+                    if first and bad >= NOT_JSONL_LINES:  # not JSON lines at all (a binary file, one JSON array)
+                        _damage(damage, f"{path} (after line {number})", "jsonl-corrupt", f"{path.name} is not a file "
+                                f"of JSON lines: its first {bad} lines are no JSON object; the rest is not read")
+                        return
+                    continue
+                html = field_value(row, html_field)
+                if not isinstance(html, str):
                     if first:
                         _damage(damage, str(path), "no-html", f"its first record has no '{html_field}' string "
                                 "(give --html-field to name the field of the page's HTML): the file is not read")

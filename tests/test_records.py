@@ -129,3 +129,17 @@ def test_fields_are_named_by_key_or_by_a_dotted_path_into_nested_objects(tmp_pat
                  "--html-field", "response.body", "--url-field", "response.url"]) == 0
     rows = [json.loads(line) for line in (out / "scrapy.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["name"] for r in rows] == ["https://shop.example.com/a", "https://shop.example.com/b"]
+
+
+def test_a_file_that_is_not_json_lines_is_named_once_not_line_by_line(tmp_path):
+    path = tmp_path / "photo.jsonl"
+    path.write_bytes(b"\n".join(bytes([i % 251 + 3]) * 40 for i in range(10_000)))  # bytes in lines: no JSON
+    damage: dict = {}
+    assert list(read_jsonl(path, damage=damage)) == []
+    assert len(damage) == 6 and list(damage.values())[-1].reason == "jsonl-corrupt"
+    assert "is not a file of JSON lines: its first 5 lines are no JSON object" in str(list(damage.values())[-1])
+    # an odd first line before the pages costs only itself
+    good = _write(tmp_path / "ok.jsonl", ["# exported 2026-12-05", {"id": "a", "html": _page("A")}, "[1]",
+                                          {"id": "b", "html": _page("B")}])
+    damage = {}
+    assert [it.name for it in read_jsonl(good, damage=damage)] == ["a", "b"] and len(damage) == 2
