@@ -528,3 +528,21 @@ def test_a_file_is_a_page_by_how_it_begins(head, page):
     from blockclf.inputs import looks_like_html
 
     assert looks_like_html(head) is page
+
+
+def test_without_warcio_a_folders_warc_files_are_named_skips_and_a_named_one_stops_the_run(
+        tmp_path, tiny_model_file, capsys, monkeypatch, synthetic_page):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "warcio" else real(name, *a))
+    (tmp_path / "a.html").write_text(synthetic_page(8, 0).html, encoding="utf-8")
+    (tmp_path / "crawl.warc.gz").write_bytes(b"never read")
+    out = tmp_path / "out"
+    assert main(["extract", str(tmp_path), "-o", str(out), "--model", str(tiny_model_file)]) == 1
+    err = capsys.readouterr().err
+    assert "skipped" in err and "crawl.warc.gz: reading WARC files needs warcio" in err and "needs-warcio 1" in err
+    assert sorted(p.name for p in out.iterdir()) == ["a.txt"]
+    assert main(["extract", str(tmp_path / "crawl.warc.gz"), "-o", str(tmp_path / "o2"),
+                 "--model", str(tiny_model_file)]) == 2
+    assert "needs warcio" in capsys.readouterr().err and not (tmp_path / "o2").exists()
