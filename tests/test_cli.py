@@ -546,3 +546,20 @@ def test_without_warcio_a_folders_warc_files_are_named_skips_and_a_named_one_sto
     assert main(["extract", str(tmp_path / "crawl.warc.gz"), "-o", str(tmp_path / "o2"),
                  "--model", str(tiny_model_file)]) == 2
     assert "needs warcio" in capsys.readouterr().err and not (tmp_path / "o2").exists()
+
+
+def test_every_command_names_the_files_of_a_folder_it_does_not_read(tmp_path, tiny_model_file, capsys,
+                                                                      synthetic_page):
+    src = tmp_path / "site"
+    src.mkdir()
+    for p in range(3):
+        (src / f"p{p}.html").write_text(synthetic_page(8, p).html, encoding="utf-8")
+    (src / "style.css").write_text("body { color: red }", encoding="utf-8")
+    assert main(["site", "build", str(src), "-o", str(tmp_path / "profile.json")]) == 0
+    assert "1 file in the given folders was not read, as it is not a page" in capsys.readouterr().err
+    assert main(["explain", str(src), "-o", str(tmp_path / "views"), "--model", str(tiny_model_file)]) == 0
+    err = capsys.readouterr().err
+    assert "1 file in the given folders was not read, as it is not a page" in err and "style.css" in err
+    code = main(["label", str(src), "--content", "body", "-o", str(tmp_path / "ds")])
+    err = capsys.readouterr().err
+    assert code == 0 and "was not read, as it is neither a page (named .html" in err and "nor a WARC file" in err

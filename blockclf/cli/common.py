@@ -20,8 +20,19 @@ from ..model import FAVORS
 from ..predict import prepare_many
 from ..result import Page
 
-__all__ = ["EXIT_CODES", "UsageError", "collect_inputs", "jobs_value", "labelled_records", "make_output_folder",
-           "model_options", "output_skip", "read_pages", "report_skip"]
+__all__ = [
+    "EXIT_CODES",
+    "UsageError",
+    "collect_inputs",
+    "jobs_value",
+    "labelled_records",
+    "make_output_folder",
+    "model_options",
+    "output_skip",
+    "read_pages",
+    "report_skip",
+    "report_unread",
+]
 
 #: the exit status of every command, as the ``--help`` epilogs and docs/robustness.md state it
 EXIT_CODES = ("Exit status: 0 every page processed; 1 some pages skipped (each named on stderr with its reason, "
@@ -48,6 +59,8 @@ def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | 
     its argument (and files of JSON lines of pages too, with ``jsonl``).
     """
     passed: list[str] = []
+    own = unread is None  # the caller names the files it did not read itself, or they are named here
+    unread = [] if unread is None else unread
     try:
         found = list_pages(paths, skipped, unread, Path(output) if output else None, passed, distinct, archives,
                            jsonl)
@@ -58,7 +71,25 @@ def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | 
         raise UsageError(f"{exc.filename}: no such file or directory") from None
     for folder in passed:
         print(f"blockclf: {printable(folder)} not read: it is the output folder", file=sys.stderr)
+    if own:
+        report_unread(unread, "WARC files" if archives is not None else "")
     return found
+
+
+def report_unread(unread: Sequence[str], also: str = "") -> None:
+    """Name on stderr the files in the given folders that are not read (the first five), and
+    why: they are not pages, nor ``also`` (what else the command reads, "WARC files")."""
+    if not unread:
+        return
+    shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
+    one = len(unread) == 1
+    what = "it is not a page" if one else "they are not pages"
+    if also:
+        what = what.replace("is not", "is neither").replace("are not", "are neither")
+    others = f" nor {'a ' + also[:-1] if one and also.endswith('s') else also}" if also else ""
+    print(f"blockclf: {len(unread)} {'file' if one else 'files'} in the given folders {'was' if one else 'were'} not "
+          f"read, as {what} (named .html, .htm, .html.gz, .htm.gz, .mhtml, .mht, or beginning as HTML does){others}: "
+          f"{shown}", file=sys.stderr)
 
 
 def labelled_records(records: Sequence[PageRecord], problems: Sequence[str], need_gold: bool) -> list[PageRecord]:

@@ -31,7 +31,15 @@ from ..jsonout import lines as json_lines
 from ..model import FAVORS, Model, cached_model
 from ..result import BLOCK_RECORDS, Result
 from ..site import MIN_OTHER_PAGES, SiteProfile
-from .common import EXIT_CODES, UsageError, collect_inputs, jobs_value, make_output_folder, output_skip
+from .common import (
+    EXIT_CODES,
+    UsageError,
+    collect_inputs,
+    jobs_value,
+    make_output_folder,
+    output_skip,
+    report_unread,
+)
 
 if TYPE_CHECKING:
     from ..batch import BatchOptions, Outcome
@@ -203,13 +211,7 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
     unread: list[str] = []
     files = collect_inputs([p for p in args.paths if p != "-"], skipped=listing, unread=unread, archives=archives,
                            output=args.output if args.output not in (None, "-") else None, jsonl=True)
-    if unread:
-        shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
-        one = len(unread) == 1
-        what = "it is neither a page" if one else "they are neither pages"
-        print(f"blockclf: {len(unread)} {'file' if one else 'files'} in the given folders {'was' if one else 'were'} "
-              f"not read, as {what} (named .html, .htm, .html.gz, .htm.gz, .mhtml, .mht, or beginning as HTML "
-              f"does) nor {'a WARC or JSONL file' if one else 'WARC or JSONL files'}: {shown}", file=sys.stderr)
+    report_unread(unread, "WARC or JSONL files")
     archives = _readable_archives(archives, args.paths, listing)
     if not files and not archives and not listing and not stdin:
         raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML), WARC or JSONL files "
