@@ -556,7 +556,9 @@ def test_every_command_names_the_files_of_a_folder_it_does_not_read(tmp_path, ti
         (src / f"p{p}.html").write_text(synthetic_page(8, p).html, encoding="utf-8")
     (src / "style.css").write_text("body { color: red }", encoding="utf-8")
     assert main(["site", "build", str(src), "-o", str(tmp_path / "profile.json")]) == 0
-    assert "1 file in the given folders was not read, as it is not a page" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "1 file in the given folders was not read, as it is neither a page" in err
+    assert "nor a WARC or JSONL file: " in err and "style.css" in err
     assert main(["explain", str(src), "-o", str(tmp_path / "views"), "--model", str(tiny_model_file)]) == 0
     err = capsys.readouterr().err
     assert "1 file in the given folders was not read, as it is not a page" in err and "style.css" in err

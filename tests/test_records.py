@@ -143,3 +143,14 @@ def test_a_file_that_is_not_json_lines_is_named_once_not_line_by_line(tmp_path):
                                           {"id": "b", "html": _page("B")}])
     damage = {}
     assert [it.name for it in read_jsonl(good, damage=damage)] == ["a", "b"] and len(damage) == 2
+
+
+def test_site_build_counts_the_pages_of_a_jsonl_file_and_explain_refuses_one(tmp_path, capsys, tiny_model_file):
+    # a file of many pages was read as one page: its JSON, or a WARC's headers and records, as text
+    rows = [{"url": f"https://news.example.org/{w}", "html": _page(f"Story {w}")} for w in ("ash", "elm", "oak", "yew")]
+    path = _write(tmp_path / "crawl.jsonl", rows + ["not json"])  # pages told apart by words (digits fold)
+    assert main(["site", "build", str(path), "-o", str(tmp_path / "profile.json")]) == 1  # the bad line is a skip
+    out = capsys.readouterr()
+    assert "crawl.jsonl:5" in out.err and "4 new pages, 4 in profile" in out.out and "site example.org" in out.out
+    assert main(["explain", str(path), "-o", str(tmp_path / "view.html"), "--model", str(tiny_model_file)]) == 2
+    assert "holds many pages" in capsys.readouterr().err and not (tmp_path / "view.html").exists()

@@ -150,3 +150,9 @@ def test_a_records_http_charset_is_read_as_browsers_read_it(tmp_path, charset, u
     assert item.encoding == used
     page = prepare(item.source, encoding=item.encoding)
     assert page.blocks[0].text == "Price +ADw-b+AD4-low"
+
+
+def test_site_build_counts_a_warcs_pages_not_the_warc_as_one_page(crawl, tmp_path, capsys):
+    path, pages = crawl
+    assert main(["site", "build", str(path), "-o", str(tmp_path / "p.json"), "--site", "example.org"]) == 0
+    assert f"{len(pages)} new pages, {len(pages)} in profile" in capsys.readouterr().out

@@ -8,6 +8,7 @@ skip); it names each skipped input on stderr with `report_skip`, control charact
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 from ..data import PageRecord
 from ..files import OutputError, printable
 from ..html import PageError
-from ..inputs import list_pages
+from ..inputs import is_jsonl, list_pages
 from ..model import FAVORS
 from ..predict import prepare_many
 from ..result import Page
@@ -72,7 +73,7 @@ def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | 
     for folder in passed:
         print(f"blockclf: {printable(folder)} not read: it is the output folder", file=sys.stderr)
     if own:
-        report_unread(unread, "WARC files" if archives is not None else "")
+        report_unread(unread, "" if archives is None else "WARC or JSONL files" if jsonl else "WARC files")
     return found
 
 
@@ -132,13 +133,28 @@ def output_skip(target: Path, what: str, overwrite: bool, pages: frozenset[Path]
     return None
 
 
+def readable_archives(archives: list[tuple[Path, str]], named: Sequence[str],
+                       listing: list[tuple[str, PageError]]) -> list[tuple[Path, str]]:
+    """The archives this installation can read. Without warcio (the ``warc`` extra), a WARC file
+    named on the command line is a usage error before anything is read, and one found in a
+    folder is skipped (``needs-warcio``), named and counted, while the folder's pages are read."""
+    if importlib.util.find_spec("warcio") is not None or not any(not is_jsonl(a) for a, _ in archives):
+        return archives
+    why = "reading WARC files needs warcio: pip install 'blockclf[warc]'"
+    given = [str(a) for a, _ in archives if not is_jsonl(a) and str(a) in named]
+    if given:
+        raise UsageError(f"{printable(given[0])}: {why}")
+    listing += [(str(a), PageError("needs-warcio", why)) for a, _ in archives if not is_jsonl(a)]
+    return [(a, folder) for a, folder in archives if is_jsonl(a)]
+
+
 def report_skip(name: str, why: object) -> None:
     """One ``blockclf: skipped NAME: WHY`` line on stderr."""
     print(f"blockclf: skipped {printable(name)}: {printable(why)}", file=sys.stderr)
 
 
 def read_pages(inputs: Sequence[tuple[Path, str]], listing: Sequence[tuple[str, PageError]], site: str | None,
-               failed: list[str]) -> list[Page]:
+               failed: list[str], archives: Sequence[tuple[Path, str]] = ()) -> list[Page]:
     """Parse the listed pages; the inputs `collect_inputs` skipped, and unusable pages, are named
     on stderr and their names appended to ``failed``.
 
@@ -155,6 +171,36 @@ def read_pages(inputs: Sequence[tuple[Path, str]], listing: Sequence[tuple[str, 
             failed.append(name)
         else:
             pages.append(page)
+    for archive, _folder in archives:
+        pages += _archive_pages(archive, site, failed)
+    return pages
+
+
+def _archive_pages(archive: Path, site: str | None, failed: list[str]) -> list[Page]:
+    """The pages of a WARC or JSONL file (its default fields), parsed as `read_pages` parses
+    files; its damaged records and unusable pages are named and their names added to ``failed``."""
+    from ..predict import page_error, prepare
+    from ..records import read_jsonl
+    from ..warc import read_warc
+
+    damage: dict[str, PageError] = {}
+    items = read_jsonl(archive, site=site, damage=damage) if is_jsonl(archive) else read_warc(archive, site,
+                                                                                              damage=damage)
+    pages = []
+    for item in items:
+        try:
+            page: Page | PageError = prepare(item.source, name=item.name, url=item.url, site=item.site,
+                                             encoding=item.encoding)
+        except Exception as exc:  # a failure of one page must not end the run
+            page = page_error(exc, item.name)
+        if isinstance(page, PageError):
+            report_skip(item.name, page)
+            failed.append(item.name)
+        else:
+            pages.append(page)
+    for name, err in damage.items():
+        report_skip(name, err)
+        failed.append(name)
     return pages
 
 

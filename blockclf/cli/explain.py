@@ -9,6 +9,7 @@ from typing import Any
 
 from ..files import OutputError, fitting_path, printable, write_atomic
 from ..html import PageError
+from ..inputs import is_jsonl, is_warc
 from ..model import load_model
 from ..predict import extract_batch
 from .common import (
@@ -30,6 +31,10 @@ def run(args: argparse.Namespace) -> int:
     from ..explain import explain_html  # deliberately lazy: the view's templates are this command's own
 
     model = load_model(args.model)
+    many = next((p for p in args.paths if (is_warc(p) or is_jsonl(p)) and not Path(p).is_dir()), None)
+    if many is not None:
+        raise UsageError(f"{printable(many)} holds many pages: explain shows one page's blocks; extract its pages "
+                         "(blockclf extract), or give a saved page")
     listing: list[tuple[str, PageError]] = []
     inputs = collect_inputs(args.paths, skipped=listing, output=args.output)
     if not inputs and not listing:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import importlib.util
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -38,6 +37,7 @@ from .common import (
     jobs_value,
     make_output_folder,
     output_skip,
+    readable_archives,
     report_unread,
 )
 
@@ -212,26 +212,11 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
     files = collect_inputs([p for p in args.paths if p != "-"], skipped=listing, unread=unread, archives=archives,
                            output=args.output if args.output not in (None, "-") else None, jsonl=True)
     report_unread(unread, "WARC or JSONL files")
-    archives = _readable_archives(archives, args.paths, listing)
+    archives = readable_archives(archives, args.paths, listing)
     if not files and not archives and not listing and not stdin:
         raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML), WARC or JSONL files "
                          "found in the given paths")
     return _Inputs(files, archives, stdin, listing)
-
-
-def _readable_archives(archives: list[tuple[Path, str]], named: Sequence[str],
-                       listing: list[tuple[str, PageError]]) -> list[tuple[Path, str]]:
-    """The archives this installation can read. Without warcio (the ``warc`` extra), a WARC file
-    named on the command line is a usage error before anything is read, and one found in a
-    folder is skipped (``needs-warcio``), named and counted, while the folder's pages are read."""
-    if importlib.util.find_spec("warcio") is not None or not any(not is_jsonl(a) for a, _ in archives):
-        return archives
-    why = "reading WARC files needs warcio: pip install 'blockclf[warc]'"
-    given = [str(a) for a, _ in archives if not is_jsonl(a) and str(a) in named]
-    if given:
-        raise UsageError(f"{printable(given[0])}: {why}")
-    listing += [(str(a), PageError("needs-warcio", why)) for a, _ in archives if not is_jsonl(a)]
-    return [(a, folder) for a, folder in archives if is_jsonl(a)]
 
 
 def _form(args: argparse.Namespace) -> Form:

@@ -28,7 +28,7 @@ from ..model import load_model
 from ..predict import extract_batch
 from ..result import Page
 from ..site import SiteProfile, batch_repetition, block_keys
-from .common import EXIT_CODES, UsageError, collect_inputs, model_options, read_pages
+from .common import EXIT_CODES, UsageError, collect_inputs, model_options, read_pages, readable_archives
 
 __all__ = ["add_parser"]
 
@@ -39,14 +39,18 @@ TEMPLATE_SHARE = 0.5
 
 
 def _prepare_all(paths: Sequence[str], site: str | None, failed: list[str] | None = None) -> list[Page]:
-    """Parse the pages named by ``paths``; unusable pages are named on stderr and skipped
-    (`blockclf.cli.common.read_pages`), their names appended to ``failed`` (the command then exits 1)."""
+    """Parse the pages named by ``paths`` (files, folders, and the pages of WARC and JSONL files);
+    unusable pages are named on stderr and skipped (`blockclf.cli.common.read_pages`), their
+    names appended to ``failed`` (the command then exits 1)."""
     listing: list[tuple[str, PageError]] = []
-    inputs = collect_inputs(paths, skipped=listing, distinct=False)  # no page output: same names are no collision
-    if not inputs and not listing:
-        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML) found in the given "
-                         "paths")
-    return read_pages(inputs, listing, site, failed if failed is not None else [])
+    archives: list[tuple[Path, str]] = []
+    # no page output: same names are no collision
+    inputs = collect_inputs(paths, skipped=listing, distinct=False, archives=archives, jsonl=True)
+    archives = readable_archives(archives, paths, listing)
+    if not inputs and not archives and not listing:
+        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML), WARC or JSONL files "
+                         "found in the given paths")
+    return read_pages(inputs, listing, site, failed if failed is not None else [], archives)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -256,7 +260,8 @@ def add_parser(sub: Any) -> None:
 
     b = ss.add_parser("build", epilog=EXIT_CODES, help="count block repetition over a site's pages")
     b.add_argument("paths", nargs="+", metavar="PATH",
-                    help=".html/.htm/.html.gz files or directories (their files that begin as HTML are pages too)")
+                    help=".html/.htm/.html.gz files or directories (their files that begin as HTML are pages too), "
+                         "or WARC and JSONL files of pages")
     b.add_argument("-o", "--output", required=True, metavar="FILE", help="profile file to write")
     b.add_argument("--site", help="the site's name (default: the pages' registered domain)")
     b.add_argument("--update", action="store_true", help="add the pages to the existing profile FILE")
