@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..files import printable
 from ..html import PageError
-from .common import EXIT_CODES, UsageError, collect_inputs
+from .common import EXIT_CODES, UsageError, collect_inputs, readable_archives
 
 if TYPE_CHECKING:
     from ..batch import Item
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     listing: list[tuple[str, PageError]] = []
     warcs: list[tuple[Path, str]] = []
     inputs: list[Any] = collect_inputs(args.pages, skipped=listing, output=args.output, archives=warcs)
-    for warc, _folder in warcs:
+    for warc, _folder in readable_archives(warcs, args.pages, listing):
         records: list[Item] = warc_pages(warc, damage=listing)
         inputs.extend(records)
     if not inputs and not listing:
