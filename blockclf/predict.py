@@ -376,11 +376,15 @@ def page_error(exc: Exception, name: str | None = None) -> PageError:
     return PageError("error", f"{type(exc).__name__}: {exc}")
 
 
+def prepare_or_error(source: Source, name: str, **kwargs: Any) -> Page | PageError:
+    """`prepare` one named page, its `PageError` (`page_error`) in place of any failure."""
+    try:
+        return prepare(source, name=name, **kwargs)
+    except Exception as exc:  # a failure of one page must not end the batch
+        return page_error(exc, name)
+
+
 def prepare_many(sources: Iterable[tuple[str, Source]], **kwargs: Any) -> Iterable[tuple[str, Page | PageError]]:
     """Prepare named sources, yielding a `PageError` in place of each unusable page (`page_error`)."""
     for name, src in sources:
-        try:
-            page: Page | PageError = prepare(src, name=name, **kwargs)
-        except Exception as exc:  # a failure of one page must not end the batch
-            page = page_error(exc, name)
-        yield name, page
+        yield name, prepare_or_error(src, name, **kwargs)

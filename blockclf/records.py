@@ -27,14 +27,14 @@ import orjson
 from .batch import BatchOptions, Item, Outcome, run_batch
 from .files import OutputError, atomic_open, fitting_path
 from .html import Limits, PageError
-from .inputs import JSONL_SUFFIXES, is_jsonl
+from .inputs import JSONL_SUFFIXES
 from .jsonout import line as json_line
 from .jsonout import lines as json_lines
 from .render import Form, removal_log
 from .result import Result
 
-__all__ = ["DEFAULT_HTML_FIELD", "DEFAULT_URL_FIELD", "JSONL_SUFFIXES", "extract_items", "extract_jsonl", "field_value",
-           "is_jsonl", "jsonl_output", "page_line", "read_jsonl"]
+__all__ = ["DEFAULT_HTML_FIELD", "DEFAULT_URL_FIELD", "extract_items", "extract_jsonl", "field_value", "jsonl_output",
+           "page_line", "read_jsonl"]
 
 log = logging.getLogger("blockclf")
 

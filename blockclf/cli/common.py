@@ -9,26 +9,35 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..data import PageRecord
 from ..files import OutputError, printable
 from ..html import PageError
 from ..inputs import is_jsonl, list_pages
 from ..model import FAVORS
-from ..predict import prepare_many
+from ..predict import prepare_or_error
 from ..result import Page
 
+if TYPE_CHECKING:
+    from ..batch import Item
+
 __all__ = [
+    "ARCHIVE_FILES",
     "EXIT_CODES",
+    "PAGE_KINDS",
+    "WARC_FILES",
     "UsageError",
     "collect_inputs",
     "jobs_value",
     "labelled_records",
     "make_output_folder",
     "model_options",
+    "nothing_found",
     "output_skip",
     "read_pages",
     "report_skip",
@@ -73,24 +82,33 @@ def collect_inputs(paths: Sequence[str], skipped: list[tuple[str, PageError]] | 
     for folder in passed:
         print(f"blockclf: {printable(folder)} not read: it is the output folder", file=sys.stderr)
     if own:
-        report_unread(unread, "" if archives is None else "WARC or JSONL files" if jsonl else "WARC files")
+        report_unread(unread, None if archives is None else ARCHIVE_FILES if jsonl else WARC_FILES)
     return found
 
 
-def report_unread(unread: Sequence[str], also: str = "") -> None:
+#: what a page-reading command takes for a page inside a folder (`blockclf.inputs.list_pages`)
+PAGE_KINDS = "named .html, .htm, .html.gz, .htm.gz, .mhtml, .mht, or beginning as HTML does"
+#: what else a command may read, as ``(one, several)``: WARC files, and JSONL files of pages
+WARC_FILES = ("a WARC file", "WARC files")
+ARCHIVE_FILES = ("a WARC or JSONL file", "WARC or JSONL files")
+
+
+def report_unread(unread: Sequence[str], also: tuple[str, str] | None = None) -> None:
     """Name on stderr the files in the given folders that are not read (the first five), and
-    why: they are not pages, nor ``also`` (what else the command reads, "WARC files")."""
+    why: they are not pages (`PAGE_KINDS`), nor ``also`` (what else the command reads)."""
     if not unread:
         return
     shown = ", ".join(printable(n) for n in unread[:5]) + (", …" if len(unread) > 5 else "")
     one = len(unread) == 1
-    what = "it is not a page" if one else "they are not pages"
-    if also:
-        what = what.replace("is not", "is neither").replace("are not", "are neither")
-    others = f" nor {'a ' + also[:-1] if one and also.endswith('s') else also}" if also else ""
+    page = "a page" if one else "pages"
+    what = f"neither {page} ({PAGE_KINDS}) nor {also[0 if one else 1]}" if also else f"not {page} ({PAGE_KINDS})"
     print(f"blockclf: {len(unread)} {'file' if one else 'files'} in the given folders {'was' if one else 'were'} not "
-          f"read, as {what} (named .html, .htm, .html.gz, .htm.gz, .mhtml, .mht, or beginning as HTML does){others}: "
-          f"{shown}", file=sys.stderr)
+          f"read, as {'it is' if one else 'they are'} {what}: {shown}", file=sys.stderr)
+
+
+def nothing_found(also: tuple[str, str] | None = None) -> UsageError:
+    """The usage error of a command given no page (`PAGE_KINDS`), nor ``also``, to read."""
+    return UsageError(f"no pages ({PAGE_KINDS}){' or ' + also[1] if also else ''} found in the given paths")
 
 
 def labelled_records(records: Sequence[PageRecord], problems: Sequence[str], need_gold: bool) -> list[PageRecord]:
@@ -138,13 +156,14 @@ def readable_archives(archives: list[tuple[Path, str]], named: Sequence[str],
     """The archives this installation can read. Without warcio (the ``warc`` extra), a WARC file
     named on the command line is a usage error before anything is read, and one found in a
     folder is skipped (``needs-warcio``), named and counted, while the folder's pages are read."""
-    if importlib.util.find_spec("warcio") is not None or not any(not is_jsonl(a) for a, _ in archives):
+    warcs = [str(a) for a, _ in archives if not is_jsonl(a)]
+    if not warcs or importlib.util.find_spec("warcio") is not None:
         return archives
     why = "reading WARC files needs warcio: pip install 'blockclf[warc]'"
-    given = [str(a) for a, _ in archives if not is_jsonl(a) and str(a) in named]
-    if given:
-        raise UsageError(f"{printable(given[0])}: {why}")
-    listing += [(str(a), PageError("needs-warcio", why)) for a, _ in archives if not is_jsonl(a)]
+    given = next((w for w in warcs if w in named), None)
+    if given is not None:
+        raise UsageError(f"{printable(given)}: {why}")
+    listing += [(w, PageError("needs-warcio", why)) for w in warcs]
     return [(a, folder) for a, folder in archives if is_jsonl(a)]
 
 
@@ -155,44 +174,25 @@ def report_skip(name: str, why: object) -> None:
 
 def read_pages(inputs: Sequence[tuple[Path, str]], listing: Sequence[tuple[str, PageError]], site: str | None,
                failed: list[str], archives: Sequence[tuple[Path, str]] = ()) -> list[Page]:
-    """Parse the listed pages; the inputs `collect_inputs` skipped, and unusable pages, are named
-    on stderr and their names appended to ``failed``.
+    """Parse the listed pages, then the pages of the WARC and JSONL files given (``archives``,
+    their default fields); the inputs `collect_inputs` skipped, damaged records and unusable
+    pages are named on stderr and their names appended to ``failed``.
 
-    Pages are read as ``blockclf extract`` reads them (`blockclf.predict.prepare_many`): any
+    Pages are read as ``blockclf extract`` reads them (`blockclf.predict.prepare_or_error`): any
     failure of one page, not only a `PageError`, skips that page and the run goes on.
     """
+    from ..batch import Item  # a page to read, as the readers of WARC and JSONL files give them
+
     for name, err in listing:
         report_skip(name, err)
         failed.append(name)
-    pages = []
-    for name, page in prepare_many(((str(path), path) for path, _stem in inputs), site=site):
-        if isinstance(page, PageError):
-            report_skip(name, page)
-            failed.append(name)
-        else:
-            pages.append(page)
-    for archive, _folder in archives:
-        pages += _archive_pages(archive, site, failed)
-    return pages
-
-
-def _archive_pages(archive: Path, site: str | None, failed: list[str]) -> list[Page]:
-    """The pages of a WARC or JSONL file (its default fields), parsed as `read_pages` parses
-    files; its damaged records and unusable pages are named and their names added to ``failed``."""
-    from ..predict import page_error, prepare
-    from ..records import read_jsonl
-    from ..warc import read_warc
-
     damage: dict[str, PageError] = {}
-    items = read_jsonl(archive, site=site, damage=damage) if is_jsonl(archive) else read_warc(archive, site,
-                                                                                              damage=damage)
+    items: Iterable[Item] = (Item(str(path), path, site=site) for path, _stem in inputs)
+    if archives:
+        items = itertools.chain(items, _archive_items(archives, site, damage))
     pages = []
     for item in items:
-        try:
-            page: Page | PageError = prepare(item.source, name=item.name, url=item.url, site=item.site,
-                                             encoding=item.encoding)
-        except Exception as exc:  # a failure of one page must not end the run
-            page = page_error(exc, item.name)
+        page = prepare_or_error(item.source, item.name, url=item.url, site=item.site, encoding=item.encoding)
         if isinstance(page, PageError):
             report_skip(item.name, page)
             failed.append(item.name)
@@ -202,6 +202,17 @@ def _archive_pages(archive: Path, site: str | None, failed: list[str]) -> list[P
         report_skip(name, err)
         failed.append(name)
     return pages
+
+
+def _archive_items(archives: Sequence[tuple[Path, str]], site: str | None,
+                   damage: dict[str, PageError]) -> Iterator[Item]:
+    """The pages of WARC and JSONL files (their default fields), one file after another."""
+    from ..records import read_jsonl  # the readers of files of many pages, only when some are given
+    from ..warc import read_warc
+
+    for archive, _folder in archives:
+        yield from read_jsonl(archive, site=site, damage=damage) if is_jsonl(archive) else read_warc(
+            archive, site, damage=damage)
 
 
 def jobs_value(value: str) -> int:

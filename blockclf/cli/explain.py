@@ -18,6 +18,7 @@ from .common import (
     collect_inputs,
     make_output_folder,
     model_options,
+    nothing_found,
     output_skip,
     read_pages,
     report_skip,
@@ -38,8 +39,7 @@ def run(args: argparse.Namespace) -> int:
     listing: list[tuple[str, PageError]] = []
     inputs = collect_inputs(args.paths, skipped=listing, output=args.output)
     if not inputs and not listing:
-        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML) found in the given "
-                         "paths")
+        raise nothing_found()
     one_file = len(inputs) + len(listing) == 1 and not (args.output and Path(args.output).is_dir())
     if not one_file and not args.output:
         raise UsageError(f"{len(inputs) + len(listing)} pages found: give -o OUTDIR to write one view per page")

@@ -31,11 +31,13 @@ from ..model import FAVORS, Model, cached_model
 from ..result import BLOCK_RECORDS, Result
 from ..site import MIN_OTHER_PAGES, SiteProfile
 from .common import (
+    ARCHIVE_FILES,
     EXIT_CODES,
     UsageError,
     collect_inputs,
     jobs_value,
     make_output_folder,
+    nothing_found,
     output_skip,
     readable_archives,
     report_unread,
@@ -202,7 +204,8 @@ def _settle_format(args: argparse.Namespace, out_file: Path | None) -> None:
 
 
 def _list_inputs(args: argparse.Namespace) -> _Inputs:
-    """The run's inputs; files in the given folders that are neither pages nor WARC files are named on stderr."""
+    """The run's inputs; files in the given folders that are neither pages nor WARC or JSONL files are named on
+    stderr."""
     if args.paths.count("-") > 1:
         raise UsageError("standard input ('-') can be read once")
     stdin = "-" in args.paths
@@ -211,11 +214,10 @@ def _list_inputs(args: argparse.Namespace) -> _Inputs:
     unread: list[str] = []
     files = collect_inputs([p for p in args.paths if p != "-"], skipped=listing, unread=unread, archives=archives,
                            output=args.output if args.output not in (None, "-") else None, jsonl=True)
-    report_unread(unread, "WARC or JSONL files")
+    report_unread(unread, ARCHIVE_FILES)
     archives = readable_archives(archives, args.paths, listing)
     if not files and not archives and not listing and not stdin:
-        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML), WARC or JSONL files "
-                         "found in the given paths")
+        raise nothing_found(ARCHIVE_FILES)
     return _Inputs(files, archives, stdin, listing)
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..files import printable
 from ..html import PageError
-from .common import EXIT_CODES, UsageError, collect_inputs, readable_archives
+from .common import EXIT_CODES, WARC_FILES, UsageError, collect_inputs, nothing_found, readable_archives
 
 if TYPE_CHECKING:
     from ..batch import Item
@@ -36,8 +36,7 @@ def run(args: argparse.Namespace) -> int:
         records: list[Item] = warc_pages(warc, damage=listing)
         inputs.extend(records)
     if not inputs and not listing:
-        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML) or HTML records in "
-                         ".warc files found in the given paths")
+        raise nothing_found(WARC_FILES)
     rep = label_site(inputs, args.output, content=args.content, exclude=args.exclude or (),
                      dataset=args.dataset, site=args.site, gold_suffix=args.gold_suffix,
                      edits=read_edits(args.edits) if args.edits else None, dev=args.dev, test=args.test)

@@ -28,7 +28,16 @@ from ..model import load_model
 from ..predict import extract_batch
 from ..result import Page
 from ..site import SiteProfile, batch_repetition, block_keys
-from .common import EXIT_CODES, UsageError, collect_inputs, model_options, read_pages, readable_archives
+from .common import (
+    ARCHIVE_FILES,
+    EXIT_CODES,
+    UsageError,
+    collect_inputs,
+    model_options,
+    nothing_found,
+    read_pages,
+    readable_archives,
+)
 
 __all__ = ["add_parser"]
 
@@ -48,8 +57,7 @@ def _prepare_all(paths: Sequence[str], site: str | None, failed: list[str] | Non
     inputs = collect_inputs(paths, skipped=listing, distinct=False, archives=archives, jsonl=True)
     archives = readable_archives(archives, paths, listing)
     if not inputs and not archives and not listing:
-        raise UsageError("no pages (.html/.htm/.html.gz files, or files that begin as HTML), WARC or JSONL files "
-                         "found in the given paths")
+        raise nothing_found(ARCHIVE_FILES)
     return read_pages(inputs, listing, site, failed if failed is not None else [], archives)
 
 
