@@ -129,12 +129,19 @@ class _Listing:
         self.passed: list[str] = []  # where the output folder was met inside an input folder
 
     def add(self, file: Path, stem: str, full: str) -> None:
+        if self._first_sight(file):
+            self.found.append((file, stem, full))
+
+    def _first_sight(self, file: Path) -> bool:
+        """Whether ``file`` is a regular file not listed yet (else why not goes to the problems)."""
         key = _regular(file)
         if isinstance(key, PageError):
             self.problems.append((str(file), key))
-        elif key not in self.seen_files:
-            self.seen_files.add(key)
-            self.found.append((file, stem, full))
+            return False
+        if key in self.seen_files:
+            return False
+        self.seen_files.add(key)
+        return True
 
     def unlistable(self, exc: OSError) -> None:
         self.problems.append((str(exc.filename or ""), PageError(
@@ -177,11 +184,7 @@ class _Listing:
 
     def add_archive(self, file: Path, folder: str, archives: list[tuple[Path, str]]) -> None:
         """A WARC or JSONL file of pages, with its folder (relative to the folder given), once."""
-        key = _regular(file)
-        if isinstance(key, PageError):
-            self.problems.append((str(file), key))
-        elif key not in self.seen_files:
-            self.seen_files.add(key)
+        if self._first_sight(file):
             archives.append((file, folder))
 
 
