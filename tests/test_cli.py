@@ -323,6 +323,55 @@ def test_a_mirrors_pages_are_read_by_name_or_content_and_other_files_reported(tm
     assert "1 file in the given folders was not read, as it is neither a page" in capsys.readouterr().err
 
 
+def test_the_program_exits_with_the_commands_code_once_its_output_is_flushed(monkeypatch, capsys):
+    import blockclf.cli as cli
+
+    class Exited(Exception):
+        pass
+
+    def exit_now(code: int) -> None:
+        raise Exited(code)
+
+    def command() -> int:
+        sys.stdout.write("the page's text")  # still buffered when the command returns
+        return 1
+
+    monkeypatch.setattr(cli, "main", command)
+    monkeypatch.setattr(cli.os, "_exit", exit_now)
+    with pytest.raises(Exited) as ended:
+        cli.console()
+    assert ended.value.args == (1,) and capsys.readouterr().out == "the page's text"
+
+
+def test_the_program_waits_for_work_still_running(monkeypatch):
+    import threading
+
+    import blockclf.cli as cli
+
+    monkeypatch.setattr(cli, "main", lambda: 0)
+    monkeypatch.setattr(cli.os, "_exit", lambda code: pytest.fail("exited with a thread at work"))
+    release = threading.Event()
+    worker = threading.Thread(target=release.wait, args=(30,))  # not a daemon: the interpreter waits for it
+    worker.start()
+    try:
+        with pytest.raises(SystemExit) as ended:
+            cli.console()
+        assert ended.value.code == 0
+    finally:
+        release.set()
+        worker.join()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_behind_standard_output_is_an_error(tmp_path, tiny_model_file, synthetic_page):
+    for p in range(12):
+        (tmp_path / f"{p}.html").write_text(synthetic_page(8, p % 4).html, encoding="utf-8")
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([sys.executable, "-m", "blockclf", "extract", str(tmp_path), "--model",
+                               str(tiny_model_file)], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 3 and "No space left on device" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path, tiny_model_file, synthetic_page):
     for p in range(40):
         (tmp_path / f"{p}.html").write_text(synthetic_page(8, p % 4).html, encoding="utf-8")
