@@ -118,7 +118,8 @@ class BatchOptions:
     ``limits`` holds the per-page size, node and time budgets. ``chunk_size`` pages are
     scored per LightGBM call; ``cache_bytes`` bounds the pages kept from pass 1 for pass 2:
     a quarter for pages held as they are by the processes that read them (their estimated
-    size), half for packed ones (0: every page is parsed again in pass 2).
+    size), half for packed ones (0: every page is parsed again in pass 2). ``exact_scores``:
+    see `blockclf.predict.extract_batch`.
     """
 
     model: Model | str | Path | None = None
@@ -133,6 +134,7 @@ class BatchOptions:
     cache_bytes: int = 256 << 20
     transform: Callable[[Result], Any] | None = None
     comments: str = "remove"
+    exact_scores: bool = False
 
 
 def _resolve_model(model: Model | str | Path | None) -> Model:
@@ -273,7 +275,7 @@ def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[An
     mdl = _resolve_model(opts.model)
     kwargs: dict[str, Any] = dict(model=mdl, favor=opts.favor, threshold=opts.threshold,
                                   site_profile=opts.site_profile, use_site=opts.use_site, explain=opts.explain,
-                                  comments=opts.comments)
+                                  comments=opts.comments, exact_scores=opts.exact_scores)
     ready: list[Page] = [p for p in prepared if not isinstance(p, PageError)]
     results: list[Result | PageError] = []
     for run in _groups(ready, SCORE_BLOCKS):

@@ -91,6 +91,11 @@ def _check(ret: int) -> None:
         raise NativeError(msg.splitlines()[0] if msg else "unknown error")
 
 
+def _parameters(**params: float | int | bool) -> bytes:
+    """LightGBM's parameter string (``key=value`` pairs, booleans as ``true``/``false``)."""
+    return " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in params.items()).encode()
+
+
 class NativeBooster:
     """A LightGBM model read from its text form, scored by the native library.
 
@@ -150,8 +155,11 @@ class NativeBooster:
         return self._model_str
 
     def predict(self, X: np.ndarray, num_iteration: int | None = None, num_threads: int = 1,
-                pred_contrib: bool = False, verbosity: int = -1) -> np.ndarray:
-        """P(content) per row, or with ``pred_contrib`` each column's contribution and the bias."""
+                pred_contrib: bool = False, verbosity: int = -1, **params: float | int | bool) -> np.ndarray:
+        """P(content) per row, or with ``pred_contrib`` each column's contribution and the bias.
+
+        ``params`` are LightGBM prediction parameters (``pred_early_stop=True`` and its
+        ``pred_early_stop_freq`` and ``pred_early_stop_margin``), as its Python package takes them."""
         X = np.ascontiguousarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self._n_features:
             raise ValueError(f"expected rows of {self._n_features} features, got shape {X.shape}")
@@ -168,7 +176,7 @@ class NativeBooster:
             ctypes.c_int32(n_rows), ctypes.c_int32(self._n_features), ctypes.c_int(1),
             ctypes.c_int(_PREDICT_CONTRIB if pred_contrib else _PREDICT_NORMAL), ctypes.c_int(0),
             ctypes.c_int(iterations),
-            ctypes.c_char_p(f"num_threads={max(int(num_threads), 1)} verbosity={int(verbosity)}".encode()),
+            ctypes.c_char_p(_parameters(num_threads=max(int(num_threads), 1), verbosity=int(verbosity), **params)),
             ctypes.byref(out_len), out.ctypes.data_as(ctypes.POINTER(ctypes.c_double))))
         if out_len.value != n_rows * width:
             raise NativeError(f"LightGBM returned {out_len.value} values for {n_rows} rows")

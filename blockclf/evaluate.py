@@ -35,8 +35,9 @@ def score_records(records, model=None, favor: str = "balanced", threshold: float
             failed.append((r, page_error(exc, r.key)))
     by_key = {r.key: r for r in records}
     golds = {r.key: r.read_gold() for r in records}
+    # every tree summed: the report draws each page's curve over all thresholds from its scores
     results = extract_batch(pages, model=model, favor=favor, threshold=threshold, use_site=use_site,
-                            explain=explain)
+                            explain=explain, exact_scores=True)
     rows = []
     for res in results:
         row = _row(by_key[res.name], score_text(res.text, golds[res.name]))

@@ -42,6 +42,15 @@ SINGLE_THREAD_ROWS = 20_000
 #: shipped model, so they go to several threads from two rows: 5 rows took 0.059 s on one
 #: thread and 0.035 s on two, 124 rows (a page) 1.52 s and 0.97 s
 CONTRIB_ROW_COST = 10_000
+#: a block whose raw score is past half this margin (P(content) under 0.018 or over 0.982) at
+#: one of the checks made every `SURE_EVERY` trees is scored no further (``sure`` scoring;
+#: LightGBM's prediction early stop): over 55,571 blocks of wcxb and dragnet test pages it
+#: moved no score by more than 0.02 and scored them in 0.29 s against 0.49 s
+SURE_MARGIN = 8.0
+SURE_EVERY = 10
+#: ``sure`` scoring never moves a score across a cut point strictly inside this range (the
+#: scores it stops early lie beyond 0.018 and 0.982 and move by less than 0.02)
+SURE_RANGE = (0.05, 0.95)
 #: largest model file read (the shipped ones are 2-4 MB)
 MAX_MODEL_BYTES = 1 << 30
 #: deepest nesting accepted in a model file's JSON (``info`` is a few levels deep)
@@ -74,12 +83,15 @@ class TreeScoring:
             X = X[:, [FEATURES.index(c) for c in self.feature_names_in_]]
         return X
 
-    def predict_proba(self, X: Any) -> np.ndarray:
-        """Two columns: P(boilerplate), P(content)."""
+    def predict_proba(self, X: Any, sure: bool = False) -> np.ndarray:
+        """Two columns: P(boilerplate), P(content). With ``sure``, a row's trees are summed only
+        until its score is sure (`SURE_MARGIN`): exact between 0.018 and 0.982, within 0.02 beyond."""
         if len(X) == 0:
             return np.zeros((0, 2))
+        early = dict(pred_early_stop=True, pred_early_stop_freq=SURE_EVERY,
+                     pred_early_stop_margin=SURE_MARGIN) if sure else {}
         p = np.asarray(self.booster_.predict(self._matrix(X), num_iteration=self.best_iteration_,
-                                             num_threads=self._threads(len(X)), verbosity=-1))
+                                             num_threads=self._threads(len(X)), verbosity=-1, **early))
         return np.column_stack([1 - p, p])
 
     def _threads(self, rows: int) -> int:
@@ -114,6 +126,14 @@ class TreeScorer(TreeScoring):
         return f"TreeScorer({self.best_iteration_} trees over {self.n_features_in_} columns)"
 
 
+def _proba(scorer: TreeScoring, X: np.ndarray, sure: bool) -> np.ndarray:
+    """P(content) per row; ``sure`` where the scorer is one of these trees' (a classifier of
+    another kind set on a `Model` answers ``predict_proba(X)`` alone)."""
+    if sure and isinstance(scorer, TreeScoring):
+        return scorer.predict_proba(X, sure=True)[:, 1]
+    return scorer.predict_proba(X)[:, 1]
+
+
 @dataclass
 class Model:
     """A trained classifier with the thresholds of each favor mode and its provenance.
@@ -139,17 +159,20 @@ class Model:
         """Names of the columns the final scoring pass reads (what explanations refer to)."""
         return list(refine.COLUMNS) + list(self.features) if self.refiner is not None else list(self.features)
 
-    def score(self, X: np.ndarray, boxes: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def score(self, X: np.ndarray, boxes: list[np.ndarray] | None = None,
+              sure: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """P(content) of every row of ``X`` (pages' feature tables stacked in order), and the
         table the final pass read. ``boxes``: each page's `refine.containers`, needed when
-        the model has a refiner."""
-        first = self.classifier.predict_proba(X)[:, 1]
+        the model has a refiner. With ``sure``, the final pass stops summing a block's trees
+        once its score is sure (`TreeScoring.predict_proba`); a refiner's input, the first
+        pass's scores, is always exact."""
         if self.refiner is None or not len(X):
-            return first, X
+            return _proba(self.classifier, X, sure), X
         if boxes is None:
             raise ValueError("this model refines its scores: pass each page's refine.containers")
+        first = _proba(self.classifier, X, False)
         final = refine.table(first, np.asarray(X, dtype=np.float64), boxes, self.features.index("n_words"))
-        return self.refiner.predict_proba(final)[:, 1], final
+        return _proba(self.refiner, final, sure), final
 
     def contributions(self, table: np.ndarray) -> np.ndarray:
         """Per-column contributions of the final pass (columns of `columns`, then the bias)."""

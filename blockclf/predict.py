@@ -37,7 +37,7 @@ from .headline import site_titles as batch_site_titles
 from .headline import without_site_parts
 from .html import Document, Limits, PageError, Source, parse
 from .metadata import page_metadata
-from .model import Model, cached_model
+from .model import SURE_RANGE, Model, cached_model
 from .result import Page, Reason, Result
 from .reviews import review_mask, review_roots
 from .segment import segment
@@ -150,7 +150,8 @@ class _Decisions:
     post_number: np.ndarray | None = None
 
 
-def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, explain: bool, top: int) -> _Decisions:
+def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, explain: bool, top: int,
+                 sure: bool = False) -> _Decisions:
     """The decisions with the page's hidden blocks put in, in document order.
 
     Normally they are removed unscored (score 0): hidden text is mostly menus, dialogs and
@@ -168,7 +169,7 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
     if kept_chars < MIN_KEPT_CHARS:
         shown_all = page.revealed if page.revealed is not None else merged  # hidden text with its structure
         tables, boxes = _tables(mdl, [shown_all], [page.doc.title], [None])
-        scores, table = mdl.score(tables[0], boxes)
+        scores, table = mdl.score(tables[0], boxes, sure=sure)
         kept = keep_labels(scores >= threshold, label_value_pairs(shown_all))
         kept &= np.array([hidden_kind(b) not in NEVER_KEPT for b in shown_all], dtype=bool)
         if any(b.hidden for b, k in zip(shown_all, kept) if k):  # else the visible reading stands
@@ -209,7 +210,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
                   threshold: float | None = None, site_profile: SiteProfile | None = None,
                   use_site: bool = True, explain: bool = False, top_reasons: int = 3,
                   repetition: Sequence[Any] | None = None, comments: str = "remove",
-                  site_titles: Sequence[frozenset[str]] | None = None) -> list[Result]:
+                  site_titles: Sequence[frozenset[str]] | None = None, exact_scores: bool = False) -> list[Result]:
     """Score already prepared pages together.
 
     With ``use_site``, pages sharing a site (and a ``site_profile``, if given) supply each
@@ -222,6 +223,13 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     page, as ``repetition`` does the evidence. ``comments``: blocks of readers'
     comment threads are removed from the main text (``remove``, the default, and ``separate``,
     which `Result.to_dict` gives apart) or left to the model (``keep``).
+
+    A block's score is summed over the model's trees only until it is sure (under 0.018 or
+    over 0.982; `blockclf.model.SURE_MARGIN`), where that cannot change what is kept: when
+    every threshold the pages are cut at lies inside `blockclf.model.SURE_RANGE` and no
+    ``explain`` is asked (whose contributions add up to the full sum). Such a score is within
+    0.02 of the full sum; ``exact_scores`` sums every tree (to draw a page's curve over all
+    thresholds from its scores, say).
     """
     if comments not in COMMENT_MODES:
         raise ValueError(f"comments must be one of {', '.join(COMMENT_MODES)}, not {comments!r}")
@@ -254,7 +262,11 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         _check_scoring_budget(p)
     tables, boxes = _tables(mdl, [p.blocks for p in pages], [p.doc.title for p in pages], reps)
     X = tables[0] if len(tables) == 1 else np.vstack(tables) if tables else np.empty((0, len(FEATURES)))
-    scores, final = mdl.score(X, boxes) if len(X) else (np.zeros(0), X)
+    # every cut the pages may be read at: the threshold, a balanced fallback, an index page's
+    # lower reading of either, a thread's confident posts
+    lowest = min(thr, fallback if fallback is not None else thr) * INDEX_THRESHOLD_SHARE
+    sure = not (exact_scores or explain) and SURE_RANGE[0] < lowest and max(thr, threads.MIN_CONFIDENT) < SURE_RANGE[1]
+    scores, final = mdl.score(X, boxes, sure=sure) if len(X) else (np.zeros(0), X)
     reasons = _reasons(mdl, final, top_reasons) if explain and len(X) else None
     decided: list[tuple[Page, str, _Decisions, np.ndarray, PageChecks, float]] = []
     start = 0
@@ -268,7 +280,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
                 kept, page_thr = lower, fallback
         dec = _Decisions(p.blocks, s, kept, reasons[start:start + n] if reasons is not None else None)
         if p.hidden:
-            dec = _with_hidden(dec, p, mdl, page_thr, explain, top_reasons)
+            dec = _with_hidden(dec, p, mdl, page_thr, explain, top_reasons, sure)
         dec.read_at_balanced = page_thr != thr
         comment = comment_mask(dec.blocks, p.comment_roots, dec.kept, discussion_page(p.url))
         if p.review_roots:  # a product page's customers' reviews are comments too
@@ -353,16 +365,16 @@ def _result(page: Page, head: str, dec: _Decisions, comment: np.ndarray, checks:
 def extract(source: Source, *, model: Model | str | Path | None = None, favor: str = "balanced",
             threshold: float | None = None, url: str | None = None, encoding: str | None = None,
             site_profile: SiteProfile | None = None, explain: bool = False,
-            limits: Limits | None = None, comments: str = "remove") -> Result:
+            limits: Limits | None = None, comments: str = "remove", exact_scores: bool = False) -> Result:
     """Extract the main content of one page (HTML bytes, text, or a path).
 
     Raises `PageError` when the input is not a usable page and `ModelError` when the model
-    file is not usable.
+    file is not usable. ``exact_scores``: see `extract_batch`.
     """
     page = prepare(source, encoding=encoding, url=url, limits=limits,
                    name=str(source) if isinstance(source, Path) else None)
     return extract_batch([page], model=model, favor=favor, threshold=threshold,
-                         site_profile=site_profile, explain=explain, comments=comments)[0]
+                         site_profile=site_profile, explain=explain, comments=comments, exact_scores=exact_scores)[0]
 
 
 def page_error(exc: Exception, name: str | None = None) -> PageError:

@@ -103,7 +103,7 @@ def dev_curves(model: Model, records: Sequence[PageRecord], grid: np.ndarray = G
     that keep too little are read again with their hidden text as they would be at 0.5.
     """
     items = [Item(r.key, r.html_path, url=r.url, site=r.site) for r in records]
-    opts = BatchOptions(model=model, threshold=0.5, chunk_size=batch_pages)
+    opts = BatchOptions(model=model, threshold=0.5, chunk_size=batch_pages, exact_scores=True)
     P: list[np.ndarray] = []
     R: list[np.ndarray] = []
     for rec, out in zip(records, run_batch(items, opts)):

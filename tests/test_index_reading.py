@@ -27,7 +27,7 @@ def _scored(html: str, score_of, threshold: float | None = None):
     page = prepare(html.encode(), url="https://example.org/stories/")
     scores = np.array([score_of(b) for b in page.blocks])
     model = copy.copy(cached_model(None))
-    model.score = lambda X, boxes=None: (scores, X)  # type: ignore[method-assign]
+    model.score = lambda X, boxes=None, sure=False: (scores, X)  # type: ignore[method-assign]
     return extract_batch([page], model=model, threshold=threshold)[0]
 
 

@@ -362,3 +362,57 @@ def test_a_hidden_buttons_label_is_never_kept_when_a_page_is_read_with_its_hidde
     assert "Copy" not in res.text and "Copy" not in res.markdown
     # the removal log says why, as it does for a consent dialog
     assert [e["reason"] for e in removal_log(res) if e["text"] == "Copy"] == ["control", "control"]
+
+
+def _example_and_synthetic(synthetic_page) -> list:
+    pages = [prepare(EXAMPLE)]
+    return pages + [prepare(synthetic_page(14, i).html.encode("utf-8"), name=str(i)) for i in range(4)]
+
+
+@pytest.mark.parametrize("favor", ["precision", "balanced", "recall"])
+def test_sure_scoring_keeps_every_decision_and_moves_only_sure_scores(favor, synthetic_page):
+    """The shipped model stops summing a block's trees once its score is sure: what is kept
+    never changes, and only scores beyond `SURE_RANGE` move, by at most 0.02."""
+    from blockclf.model import SURE_RANGE
+
+    pages = _example_and_synthetic(synthetic_page)
+    fast = extract_batch(pages, favor=favor)
+    exact = extract_batch(pages, favor=favor, exact_scores=True)
+    moved_any = False
+    for a, b in zip(fast, exact):
+        assert a.text == b.text and np.array_equal(a.kept, b.kept)
+        moved = a.scores != b.scores
+        moved_any |= bool(moved.any())
+        assert np.abs(a.scores - b.scores).max() <= 0.02
+        assert ((b.scores[moved] > SURE_RANGE[1]) | (b.scores[moved] < SURE_RANGE[0])).all()
+    assert moved_any  # the scoring did stop early somewhere, or this test shows nothing
+
+
+def test_scores_are_exact_where_a_cut_or_an_explanation_needs_them(synthetic_page):
+    pages = _example_and_synthetic(synthetic_page)[:1]
+    exact = extract_batch(pages, exact_scores=True)[0].scores
+    assert not np.array_equal(extract_batch(pages)[0].scores, exact)
+    for kwargs in ({"threshold": 0.97}, {"threshold": 0.07}, {"explain": True}):  # 0.07: an index page's 0.042
+        np.testing.assert_array_equal(extract_batch(pages, **kwargs)[0].scores, exact)
+    np.testing.assert_array_equal(extract(EXAMPLE, exact_scores=True).scores, exact)
+
+
+def test_evaluation_and_threshold_curves_read_exact_scores(tiny_dataset, tiny_model, monkeypatch):
+    from blockclf.data import read_index
+    from blockclf.evaluate import evaluate_records
+    from blockclf.thresholds import GRID, dev_curves
+
+    seen = []
+    score = Model.score
+
+    def recording(self, X, boxes=None, sure=False):
+        seen.append(sure)
+        return score(self, X, boxes, sure)
+
+    monkeypatch.setattr(Model, "score", recording)
+    records = read_index(tiny_dataset, ["dev"])
+    dev_curves(tiny_model, records, GRID)
+    evaluate_records(records, tiny_model)
+    assert seen and not any(seen)
+    extract_batch([prepare(EXAMPLE)], model=tiny_model)
+    assert seen[-1] is True
