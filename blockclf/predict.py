@@ -228,8 +228,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     over 0.982; `blockclf.model.SURE_MARGIN`), where that cannot change what is kept: when
     every threshold the pages are cut at lies inside `blockclf.model.SURE_RANGE` and no
     ``explain`` is asked (whose contributions add up to the full sum). Such a score is within
-    `blockclf.model.SURE_DEVIATION` of the full sum; ``exact_scores`` sums every tree (to draw a page's curve over all
-    thresholds from its scores, say).
+    `blockclf.model.SURE_DEVIATION` of the full sum; ``exact_scores`` sums every tree (to
+    draw a page's curve over all thresholds from its scores, say).
     """
     if comments not in COMMENT_MODES:
         raise ValueError(f"comments must be one of {', '.join(COMMENT_MODES)}, not {comments!r}")

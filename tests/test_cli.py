@@ -614,3 +614,18 @@ def test_every_command_names_the_files_of_a_folder_it_does_not_read(tmp_path, ti
     code = main(["label", str(src), "--content", "body", "-o", str(tmp_path / "ds")])
     err = capsys.readouterr().err
     assert code == 0 and "was not read, as it is neither a page (named .html" in err and "nor a WARC file" in err
+
+
+def test_exact_scores_sum_every_tree_and_change_no_decision(capsys):
+    from blockclf import extract
+
+    page = ROOT / "data" / "example.html"
+    docs = {}
+    for flags in ([], ["--exact-scores"]):
+        assert main(["extract", str(page), "--format", "json", *flags]) == 0
+        docs[bool(flags)] = json.loads(capsys.readouterr().out)
+    exact = extract(page, exact_scores=True).scores
+    assert [b["score"] for b in docs[True]["blocks"]] == [round(float(s), 4) for s in exact]
+    assert [b["score"] for b in docs[False]["blocks"]] != [b["score"] for b in docs[True]["blocks"]]
+    assert [b["kept"] for b in docs[False]["blocks"]] == [b["kept"] for b in docs[True]["blocks"]]
+    assert docs[False]["text"] == docs[True]["text"]

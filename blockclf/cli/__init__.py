@@ -112,8 +112,8 @@ def console() -> None:
 
     A finished command leaves nothing to tidy that the operating system does not reclaim at
     once, yet the interpreter's own teardown (freeing every module, the model and the last
-    pages' objects) took about 45 ms of each run: a sixth of a one-page command, and as much
-    again for every folder a shell loop hands it. So once the outputs are closed (they are
+    pages' objects) took about 30 ms of each run: a tenth of a one-page command, paid again
+    for every page or folder a shell loop hands it. So once the outputs are closed (they are
     written in ``with`` blocks) and standard output and the logs are flushed, the process
     exits at once; where something may still be running (a thread, a child process: a Dask
     client, say) the interpreter ends it as usual.

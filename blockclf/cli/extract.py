@@ -251,7 +251,8 @@ def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Mode
                         encoded=args.output is not None)
     return BatchOptions(model=model if args.jobs == 1 else args.model, favor=args.favor, threshold=args.threshold,
                         site_profile=profile, use_site=not args.no_site, explain=args.explain,
-                        encoding=args.encoding, limits=limits, transform=transform, comments=args.comments)
+                        encoding=args.encoding, limits=limits, transform=transform, comments=args.comments,
+                        exact_scores=args.exact_scores)
 
 
 class _Run:
@@ -564,6 +565,10 @@ def add_parser(sub: Any) -> None:
                          "add --explain for each block's reasons, which costs a model pass per block")
     ex.add_argument("--explain", action="store_true",
                     help="add each block's top reasons to JSON output and to --removed-log (slower)")
+    ex.add_argument("--exact-scores", action="store_true",
+                    help="sum every tree of every block's score; by default a block's trees are summed until its "
+                    "score is under 0.018 or over 0.982, which changes no decision and leaves such a score within "
+                    "0.05 of the full sum (the JSON's and --removed-log's scores)")
     ex.add_argument("--url", help="the http(s) address of the one page given: its links are made absolute against "
                     "it and its site is taken from it (without it, from the page's canonical link, if any)")
     ex.add_argument("--site", help="treat every page as belonging to this site")
