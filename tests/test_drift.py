@@ -144,3 +144,47 @@ def test_page_keeping_far_less_than_its_site_usually_does_is_flagged():
     # too few pages of the site: no median, no flag
     few = site_checks([result(0.6), result(0.1)])
     assert "site_median_kept_ratio" not in few[1].stats and "below-site-kept-ratio" not in few[1].warnings
+
+
+def test_site_stats_reads_the_json_lines_extract_wrote(tmp_path, capsys):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for n in range(6):
+        (pages / f"story{n}.html").write_text(site_page(n))
+    assert main(["site", "stats", str(pages), "-o", str(tmp_path / "from-pages.json")]) == 0
+    capsys.readouterr()
+    # several pages written to standard output are JSON lines, as a WARC's or a JSONL file's pages are
+    assert main(["extract", str(pages), "--format", "json"]) == 0
+    run = tmp_path / "out" / "run.jsonl"
+    run.parent.mkdir()
+    run.write_text(capsys.readouterr().out, encoding="utf-8")
+    for given in (run, run.parent):
+        assert main(["site", "stats", str(given), "-o", str(tmp_path / "from-lines.json")]) == 0
+        assert "6 pages of 1 sites" in capsys.readouterr().out
+        lines = json.loads((tmp_path / "from-lines.json").read_text())["sites"]
+        assert lines == json.loads((tmp_path / "from-pages.json").read_text())["sites"]
+    # a line cut short is named and counted; the others are read
+    run.write_text(run.read_text(encoding="utf-8") + '{"name": "cut', encoding="utf-8")
+    assert main(["site", "stats", str(run), "-o", str(tmp_path / "cut.json")]) == 1
+    captured = capsys.readouterr()
+    assert "6 pages of 1 sites" in captured.out and "skipped 1 line of" in captured.err
+
+
+def test_site_stats_names_json_lines_without_statistics(tmp_path, capsys):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for n in range(3):
+        (pages / f"story{n}.html").write_text(site_page(n))
+    assert main(["extract", str(pages)]) == 0  # text: each line holds the page's text, not its statistics
+    text = tmp_path / "text.jsonl"
+    text.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["site", "stats", str(text), str(pages), "-o", str(tmp_path / "s.json")]) == 1
+    captured = capsys.readouterr()
+    assert "3 pages of 1 sites" in captured.out and "written without --format json" in captured.err
+
+
+def test_site_stats_reads_a_json_lines_file_of_pages_as_pages(tmp_path, capsys):
+    rows = [{"id": f"p{n}", "url": f"https://example-news.com/story{n}", "html": site_page(n)} for n in range(4)]
+    (tmp_path / "pages.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert main(["site", "stats", str(tmp_path / "pages.jsonl"), "-o", str(tmp_path / "s.json")]) == 0
+    assert "4 pages of 1 sites" in capsys.readouterr().out

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import gzip
 import io
 import json
 import sys
@@ -24,6 +25,7 @@ import numpy as np
 
 from ..files import printable, write_atomic
 from ..html import PageError
+from ..inputs import is_jsonl
 from ..model import load_model
 from ..predict import extract_batch
 from ..result import Page
@@ -189,21 +191,89 @@ def _json_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
     return recs
 
 
+def _first_object(path: Path) -> Any:
+    """The first JSON value of a file of JSON lines (None when it holds none or cannot be read)."""
+    try:
+        with (gzip.open(path, "rb") if path.name.lower().endswith(".gz") else path.open("rb")) as fh:
+            for line in fh:
+                if line.strip():
+                    return json.loads(line)
+    except (OSError, EOFError, ValueError):
+        return None
+    return None
+
+
+def _output_kind(path: Path) -> str | None:
+    """What a file of JSON lines is to ``site stats``: ``"stats"``, lines `extract` wrote with
+    ``--format json`` (a WARC's or a JSONL file's pages, or pages written to standard
+    output); ``"text"``, lines it wrote in another format, which hold no statistics; None, a
+    file of something else (pages to read, say)."""
+    if not path.is_file():
+        return None
+    row = _first_object(path)
+    if not isinstance(row, dict) or "verdict" not in row:
+        return None
+    return "stats" if isinstance(row.get("stats"), dict) else "text"
+
+
+def _jsonl_records(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The stats records of an output file of JSON lines (`_output_kind` ``"stats"``), and how
+    many of its lines are not one (cut short, or not a page's output)."""
+    recs: list[dict[str, Any]] = []
+    bad = 0
+    try:
+        with (gzip.open(path, "rb") if path.name.lower().endswith(".gz") else path.open("rb")) as fh:
+            for number, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                    name = row.get("name") or row.get("url") or f"{path}:{number}"
+                    recs.append({"name": name, "site": row.get("site") or "", **row["stats"]})
+                except (ValueError, KeyError, TypeError, AttributeError):
+                    bad += 1
+    except (OSError, EOFError) as exc:  # a file cut short: its earlier lines are read
+        print(f"blockclf: {printable(path)}: read up to a damaged part ({printable(exc)})", file=sys.stderr)
+        bad += 1
+    if bad:
+        print(f"blockclf: skipped {bad} line{'s' if bad != 1 else ''} of {printable(path)}: not a blockclf JSON "
+              "output", file=sys.stderr)
+    return recs, bad
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     from ..drift import page_record, site_stats  # deliberately lazy: stats and drift are this command's own
 
     json_files: list[Path] = []
+    line_files: list[Path] = []  # files of JSON lines that extract wrote with --format json
+    text_lines: list[Path] = []  # ... and in another format
     html_args: list[str] = []
     for arg in args.inputs:
         p = Path(arg)
-        if p.is_dir() and any(p.rglob("*.json")):
-            json_files += sorted(p.rglob("*.json"))
+        if p.is_dir():
+            outputs = {f: _output_kind(f) for f in sorted(p.rglob("*")) if is_jsonl(f)}
+            if any(p.rglob("*.json")) or any(outputs.values()):
+                json_files += sorted(p.rglob("*.json"))
+                line_files += [f for f, kind in outputs.items() if kind == "stats"]
+                text_lines += [f for f, kind in outputs.items() if kind == "text"]
+            else:
+                html_args.append(arg)
         elif p.suffix == ".json":
             json_files.append(p)
+        elif is_jsonl(p) and _output_kind(p) is not None:
+            (line_files if _output_kind(p) == "stats" else text_lines).append(p)
         else:
             html_args.append(arg)
     records = _json_records(json_files)
     failed: list[str] = [""] * (len(json_files) - len(records))  # JSON files named as skipped
+    for path in line_files:
+        recs, bad = _jsonl_records(path)
+        records += recs
+        failed += [""] * bad
+    for path in text_lines:
+        print(f"blockclf: skipped {printable(path)}: its lines were written without --format json and hold no "
+              "statistics (extract with --format json)", file=sys.stderr)
+        failed.append(str(path))
     if html_args:
         prof = SiteProfile.load(args.site_profile) if args.site_profile else None
         pages = _prepare_all(html_args, args.site, failed)
@@ -284,7 +354,9 @@ def add_parser(sub: Any) -> None:
     i.set_defaults(func=cmd_inspect)
 
     s = ss.add_parser("stats", epilog=EXIT_CODES, help="record extracted length and kept ratio per page and site")
-    s.add_argument("inputs", nargs="+", metavar="INPUT", help="JSON outputs of 'extract --format json' or HTML pages")
+    s.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="outputs of 'extract --format json' (a folder of .json files, or the .jsonl file written "
+                   "for a WARC, for a JSONL file of pages, or from standard output) or HTML pages")
     s.add_argument("-o", "--output", required=True, metavar="STATS.json",
                    help="stats file to write (compare runs with 'blockclf site drift')")
     s.add_argument("--site-profile", metavar="FILE", help="site profile to use when extracting HTML pages")
