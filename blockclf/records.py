@@ -33,8 +33,8 @@ from .jsonout import lines as json_lines
 from .render import Form, removal_log
 from .result import Result
 
-__all__ = ["DEFAULT_HTML_FIELD", "DEFAULT_URL_FIELD", "extract_items", "extract_jsonl", "field_value", "jsonl_output",
-           "page_line", "read_jsonl"]
+__all__ = ["DEFAULT_HTML_FIELD", "DEFAULT_URL_FIELD", "extract_items", "extract_jsonl", "field_value", "json_objects",
+           "jsonl_output", "page_line", "read_jsonl"]
 
 log = logging.getLogger("blockclf")
 
@@ -86,6 +86,26 @@ def _lines(fh: IO[bytes], max_bytes: int) -> Iterator[tuple[int, bytes | None]]:
             yield number, None
             continue
         yield number, line
+
+
+def json_objects(path: str | Path, max_bytes: int | None = None) -> Iterator[tuple[int, Any]]:
+    """``(line number, JSON value)`` for each non-empty line of a file of JSON lines, gzipped or
+    not, read as `read_jsonl` reads it; the value is None for a line that is not JSON or holds
+    over ``max_bytes``, and a stream that cannot be read further ends with its last line
+    number and None (a file of `extract`'s outputs, which `blockclf site stats` reads)."""
+    max_bytes = max_bytes or Limits().max_bytes
+    number = 0
+    with _open(Path(path)) as fh:
+        try:
+            for number, line in _lines(fh, max_bytes):
+                if line is not None and not line.strip():
+                    continue
+                try:
+                    yield number, orjson.loads(line) if line is not None else None
+                except orjson.JSONDecodeError:
+                    yield number, None
+        except (OSError, EOFError, zlib.error):  # a damaged or cut gzip stream
+            yield number, None
 
 
 def _name(row: dict[str, Any], url: str | None, path: Path, number: int) -> str:

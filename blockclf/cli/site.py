@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import argparse
-import gzip
 import io
 import json
 import sys
@@ -28,6 +27,7 @@ from ..html import PageError
 from ..inputs import is_jsonl
 from ..model import load_model
 from ..predict import extract_batch
+from ..records import json_objects
 from ..result import Page
 from ..site import SiteProfile, batch_repetition, block_keys
 from .common import (
@@ -177,6 +177,12 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stats_record(row: Any, name: str) -> dict[str, Any]:
+    """A stats file's record of one page from its JSON output (KeyError, TypeError or
+    AttributeError when ``row`` is not one)."""
+    return {"name": row.get("name") or row.get("url") or name, "site": row.get("site") or "", **row["stats"]}
+
+
 def _json_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
     recs = []
     for p in paths:
@@ -184,23 +190,10 @@ def _json_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
             print(f"blockclf: skipped {printable(p)}: not a regular file", file=sys.stderr)
             continue
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-            recs.append({"name": data.get("name") or str(p), "site": data.get("site") or "", **data["stats"]})
+            recs.append(_stats_record(json.loads(p.read_text(encoding="utf-8")), str(p)))
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             print(f"blockclf: skipped {printable(p)}: not a blockclf JSON output ({printable(exc)})", file=sys.stderr)
     return recs
-
-
-def _first_object(path: Path) -> Any:
-    """The first JSON value of a file of JSON lines (None when it holds none or cannot be read)."""
-    try:
-        with (gzip.open(path, "rb") if path.name.lower().endswith(".gz") else path.open("rb")) as fh:
-            for line in fh:
-                if line.strip():
-                    return json.loads(line)
-    except (OSError, EOFError, ValueError):
-        return None
-    return None
 
 
 def _output_kind(path: Path) -> str | None:
@@ -210,7 +203,10 @@ def _output_kind(path: Path) -> str | None:
     file of something else (pages to read, say)."""
     if not path.is_file():
         return None
-    row = _first_object(path)
+    try:
+        _number, row = next(json_objects(path), (0, None))
+    except OSError:
+        return None
     if not isinstance(row, dict) or "verdict" not in row:
         return None
     return "stats" if isinstance(row.get("stats"), dict) else "text"
@@ -218,23 +214,14 @@ def _output_kind(path: Path) -> str | None:
 
 def _jsonl_records(path: Path) -> tuple[list[dict[str, Any]], int]:
     """The stats records of an output file of JSON lines (`_output_kind` ``"stats"``), and how
-    many of its lines are not one (cut short, or not a page's output)."""
+    many of its lines are not one (cut short, too long, or not a page's output)."""
     recs: list[dict[str, Any]] = []
     bad = 0
-    try:
-        with (gzip.open(path, "rb") if path.name.lower().endswith(".gz") else path.open("rb")) as fh:
-            for number, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                    name = row.get("name") or row.get("url") or f"{path}:{number}"
-                    recs.append({"name": name, "site": row.get("site") or "", **row["stats"]})
-                except (ValueError, KeyError, TypeError, AttributeError):
-                    bad += 1
-    except (OSError, EOFError) as exc:  # a file cut short: its earlier lines are read
-        print(f"blockclf: {printable(path)}: read up to a damaged part ({printable(exc)})", file=sys.stderr)
-        bad += 1
+    for number, row in json_objects(path):
+        try:
+            recs.append(_stats_record(row, f"{path}:{number}"))
+        except (KeyError, TypeError, AttributeError):
+            bad += 1
     if bad:
         print(f"blockclf: skipped {bad} line{'s' if bad != 1 else ''} of {printable(path)}: not a blockclf JSON "
               "output", file=sys.stderr)
@@ -251,17 +238,19 @@ def cmd_stats(args: argparse.Namespace) -> int:
     for arg in args.inputs:
         p = Path(arg)
         if p.is_dir():
-            outputs = {f: _output_kind(f) for f in sorted(p.rglob("*")) if is_jsonl(f)}
-            if any(p.rglob("*.json")) or any(outputs.values()):
-                json_files += sorted(p.rglob("*.json"))
+            files = sorted(p.rglob("*"))
+            outputs = {f: _output_kind(f) for f in files if is_jsonl(f)}
+            found = [f for f in files if f.suffix == ".json"]
+            if found or any(outputs.values()):
+                json_files += found
                 line_files += [f for f, kind in outputs.items() if kind == "stats"]
                 text_lines += [f for f, kind in outputs.items() if kind == "text"]
             else:
                 html_args.append(arg)
         elif p.suffix == ".json":
             json_files.append(p)
-        elif is_jsonl(p) and _output_kind(p) is not None:
-            (line_files if _output_kind(p) == "stats" else text_lines).append(p)
+        elif is_jsonl(p) and (kind := _output_kind(p)) is not None:
+            (line_files if kind == "stats" else text_lines).append(p)
         else:
             html_args.append(arg)
     records = _json_records(json_files)
