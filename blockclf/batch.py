@@ -77,6 +77,9 @@ class Item:
 
     ``site`` overrides the site the page's URL gives; ``fallback_site`` is used only when the
     page gives none (no URL, no canonical link), e.g. the host folder of a mirrored site.
+    ``evidence_only``: the page is read as site evidence for the batch's other pages, never
+    scored, and no `Outcome` is given for it (its output exists from an earlier run: the pages
+    extracted now get the evidence they would have had in one run with it).
     """
 
     name: str
@@ -85,6 +88,7 @@ class Item:
     site: str | None = None
     encoding: str | None = None
     fallback_site: str | None = None
+    evidence_only: bool = False
 
 
 @dataclass
@@ -172,6 +176,8 @@ class PageRead:
     #: the page's ``<title>`` and headline, whose parts its site's other pages may share
     #: (`headline.site_titles`)
     titles: tuple[str | None, ...] = ()
+    #: the page is the others' evidence only (`Item.evidence_only`): not scored, no outcome
+    evidence_only: bool = False
 
 
 def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
@@ -191,9 +197,13 @@ def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
     for n, item in enumerate(items):
         page = _prepare(item, opts)
         if isinstance(page, PageError):
-            out.append(PageRead(error=page))
+            out.append(PageRead(error=page, evidence_only=item.evidence_only))
             continue
         hashed = page.site is not None or opts.site_profile is not None
+        if item.evidence_only:  # read for the others: neither kept for pass 2 nor scored
+            out.append(PageRead(page.site, block_keys(page.blocks) if hashed else None, evidence_only=True,
+                                titles=(page.doc.title, page.metadata.title) if page.site is not None else ()))
+            continue
         if keep and not hashed and opts.transform is not None:
             now.append((len(out), item, page))
             out.append(PageRead())
@@ -362,7 +372,8 @@ def _alone_args(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...
 
 def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
               progress: bool = False, report: SiteReport | None = None) -> Iterator[Outcome]:
-    """Extract every item, yielding one `Outcome` per item in input order.
+    """Extract every item, yielding one `Outcome` per item in input order (none for an item
+    that is `Item.evidence_only`).
 
     ``items`` is a sequence, or a function returning a fresh iterable (read once per pass).
     ``jobs`` > 1 runs parsing and scoring in that many worker processes (`plan_workers` says
@@ -383,8 +394,9 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
     workers = Workers(jobs, lost=_lost, alone_args=_alone_args)
     name = f"{os.getpid()}-{next(_BATCHES)}"  # what this batch's held pages are filed under
     try:
-        if not opts.use_site:
-            yield from _scored(fresh(), opts, None, None, workers, progress, total)
+        if not opts.use_site:  # pages read only as evidence have nothing to give
+            yield from _scored((it for it in fresh() if not it.evidence_only), opts, None, None, workers, progress,
+                               total)
         else:
             reads = _read_sites(fresh(), opts, workers, progress, total, name)
             titles = site_titles([r.site for r in reads], [r.titles for r in reads])
@@ -439,10 +451,15 @@ def _evidence(reads: list[PageRead], opts: BatchOptions, report: SiteReport | No
     for r in reads:
         r.keys = None
     if report is not None:
-        report.pages = len(ok)
-        report.no_site = sum(1 for i in ok if evidence[i] is None and reads[i].site is None)
-        report.alone = sum(1 for i in ok if evidence[i] is None and reads[i].site is not None)
+        told = [i for i in ok if not reads[i].evidence_only]
+        report.pages = len(told)
+        report.no_site = sum(1 for i in told if evidence[i] is None and reads[i].site is None)
+        report.alone = sum(1 for i in told if evidence[i] is None and reads[i].site is not None)
     return evidence
+
+
+#: pass 2's mark of a page read only as evidence (`Item.evidence_only`): nothing is sent or given
+_UNTOLD = Outcome("")
 
 
 def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | None,
@@ -474,7 +491,7 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
             done: list[Outcome | None] = [None] * len(chunk)
             if reads is not None:
                 for j, i in enumerate(idx):
-                    done[j], reads[i].outcome = reads[i].outcome, None
+                    done[j], reads[i].outcome = _UNTOLD if reads[i].evidence_only else reads[i].outcome, None
             todo = [j for j, o in enumerate(done) if o is None]
             plans.append((done, bool(todo)))
             if todo:  # to the worker that read the chunk in pass 1 (chunks are cut the same in both)
@@ -488,7 +505,7 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
         while plans and not plans[0][1]:
             done, _sent = plans.popleft()
             bar.update(len(done))
-            yield from map(_opened, done)
+            yield from (_opened(o) for o in done if o is not _UNTOLD)
 
     try:
         for _slot, scored in workers.map(score_chunk, tasks()):
@@ -496,7 +513,7 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
             done, _sent = plans.popleft()
             fresh = iter(scored)
             bar.update(len(done))
-            yield from (_opened(o) if o is not None else next(fresh) for o in done)
+            yield from (_opened(o) if o is not None else next(fresh) for o in done if o is not _UNTOLD)
         yield from finished()
     finally:
         bar.close()

@@ -116,7 +116,8 @@ def iter_dask(items: Sequence[Item], opts: BatchOptions | None = None, client: A
         bad_rows, rep_rows = dask.compute(bad, grouped, **scheduler)
         failed = dict(bad_rows)
         evidence = dict(rep_rows)
-    triples = [(item, evidence.get(i), failed.get(i)) for i, item in indexed]
+    # a page read only as evidence (`Item.evidence_only`) is scored nowhere and gives no outcome
+    triples = [(item, evidence.get(i), failed.get(i)) for i, item in indexed if not item.evidence_only]
     del evidence, failed
     chunks = [triples[start:start + size] for start in range(0, len(triples), size)]
     parts = [dask.delayed(_score_partition)(chunk, opts) for chunk in chunks]

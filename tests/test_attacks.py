@@ -126,6 +126,20 @@ def test_warc_rerun_honours_overwrite(capsys, tmp_path, tiny_model_file):
 
 
 @needs_warc
+def test_resume_passes_over_a_warc_whose_output_exists(capsys, tmp_path, tiny_model_file):
+    warc = write_warc(tmp_path / "crawl.warc.gz", n=3)
+    other = write_warc(tmp_path / "later.warc.gz", n=2)
+    out = tmp_path / "out"
+    assert run(capsys, "extract", str(warc), "-o", str(out), "--model", str(tiny_model_file))[0] == 0
+    written = (out / "crawl.jsonl").read_bytes()
+    code, err = run(capsys, "extract", str(warc), str(other), "-o", str(out), "--model", str(tiny_model_file),
+                    "--resume")
+    assert code == 0 and "2 processed, 1 done before, 0 skipped" in err
+    assert (out / "crawl.jsonl").read_bytes() == written
+    assert len((out / "later.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+
+
+@needs_warc
 def test_content_encoding_bomb_is_bounded(capsys, tmp_path, tiny_model_file):
     bomb = gzip.compress(b"<p>" + b"a" * 8_000_000 + b"</p>")  # 8 MB from about 8 KB
     warc = write_warc(tmp_path / "bomb.warc.gz", payloads=[PAGE.encode(), bomb], encoding="gzip")

@@ -288,6 +288,58 @@ def test_existing_output_is_skipped_unless_overwrite(capsys, tmp_path, tiny_mode
     assert (out / "a.txt").read_text(encoding="utf-8") != "keep me"
 
 
+def _stopped_run(tmp_path: Path, make_page, capsys) -> tuple[list[str], dict[str, str], Path]:
+    """Four pages of one site extracted with the shipped model, then two of their outputs
+    removed, as a run stopped halfway leaves its folder: the arguments, the outputs of the
+    whole run, and the output folder."""
+    src = tmp_path / "IN"
+    src.mkdir()
+    for p in range(4):
+        (src / f"{p}.html").write_text(make_page(8, p).html, encoding="utf-8")
+    out = tmp_path / "OUT"
+    args = ["extract", str(src), "-o", str(out), "--removed-log", str(tmp_path / "removed.jsonl")]
+    assert main(args) == 0
+    whole = {f.name: f.read_text(encoding="utf-8") for f in sorted(out.iterdir())}
+    for name in ("1.txt", "3.txt"):
+        (out / name).unlink()
+    capsys.readouterr()
+    return args, whole, out
+
+
+def test_a_rerun_gives_the_pages_it_extracts_the_text_of_one_whole_run(capsys, tmp_path, synthetic_page):
+    """Pages whose outputs exist are skipped, and still read as their site's evidence: the
+    pages extracted again get the text they got with them (read alone, 3.txt lost words)."""
+    args, whole, out = _stopped_run(tmp_path, synthetic_page, capsys)
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "2 processed, 2 skipped (exists 2)" in err and err.count("exists (give --overwrite") == 2
+    assert {f.name: f.read_text(encoding="utf-8") for f in sorted(out.iterdir())} == whole
+
+
+def test_resume_continues_a_stopped_run_as_one_run(capsys, tmp_path, synthetic_page):
+    args, whole, out = _stopped_run(tmp_path, synthetic_page, capsys)
+    log = tmp_path / "removed.jsonl"
+    earlier = log.read_text(encoding="utf-8").splitlines()
+    assert main([*args, "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "2 processed, 2 done before, 0 skipped" in err and "exists" not in err
+    assert {f.name: f.read_text(encoding="utf-8") for f in sorted(out.iterdir())} == whole
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert lines[:len(earlier)] == earlier and len(lines) > len(earlier)  # the earlier run's log carried on
+    names = {json.loads(line)["page"] for line in lines[len(earlier):]}
+    assert {Path(n).name for n in names} == {"1.html", "3.html"}
+    assert main([*args, "--resume"]) == 0  # nothing left to do: nothing read, the log as it was
+    assert "0 processed, 4 done before, 0 skipped" in capsys.readouterr().err
+    assert log.read_text(encoding="utf-8").splitlines() == lines
+
+
+@pytest.mark.parametrize("extra,message", [(["--overwrite"], "give one"), (["-o", "-"], "give it as -o")])
+def test_resume_needs_an_output_folder_to_keep(capsys, tmp_path, synthetic_page, extra, message):
+    (tmp_path / "a.html").write_text(synthetic_page(8, 0).html, encoding="utf-8")
+    assert main(["extract", str(tmp_path / "a.html"), "-o", str(tmp_path / "out"), "--resume", *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_interrupted_write_leaves_no_half_file(tmp_path, monkeypatch):
     target = tmp_path / "out" / "a.txt"
     write_atomic(target, "old")

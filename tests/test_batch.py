@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from blockclf import carry
-from blockclf.batch import BatchOptions, Item, run_batch
+from blockclf.batch import BatchOptions, Item, SiteReport, run_batch
 from blockclf.cli import main
 from blockclf.html import Limits
 from blockclf.predict import extract_batch, prepare
@@ -521,3 +521,44 @@ def test_chunks_of_pages_given_as_bytes_hold_a_bounded_size():
     assert [len(c) for c in _chunks(texts, 64)] == [64, 64, 2]
     paths = [Item(name=str(i), source=Path(f"{i}.html")) for i in range(100)]
     assert [len(c) for c in _chunks(paths, 64)] == [64, 36]
+
+
+@pytest.mark.parametrize("jobs,cache_bytes", [(1, 1 << 20), (2, 1 << 20), (1, 0)])
+def test_pages_read_only_as_evidence_give_the_others_what_one_batch_gives(synthetic_page, tiny_model_file, jobs,
+                                                                          cache_bytes, monkeypatch):
+    """A page whose output an earlier run wrote is read for its site's evidence and never
+    given back: the pages extracted now get the evidence and scores of one batch with it."""
+    import blockclf.batch as batch
+
+    given: list[list] = []  # the evidence of each batch, as the main process works it out
+    real = batch.site_evidence
+    monkeypatch.setattr(batch, "site_evidence", lambda *a: given.append(real(*a)) or given[-1])
+    items = _items(synthetic_page, sites=(8, 9), per_site=4)
+    opts = BatchOptions(model=str(tiny_model_file), chunk_size=3, cache_bytes=cache_bytes)
+    reference = {o.name: o for o in run_batch(items, opts)}
+    done = {it.name for it in items[:6]}  # three pages of each site
+    resumed = [Item(it.name, it.source, evidence_only=it.name in done) for it in items]
+    report = SiteReport()
+    out = list(run_batch(resumed, opts, jobs=jobs, report=report))
+    assert [o.name for o in out] == [it.name for it in items if it.name not in done]
+    _same(out, [reference[o.name].result for o in out])
+    assert report.pages == 2 and report.alone == 0  # only the pages extracted now are told of
+    full, resumed_evidence = given
+    for i in (6, 7):  # the pages extracted now: the same evidence as in one batch, from their sites' other three
+        assert resumed_evidence[i] is not None and resumed_evidence[i][2] == full[i][2] == 3
+        assert np.array_equal(resumed_evidence[i][0], full[i][0])
+    list(run_batch([it for it in items if it.name not in done], opts, jobs=jobs))
+    assert given[-1] == [None, None]  # alone, one page a site has no evidence
+
+
+def test_pages_read_only_as_evidence_without_site_evidence_are_not_read(synthetic_page, tiny_model, monkeypatch):
+    import blockclf.batch as batch
+
+    calls = []
+    real = batch.prepare
+    monkeypatch.setattr(batch, "prepare", lambda *a, **k: calls.append(a[1] if len(a) > 1 else k["name"])
+                        or real(*a, **k))
+    items = [Item(it.name, it.source, evidence_only=i % 2 == 0) for i, it in enumerate(_items(synthetic_page))]
+    out = list(run_batch(items, BatchOptions(model=tiny_model, use_site=False)))
+    assert [o.name for o in out] == [it.name for it in items if not it.evidence_only]
+    assert sorted(calls) == sorted(o.name for o in out)

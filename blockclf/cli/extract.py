@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import shutil
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -114,12 +115,14 @@ def _write_stdout(text: str) -> None:
         raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
 
-def _summary(n_done: int, skipped: Counter[str], flagged: Counter[str], tail: str) -> None:
-    """The run's last line: pages processed, pages skipped by reason, and pages processed but
-    flagged, by flag (an error or empty page, nothing kept, a damaged file read in part)."""
+def _summary(n_done: int, skipped: Counter[str], flagged: Counter[str], tail: str, before: int = 0) -> None:
+    """The run's last line: pages processed, outputs written before (``--resume``), pages
+    skipped by reason, and pages processed but flagged, by flag (an error or empty page,
+    nothing kept, a damaged file read in part)."""
     detail = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
     marks = ", ".join(f"{k} {v}" for k, v in sorted(flagged.items()))
-    print(f"blockclf: {n_done} processed, {sum(skipped.values())} skipped" + (f" ({detail})" if detail else "")
+    print(f"blockclf: {n_done} processed, " + (f"{before} done before, " if before else "")
+          + f"{sum(skipped.values())} skipped" + (f" ({detail})" if detail else "")
           + (f"; flagged: {marks}" if marks else "") + tail, file=sys.stderr)
 
 
@@ -163,6 +166,10 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--jobs must be at least 1")
     if min(args.max_bytes, args.max_nodes, args.max_depth) < 1:
         raise UsageError("--max-bytes, --max-nodes and --max-depth must be at least 1")
+    if args.resume and args.overwrite:
+        raise UsageError("--resume keeps the outputs an earlier run wrote, --overwrite replaces them: give one")
+    if args.resume and args.output in (None, "-"):
+        raise UsageError("--resume continues a run into the output folder it wrote: give it as -o")
 
 
 def _output_path(out_dir: Path | None, out_file: Path | None, stem: str, fmt: str) -> Path:
@@ -325,6 +332,7 @@ class _Run:
 
     def _extract_files(self) -> None:
         args, inputs, out_dir = self.args, self.inputs, self.out_dir
+        done: set[str] = set()  # pages whose output an earlier run wrote (`Item.evidence_only`)
         if out_dir is not None or self.out_file is not None:
             # only an HTML output or a named file can be a page: pages end in .html, .htm, .html.gz
             can_be_page = args.format == "html" or self.out_file is not None
@@ -332,22 +340,30 @@ class _Run:
             for path, stem in list(inputs.files):
                 target = self._target(stem)
                 why = output_skip(target, "output", args.overwrite, pages)
-                if why is not None:
+                if why is not None and why.reason == "exists":  # written before: still the others' evidence
+                    done.add(str(path))
+                    if args.resume:
+                        self.counts["before"] += 1
+                    else:
+                        self.skip(str(path), why)
+                elif why is not None:
                     inputs.files.remove((path, stem))
                     self.skip(str(path), why)
                 elif self.out_file is None and target.name != Path(stem + EXT[args.format]).name:
                     print(f"blockclf: warning: {printable(path)}: output name over {NAME_MAX} bytes, written as "
                           f"{printable(target.name)}", file=sys.stderr)
-        if not inputs.files:
+        if args.no_site:  # nothing to read a page written before for
+            inputs.files = [(path, stem) for path, stem in inputs.files if str(path) not in done]
+        if len(inputs.files) == len(done):
             return
         from ..batch import Item, run_batch  # lazy, see `run`
         from ..distributed import iter_dask
         from ..render import removal_log  # noqa: F401  (the renderers: loaded before workers fork, or each loads them)
 
         items = [Item(str(path), inputs.sources[str(path)], url=args.url, site=args.site,
-                      fallback_site=self._folder_site(path, stem))
+                      fallback_site=self._folder_site(path, stem), evidence_only=str(path) in done)
                  for path, stem in inputs.files]
-        self.counts["files"] = len(items)
+        self.counts["files"] = len(items) - len(done)
         batch: Iterable[Outcome]
         if args.dask:
             batch = iter_dask(items, replace(self.opts, model=args.model), client=args.dask)
@@ -384,6 +400,9 @@ class _Run:
                     continue
                 targets.add(target)
                 exists = output_skip(target, "output", self.args.overwrite)
+                if exists is not None and self.args.resume:
+                    self.counts["before"] += 1
+                    continue
                 if exists is not None:
                     self.skip(str(archive), exists)
                     continue
@@ -490,6 +509,8 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
         with ExitStack() as stack:
             if args.removed_log:  # streamed to a temporary, renamed into place when the run ends
                 job.log_fh = stack.enter_context(atomic_open(args.removed_log))
+                if args.resume:
+                    _carry_log(Path(args.removed_log), job.log_fh)
             try:
                 job.extract_all()
             except _FailFast:  # the log of the pages done so far is kept
@@ -498,13 +519,26 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
         print(f"blockclf: error: {exc}", file=sys.stderr)
         lost = job.counts["files"] - job.counts["written"] - job.counts["failed"]
         _summary(job.n_done, job.skipped, job.flagged, "; stopped: an output could not be written"
-                 + (f" ({lost} pages not written)" if lost > 0 else ""))
+                 + (f" ({lost} pages not written)" if lost > 0 else ""), job.counts["before"])
         return 3
     n_skipped = sum(job.skipped.values())
     job.report_sites()
     if args.output is not None or n_skipped:
-        _summary(job.n_done, job.skipped, job.flagged, stopped)
+        _summary(job.n_done, job.skipped, job.flagged, stopped, job.counts["before"])
     return 1 if n_skipped else 0
+
+
+def _carry_log(path: Path, fh: IO[str]) -> None:
+    """Start a resumed run's removal log with the earlier run's lines: the file is replaced
+    only when this run ends, so a run stopped again leaves the earlier log as it was."""
+    try:
+        with open(path, "rb") as old:
+            fh.flush()
+            shutil.copyfileobj(old, fh.buffer)  # type: ignore[attr-defined]
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise OutputError(f"cannot read {printable(path)} to continue it: {exc.strerror or exc}") from None
 
 
 #: output formats, and the other names they are asked for by
@@ -595,5 +629,10 @@ def add_parser(sub: Any) -> None:
     ex.add_argument("--fail-fast", action="store_true", help="stop at the first skipped page (exit 1)")
     ex.add_argument("--overwrite", action="store_true",
                     help="replace existing outputs; without it a page whose output exists is skipped "
-                         "with reason 'exists' (exit 1)")
+                         "with reason 'exists' (exit 1), and still read as site evidence for the others")
+    ex.add_argument("--resume", action="store_true",
+                    help="continue an earlier run into the same -o folder: pages (and WARC or JSONL files) whose "
+                         "output exists are counted as done before, not skipped, and those pages are read again "
+                         "as site evidence only, so the rest get the text one uninterrupted run gives them; "
+                         "--removed-log is appended to")
     ex.set_defaults(func=run)
