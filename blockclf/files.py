@@ -11,6 +11,13 @@ itself, never the file it points to. The temporary is removed on every exit path
 (errors, Ctrl-C, SIGTERM under the command line); only a SIGKILL can leave one behind,
 named ``.<target>.<random>.tmp``.
 
+One kind of output is written otherwise, so that a run stopped halfway can go on where it
+stopped: a WARC's or a JSONL file's lines (`resumable_open`) go to ``.<target>.partial``
+beside the target, renamed over it when complete. That file stays after a run that was
+stopped (Ctrl-C, a full disk, a kill); ``--resume`` continues it, a run without it starts it
+afresh. It is created exclusively without following symlinks like a temporary, continued
+only when it is a regular file with no other link, and locked while a run writes it.
+
 A failure to write raises `OutputError`, which the command line turns into exit status 3.
 This module is at the bottom of the package: it imports nothing from blockclf.
 """
@@ -22,12 +29,19 @@ import hashlib
 import os
 import re
 import secrets
-from collections.abc import Iterator
+import stat
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["NAME_MAX", "OutputError", "atomic_open", "fit_name", "fitting_path", "printable", "write_atomic"]
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX: partial files are not locked
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["NAME_MAX", "OutputError", "atomic_open", "fit_name", "fitting_path", "partial_path", "printable",
+           "resumable_open", "write_atomic"]
 
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 # C0 and C1 controls, line and paragraph separators, and lone surrogates (undecodable file names)
@@ -44,7 +58,10 @@ _TEMPORARY_NAME = 120
 
 #: what an output's own name or place causes, not the disk or the folder it goes to: a name
 #: too long or refused by the file system, a file where a folder must go or the reverse
-_PLACE_ERRNOS = frozenset((errno.ENAMETOOLONG, errno.EEXIST, errno.ENOTDIR, errno.EISDIR, errno.EINVAL, errno.EILSEQ))
+#: too long or refused by the file system, a file where a folder must go or the reverse, an
+#: output another run is writing (EBUSY: `resumable_open`)
+_PLACE_ERRNOS = frozenset((errno.ENAMETOOLONG, errno.EEXIST, errno.ENOTDIR, errno.EISDIR, errno.EINVAL, errno.EILSEQ,
+                           errno.EBUSY))
 
 
 class OutputError(Exception):
@@ -162,3 +179,103 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     """Write ``data`` to ``path`` atomically (see `atomic_open`); `OutputError` on failure."""
     with atomic_open(path, "wb" if isinstance(data, bytes) else "w") as fh:
         fh.write(data)
+
+
+#: how much of a partial file is read at a time when it is continued
+_READ_CHUNK = 1 << 20
+
+
+def partial_path(path: str | Path) -> Path:
+    """Where `resumable_open` writes ``path`` until it is complete: ``.<name>.partial`` beside it."""
+    path = Path(path)
+    return path.with_name(fit_name(f".{path.name}.partial", suffix=".partial"))
+
+
+def _lock(fd: int, path: Path) -> None:
+    """Hold ``fd``'s file for this process: a second run writing the same output would
+    interleave its lines. Where file locks are not available, nothing is held."""
+    if fcntl is None:  # pragma: no cover - not on POSIX
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise OutputError(f"cannot write {printable(path)}: another run is writing it", errno.EBUSY) from None
+
+
+def _continued(fd: int, on_line: Callable[[bytes], bool]) -> int:
+    """Give each complete line of the file ``fd`` holds to ``on_line`` until it says False;
+    cut the file after the last line it took (a line cut short by a kill, or one it refused,
+    goes) and return its length."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    kept = 0  # the bytes of the lines taken
+    pending = b""
+    with os.fdopen(os.dup(fd), "rb") as fh:
+        while True:
+            chunk = fh.read(_READ_CHUNK)
+            if not chunk:
+                break
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                if not on_line(line):
+                    os.ftruncate(fd, kept)
+                    return kept
+                kept += len(line) + 1
+    os.ftruncate(fd, kept)
+    return kept
+
+
+@contextmanager
+def resumable_open(path: str | Path, resume: bool = False,
+                   on_line: Callable[[bytes], bool] | None = None) -> Iterator[IO[str]]:
+    """Open a file of lines to write that appears at ``path`` only when the ``with`` block
+    ends without error, and that a run stopped before then can continue.
+
+    The lines go to `partial_path` (UTF-8, ``backslashreplace`` as `atomic_open` writes),
+    which is renamed over ``path`` at the end; on an error or an interrupt it stays, for
+    ``resume``. With ``resume`` an existing partial file's complete lines are kept: each is
+    given to ``on_line`` first (which may say False to end the file there), and the new lines
+    follow them. Without it, or when the partial file is not a plain file of its own (a link,
+    a file with other names), it starts empty. Raises `OutputError` when the file cannot be
+    created, read, written or renamed, or another run holds it (errno EBUSY).
+    """
+    path = Path(path)
+    partial = partial_path(path)
+    fd = old = -1
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            old = os.open(partial, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        except OSError as exc:
+            if exc.errno not in (errno.ENOENT, errno.ELOOP):  # none, or a symbolic link: started afresh
+                raise
+        if old >= 0:
+            _lock(old, path)  # before anything is changed: another run may be writing it
+            info = os.fstat(old)
+            if resume and stat.S_ISREG(info.st_mode) and info.st_nlink == 1:  # ours to continue
+                fd, old = old, -1
+        if fd < 0:
+            partial.unlink(missing_ok=True)
+            fd = os.open(partial, (_FLAGS & ~os.O_WRONLY) | os.O_RDWR, 0o666)
+            _lock(fd, path)
+        if old >= 0:
+            os.close(old)
+            old = -1
+        end = _continued(fd, on_line or (lambda line: True)) if resume else 0
+        os.ftruncate(fd, end)
+        os.lseek(fd, end, os.SEEK_SET)
+        fh = os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="")
+    except (OSError, OutputError) as exc:
+        for held in (fd, old):
+            if held >= 0:
+                os.close(held)
+        if isinstance(exc, OutputError):
+            raise
+        raise OutputError(f"cannot write {printable(path)}: {_why(exc)}", exc.errno) from None
+    try:
+        with fh:  # closing lets go of the lock
+            yield fh
+            fh.flush()
+            partial.replace(path)
+    except OSError as exc:
+        raise OutputError(f"cannot write {printable(path)}: {_why(exc)}", exc.errno) from None

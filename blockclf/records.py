@@ -16,6 +16,7 @@ import itertools
 import logging
 import sys
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
@@ -25,7 +26,7 @@ from typing import IO, Any
 import orjson
 
 from .batch import BatchOptions, Item, Outcome, run_batch
-from .files import OutputError, atomic_open, fitting_path
+from .files import OutputError, fitting_path, resumable_open
 from .html import Limits, PageError
 from .inputs import JSONL_SUFFIXES
 from .jsonout import line as json_line
@@ -201,30 +202,55 @@ def _damage(damage: dict[str, PageError] | None, name: str, reason: str, message
 def extract_jsonl(path: str | Path, output: str | Path | None, opts: BatchOptions, form: Form | str = "text",
                   jobs: int = 1, progress: bool = False, site: str | None = None, with_log: bool = False,
                   outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None,
-                  html_field: str = DEFAULT_HTML_FIELD, url_field: str = DEFAULT_URL_FIELD) -> Path | None:
+                  html_field: str = DEFAULT_HTML_FIELD, url_field: str = DEFAULT_URL_FIELD, resume: bool = False,
+                  on_resumed: Callable[[int], None] | None = None) -> Path | None:
     """Extract every page of a file of JSON lines into ``output/<name>.jsonl`` (stdout without
     output): one line a page, keyed ``name`` (see `read_jsonl`), in input order, as
-    `blockclf.warc.extract_warc` writes a WARC's. Returns the path written, if any."""
+    `blockclf.warc.extract_warc` writes a WARC's. ``resume``, ``on_resumed``: see
+    `extract_items`. Returns the path written, if any."""
     path = Path(path)
     max_bytes = opts.limits.max_bytes
     return extract_items(lambda damage: read_jsonl(path, html_field, site, max_bytes, damage, url_field),
                          jsonl_output(path, output) if output is not None else None, opts, form, jobs=jobs,
-                         progress=progress, with_log=with_log, outcomes=outcomes, key="name")
+                         progress=progress, with_log=with_log, outcomes=outcomes, key="name", resume=resume,
+                         on_resumed=on_resumed)
 
 
 def extract_items(read: Callable[[dict[str, PageError]], Iterator[Item]], target: Path | None, opts: BatchOptions,
                   form: Form | str = "text", jobs: int = 1, progress: bool = False, with_log: bool = False,
                   outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None,
-                  key: str = "url") -> Path | None:
+                  key: str = "url", resume: bool = False,
+                  on_resumed: Callable[[int], None] | None = None) -> Path | None:
     """Run the pages ``read`` yields (called once a pass, with where to put what it cannot
-    read) through the batch, and write one JSON line each to ``target`` (atomically; standard
-    output when None). What could not be read comes after the pages, as failed outcomes."""
+    read) through the batch, and write one JSON line each to ``target`` (standard output when
+    None). What could not be read comes after the pages, as failed outcomes.
+
+    ``target`` appears when it is complete; until then its lines are in a partial file beside
+    it (`blockclf.files.resumable_open`), which a run stopped halfway leaves behind. With
+    ``resume``, the pages that file's lines hold (by their ``key``, in input order) are not
+    extracted again but read as site evidence only (`Item.evidence_only`), and the lines of the
+    rest follow theirs: the file comes out as one uninterrupted run writes it. ``on_resumed``
+    is told how many lines were kept.
+    """
     form = Form(form) if isinstance(form, str) else form
     opts = replace(opts, transform=partial(page_line, form=form, with_log=with_log, key=key))
     damage: dict[str, PageError] = {}  # filled while the items are read; the same on every pass
-    batch = itertools.chain(run_batch(lambda: read(damage), opts, jobs=jobs, progress=progress), _damaged(damage))
-    lines = outcomes(batch) if outcomes is not None else _default_outcomes(batch)
+    done: Counter[str] = Counter()  # how many of the partial file's lines each name has
+
+    def marked() -> Iterator[Item]:
+        seen: Counter[str] = Counter()
+        for item in read(damage):
+            if seen[item.name] < done[item.name]:  # written before: the others' evidence only
+                seen[item.name] += 1
+                item = replace(item, evidence_only=True)
+            yield item
+
+    def batch() -> Iterator[tuple[str, str]]:
+        pages = itertools.chain(run_batch(marked, opts, jobs=jobs, progress=progress), _damaged(damage))
+        return iter(outcomes(pages) if outcomes is not None else _default_outcomes(pages))
+
     if target is None:
+        lines = batch()
         try:
             for _, line in lines:
                 sys.stdout.write(line)
@@ -233,8 +259,22 @@ def extract_items(read: Callable[[dict[str, PageError]], Iterator[Item]], target
         except OSError as exc:  # a full disk behind a redirection
             raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
         return None
-    with atomic_open(target) as fh:
-        for _, line in lines:
+
+    def written(line: bytes) -> bool:  # a line of the partial file: whose page it holds
+        try:
+            row = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            return False
+        name = row.get(key) if isinstance(row, dict) else None
+        if not isinstance(name, str):
+            return False
+        done[name] += 1
+        return True
+
+    with resumable_open(target, resume, written) as fh:
+        if resume and on_resumed is not None:
+            on_resumed(sum(done.values()))
+        for _, line in batch():
             fh.write(line)
     return target
 

@@ -246,20 +246,23 @@ def warc_output(path: str | Path, output: str | Path) -> Path:
 
 def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions, form: Form | str = "text",
                  jobs: int = 1, progress: bool = False, site: str | None = None, with_log: bool = False,
-                 outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None) -> Path | None:
+                 outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None,
+                 resume: bool = False, on_resumed: Callable[[int], None] | None = None) -> Path | None:
     """Extract every HTML response of a WARC into ``output/<name>.jsonl`` (stdout without output).
 
     ``outcomes`` filters the batch's outcomes into ``(name, line)`` pairs (the command line
     uses it to report skipped records and write the removal log); by default failed records
     are logged and skipped. Damaged records, and damage to the file, come after the records
     as failed outcomes (reasons ``warc-truncated``, ``warc-corrupt``, ``too-large``), so they
-    are named and counted like any skipped page. The JSONL file is written atomically
-    (`blockclf.files.atomic_open`; `blockclf.files.OutputError` when it cannot be). Returns
-    the JSONL path written, if any. ``form``: how each record's page is written
-    (`blockclf.render.Form`: its format, images, headline and block records), or a format's name.
+    are named and counted like any skipped page. The JSONL file appears when it is complete,
+    and a run stopped halfway is continued with ``resume`` (`blockclf.records.extract_items`;
+    `blockclf.files.OutputError` when it cannot be written). Returns the JSONL path written, if
+    any. ``form``: how each record's page is written (`blockclf.render.Form`: its format,
+    images, headline and block records), or a format's name.
     """
     path = Path(path)
     _require_warcio()
     return extract_items(lambda damage: read_warc(path, site, max_bytes=opts.limits.max_bytes, damage=damage),
                          warc_output(path, output) if output is not None else None, opts, form, jobs=jobs,
-                         progress=progress, with_log=with_log, outcomes=outcomes, key="url")
+                         progress=progress, with_log=with_log, outcomes=outcomes, key="url", resume=resume,
+                         on_resumed=on_resumed)

@@ -134,9 +134,47 @@ def test_resume_passes_over_a_warc_whose_output_exists(capsys, tmp_path, tiny_mo
     written = (out / "crawl.jsonl").read_bytes()
     code, err = run(capsys, "extract", str(warc), str(other), "-o", str(out), "--model", str(tiny_model_file),
                     "--resume")
-    assert code == 0 and "2 processed, 1 done before, 0 skipped" in err
+    assert code == 0 and "2 processed, 0 skipped" in err
+    assert f"crawl.warc.gz: its output {out / 'crawl.jsonl'} is complete: not read again (--resume)" in err
     assert (out / "crawl.jsonl").read_bytes() == written
     assert len((out / "later.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+
+
+@needs_warc
+def test_a_warc_run_stopped_halfway_says_where_its_pages_are_and_resume_finishes_it(capsys, tmp_path, tiny_model_file,
+                                                                                    monkeypatch):
+    import blockclf.cli.extract as extract
+
+    warc = write_warc(tmp_path / "crawl.warc.gz", n=6)
+    args = ["extract", str(warc), "--model", str(tiny_model_file), "--format", "json"]
+    assert run(capsys, *args, "-o", str(tmp_path / "whole"))[0] == 0
+    whole = (tmp_path / "whole" / "crawl.jsonl").read_bytes()
+    real = extract._Run.outcomes
+
+    def stopped(self, batch):  # Ctrl-C once four pages are written
+        for n, pair in enumerate(real(self, batch)):
+            if n == 4:
+                raise KeyboardInterrupt
+            yield pair
+
+    monkeypatch.setattr(extract._Run, "outcomes", stopped)
+    out = tmp_path / "out"
+    code, err = run(capsys, *args, "-o", str(out))
+    kept = out / ".crawl.jsonl.partial"
+    assert code == 130 and f"kept in {kept}: run the same command with --resume" in err
+    assert len(kept.read_bytes().splitlines()) == 4 and not (out / "crawl.jsonl").exists()
+    monkeypatch.undo()
+    code, err = run(capsys, *args, "-o", str(out), "--resume")
+    assert code == 0 and "2 processed, 4 done before, 0 skipped" in err and not kept.exists()
+
+    def pages(data: bytes) -> list[dict]:  # a site's median kept ratio is that of the pages scored together
+        rows = [json.loads(line) for line in data.splitlines()]
+        for row in rows:
+            row["stats"].pop("site_median_kept_ratio", None)
+        return rows
+
+    resumed = (out / "crawl.jsonl").read_bytes()
+    assert resumed.splitlines()[:4] == whole.splitlines()[:4] and pages(resumed) == pages(whole)
 
 
 @needs_warc

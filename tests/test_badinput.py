@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from blockclf.cli import main
-from blockclf.files import write_atomic
+from blockclf.files import OutputError, partial_path, resumable_open, write_atomic
 from blockclf.html import Limits, PageError, parse
 from blockclf.model import default_model_path
 from blockclf.predict import prepare
@@ -449,3 +449,41 @@ def test_prepare_many_turns_every_failure_into_a_page_error(tmp_path, monkeypatc
     assert out["good"].blocks
     assert {k: v.reason for k, v in out.items() if isinstance(v, PageError)} == {
         "empty": "empty", "missing": "unreadable", "bug": "error"}
+
+
+def test_a_resumable_file_appears_whole_and_a_stopped_one_is_continued(tmp_path):
+    target = tmp_path / "out" / "crawl.jsonl"
+    partial = partial_path(target)
+    with pytest.raises(KeyboardInterrupt), resumable_open(target) as fh:
+        fh.write("one\ntwo\n")
+        fh.flush()
+        raise KeyboardInterrupt
+    assert not target.exists() and partial.read_text(encoding="utf-8") == "one\ntwo\n"
+    with partial.open("a", encoding="utf-8") as fh:
+        fh.write("thr")  # cut short by a kill
+    seen: list[bytes] = []
+    with resumable_open(target, resume=True, on_line=lambda line: seen.append(line) or True) as fh:
+        fh.write("three\n")
+    assert seen == [b"one", b"two"] and target.read_text(encoding="utf-8") == "one\ntwo\nthree\n"
+    assert not partial.exists()
+    partial.write_text("one\nBAD\nthree\n", encoding="utf-8")  # a line the caller refuses ends what is kept
+    with resumable_open(target, resume=True, on_line=lambda line: line != b"BAD") as fh:
+        fh.write("four\n")
+    assert target.read_text(encoding="utf-8") == "one\nfour\n"
+
+
+def test_a_resumable_file_follows_no_link_and_takes_one_writer(tmp_path):
+    target = tmp_path / "crawl.jsonl"
+    partial = partial_path(target)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious\n", encoding="utf-8")
+    for link in (partial.symlink_to, partial.hardlink_to):
+        link(outside)
+        with resumable_open(target, resume=True) as fh:  # not continued, not written through
+            fh.write("new\n")
+        assert outside.read_text(encoding="utf-8") == "precious\n"
+        assert target.read_text(encoding="utf-8") == "new\n" and not partial.exists()
+    with resumable_open(target) as fh, pytest.raises(OutputError, match="another run is writing it") as exc, \
+            resumable_open(target):
+        fh.write("x\n")
+    assert exc.value.only_this_output  # the batch goes on with its other files

@@ -154,3 +154,56 @@ def test_site_build_counts_the_pages_of_a_jsonl_file_and_explain_refuses_one(tmp
     assert "crawl.jsonl:5" in out.err and "4 new pages, 4 in profile" in out.out and "site example.org" in out.out
     assert main(["explain", str(path), "-o", str(tmp_path / "view.html"), "--model", str(tiny_model_file)]) == 2
     assert "holds many pages" in capsys.readouterr().err and not (tmp_path / "view.html").exists()
+
+
+def _site_rows(make_page, n: int = 4) -> list[dict]:
+    """Pages of two sites, so that each page's text depends on its site's other pages."""
+    return [{"id": f"s{s}p{p}", "url": f"https://www.site{s}.org/story/{p}", "html": make_page(s, p).html}
+            for p in range(n) for s in (8, 9)]
+
+
+@pytest.mark.parametrize("stop_after", [0, 3, 7])
+def test_a_file_stopped_halfway_is_resumed_to_what_one_run_writes(tmp_path, synthetic_page, stop_after):
+    """The lines written before a stop stay in the partial file; the resumed run scores only
+    the rest, with every page as evidence, and the file comes out as one run writes it."""
+    path = _write(tmp_path / "pages.jsonl", _site_rows(synthetic_page))
+    opts = BatchOptions(chunk_size=3)
+    whole = extract_jsonl(path, tmp_path / "whole", opts)
+    assert whole is not None
+    expected = whole.read_bytes()
+    out = tmp_path / "out"
+
+    def stopping(outcomes):  # a run stopped (Ctrl-C, a kill) after some lines were written
+        for n, o in enumerate(outcomes):
+            if n == stop_after:
+                raise KeyboardInterrupt
+            yield o.name, o.result[0]
+
+    with pytest.raises(KeyboardInterrupt):
+        extract_jsonl(path, out, opts, outcomes=stopping)
+    assert not (out / "pages.jsonl").exists()
+    partial = out / ".pages.jsonl.partial"
+    assert partial.read_bytes() == b"".join(expected.splitlines(keepends=True)[:stop_after])
+    with partial.open("ab") as fh:  # a kill can cut the last line short
+        fh.write(b'{"name":"s9p')
+    scored, told = [], []
+
+    def counting(outcomes):
+        for o in outcomes:
+            scored.append(o.name)
+            yield o.name, o.result[0]
+
+    extract_jsonl(path, out, opts, outcomes=counting, resume=True, on_resumed=told.append)
+    assert (out / "pages.jsonl").read_bytes() == expected and not partial.exists()
+    assert told == [stop_after] and len(scored) == 8 - stop_after  # the pages written before are not scored again
+
+
+def test_a_partial_file_is_started_afresh_without_resume(tmp_path, synthetic_page):
+    path = _write(tmp_path / "pages.jsonl", _site_rows(synthetic_page, 2))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".pages.jsonl.partial").write_text('{"name": "s8p0", "text": "stale"}\n', encoding="utf-8")
+    extract_jsonl(path, out, BatchOptions())
+    lines = [json.loads(line) for line in (out / "pages.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["name"] for r in lines] == ["s8p0", "s9p0", "s8p1", "s9p1"]
+    assert "stale" not in {r["text"] for r in lines}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import errno
 import shutil
 import sys
 from collections import Counter
@@ -23,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..checks import verdict_flag
 from ..data import host_site
-from ..files import NAME_MAX, OutputError, atomic_open, fitting_path, printable, write_atomic
+from ..files import NAME_MAX, OutputError, atomic_open, fitting_path, partial_path, printable, write_atomic
 from ..html import ABSOLUTE_URL, FLAG_WARNINGS, Limits, PageError, join_url
 from ..inputs import is_jsonl
 from ..jsonout import document
@@ -393,6 +394,7 @@ class _Run:
         for archive, folder in self.inputs.archives:
             out_dir = self.out_dir / folder if self.out_dir is not None else None  # a folder's archives keep its layout
             jsonl = is_jsonl(archive)
+            target: Path | None = None
             if out_dir is not None:
                 target = jsonl_output(archive, out_dir) if jsonl else warc_output(archive, out_dir)
                 if target in targets:
@@ -401,7 +403,8 @@ class _Run:
                 targets.add(target)
                 exists = output_skip(target, "output", self.args.overwrite)
                 if exists is not None and self.args.resume:
-                    self.counts["before"] += 1
+                    print(f"blockclf: {printable(archive)}: its output {printable(target)} is complete: not read "
+                          "again (--resume)", file=sys.stderr)
                     continue
                 if exists is not None:
                     self.skip(str(archive), exists)
@@ -410,11 +413,21 @@ class _Run:
                 run = (partial(extract_jsonl, html_field=self.args.html_field, url_field=self.args.url_field) if jsonl
                        else extract_warc)
                 run(archive, out_dir, self.opts, _form(self.args), jobs=self.args.jobs, progress=self.progress,
-                    site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes)
+                    site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes,
+                    resume=self.args.resume, on_resumed=self._resumed)
             except OutputError as exc:
+                if exc.errno != errno.EBUSY:  # another run's partial file is not ours to offer
+                    _kept(archive, target)
                 if not exc.only_this_output:
                     raise
                 self.skip(str(archive), PageError("unwritable", str(exc)))
+            except KeyboardInterrupt:
+                _kept(archive, target)
+                raise
+
+    def _resumed(self, n: int) -> None:
+        """An archive's output continued from the pages a stopped run wrote (``--resume``)."""
+        self.counts["before"] += n
 
     def report_sites(self) -> None:
         """Name the pages that got no site evidence (one page alone never has any)."""
@@ -528,6 +541,20 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
     return 1 if n_skipped else 0
 
 
+def _kept(archive: Path, target: Path | None) -> None:
+    """Say where the lines of an archive's stopped extraction are, and how to go on."""
+    if target is None:
+        return
+    kept = partial_path(target)
+    try:
+        if kept.stat().st_size == 0:
+            return
+    except OSError:
+        return
+    print(f"blockclf: the pages of {printable(archive)} written so far are kept in {printable(kept)}: run the "
+          "same command with --resume to go on from them", file=sys.stderr)
+
+
 def _carry_log(path: Path, fh: IO[str]) -> None:
     """Start a resumed run's removal log with the earlier run's lines: the file is replaced
     only when this run ends, so a run stopped again leaves the earlier log as it was."""
@@ -631,8 +658,9 @@ def add_parser(sub: Any) -> None:
                     help="replace existing outputs; without it a page whose output exists is skipped "
                          "with reason 'exists' (exit 1), and still read as site evidence for the others")
     ex.add_argument("--resume", action="store_true",
-                    help="continue an earlier run into the same -o folder: pages (and WARC or JSONL files) whose "
-                         "output exists are counted as done before, not skipped, and those pages are read again "
-                         "as site evidence only, so the rest get the text one uninterrupted run gives them; "
+                    help="continue an earlier run into the same -o folder: pages whose output exists are counted "
+                         "as done before, not skipped, and read again as site evidence only, so the rest get the "
+                         "text one uninterrupted run gives them; a WARC or JSONL file goes on from the lines a "
+                         "stopped run kept (.NAME.jsonl.partial), or is passed over when its output is complete; "
                          "--removed-log is appended to")
     ex.set_defaults(func=run)
