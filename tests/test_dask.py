@@ -41,6 +41,19 @@ def test_dask_equals_single_process(client, synthetic_page, tiny_model, use_site
             assert a.result.text == b.result.text
 
 
+def test_pages_read_only_as_evidence_on_dask_give_what_one_batch_gives(client, synthetic_page):
+    items = [it for it in _items(synthetic_page) if it.name != "empty"]
+    opts = BatchOptions(chunk_size=3)  # the shipped model, which reads the evidence
+    whole = {o.name: o for o in run_batch(items, opts)}
+    resumed = [Item(it.name, it.source, evidence_only=n < 6) for n, it in enumerate(items)]
+    remote = extract_dask(resumed, opts, client=client, partition_size=2)
+    assert [o.name for o in remote] == [it.name for it in items[6:]]
+    for o in remote:
+        assert np.array_equal(o.result.scores, whole[o.name].result.scores) and o.result.text == whole[o.name].result.text
+    alone = extract_dask(items[6:], opts, client=client, partition_size=2)  # one page a site: no evidence
+    assert not all(np.array_equal(a.result.scores, o.result.scores) for a, o in zip(alone, remote))
+
+
 def test_cli_dask_writes_the_same_files(client, tmp_path, synthetic_page, tiny_model_file):
     from blockclf.cli import main
 
