@@ -662,5 +662,5 @@ def add_parser(sub: Any) -> None:
                          "as done before, not skipped, and read again as site evidence only, so the rest get the "
                          "text one uninterrupted run gives them; a WARC or JSONL file goes on from the lines a "
                          "stopped run kept (.NAME.jsonl.partial), or is passed over when its output is complete; "
-                         "--removed-log is appended to")
+                         "--removed-log goes on from the log an earlier run completed")
     ex.set_defaults(func=run)
