@@ -164,11 +164,16 @@ class SiteProfile:
     def add(self, blocks: Sequence[Block]) -> bool:
         """Count one more page of the site; False when the page was already counted."""
         texts, paths = block_keys(blocks)
+        return self.add_sampled(texts, paths, [b.text for b in blocks])
+
+    def add_sampled(self, texts: np.ndarray, paths: np.ndarray, samples: Sequence[str]) -> bool:
+        """`add_keys`, with the page's block texts (in the keys' order), of which the profile
+        keeps the start as a sample of each new text; False when the page was already counted."""
         added = self.add_keys(texts, paths)
         if added:
-            for k, b in zip(texts.tolist(), blocks):
+            for k, text in zip(texts.tolist(), samples):
                 if k not in self.samples:
-                    self.samples[k] = b.text[:SAMPLE_CHARS]
+                    self.samples[k] = text[:SAMPLE_CHARS]
         return added
 
     def add_keys(self, texts: np.ndarray, paths: np.ndarray) -> bool:

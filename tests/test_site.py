@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -310,3 +311,61 @@ def test_site_build_reads_pages_of_one_name_in_several_folders(tmp_path, capsys)
                  "-o", str(prof_path)])
     out, err = capsys.readouterr()
     assert code == 0 and "3 new pages" in out and "skipped" not in err
+
+
+def _mixed_site_folder(tmp_path, make_page) -> Path:
+    """Six pages of one site, two of another, and two that name no site, interleaved."""
+    d = tmp_path / "crawl"
+    d.mkdir()
+    for n in range(6):
+        (d / f"a{n}.html").write_text(site_page(n), encoding="utf-8")
+    for p in range(2):
+        (d / f"b{p}.html").write_text(make_page(8, p).html, encoding="utf-8")
+        loose = site_page(10 + p).replace('<link rel="canonical"', '<link rel="x"')
+        (d / f"c{p}.html").write_text(loose, encoding="utf-8")
+    return d
+
+
+def test_site_build_counts_each_page_as_it_is_read(tmp_path, capsys, monkeypatch, synthetic_page):
+    """No page is held past its counting (a parsed page holds its tree), and the profile is
+    the one the pages give counted all at once: the most common site's, with the pages that
+    name no site, the other site's pages named as skipped."""
+    import weakref
+
+    import blockclf.cli.common as common
+
+    d = _mixed_site_folder(tmp_path, synthetic_page)
+    alive: list[weakref.ref] = []
+    most = []
+    real = common.prepare_or_error
+
+    def watched(*args, **kwargs):
+        most.append(sum(ref() is not None for ref in alive))
+        page = real(*args, **kwargs)
+        alive.append(weakref.ref(page))
+        return page
+
+    monkeypatch.setattr(common, "prepare_or_error", watched)
+    out = tmp_path / "site.json"
+    assert main(["site", "build", str(d), "-o", str(out)]) == 1
+    assert len(most) == 10 and max(most) <= 1  # at most the page being counted
+    io = capsys.readouterr()
+    assert "site example-news.com: 8 new pages, 8 in profile" in io.out
+    assert io.err.count("site8.org is not example-news.com") == 2
+    monkeypatch.undo()
+    pages = [prepare(f) for f in sorted(d.iterdir())]
+    whole = SiteProfile.from_pages([p.blocks for p in pages if p.site != "site8.org"], "example-news.com")
+    built = SiteProfile.load(out)
+    assert (built.n_pages, built.texts, built.paths, built.pages) == (whole.n_pages, whole.texts, whole.paths,
+                                                                     whole.pages)
+
+
+def test_site_stats_of_pages_are_those_of_one_extraction(tmp_path, synthetic_page):
+    from blockclf.drift import page_record, site_stats
+
+    d = _mixed_site_folder(tmp_path, synthetic_page)
+    (d / "bad.html").write_bytes(b"")
+    assert main(["site", "stats", str(d), "-o", str(tmp_path / "stats.json")]) == 1  # the empty page is a skip
+    pages = [prepare(f, name=str(f)) for f in sorted(d.iterdir()) if f.name != "bad.html"]
+    expected = site_stats([page_record(r) for r in extract_batch(pages)])
+    assert json.loads((tmp_path / "stats.json").read_text(encoding="utf-8")) == json.loads(json.dumps(expected))

@@ -33,12 +33,14 @@ __all__ = [
     "WARC_FILES",
     "UsageError",
     "collect_inputs",
+    "iter_pages",
     "jobs_value",
     "labelled_records",
     "make_output_folder",
     "model_options",
     "nothing_found",
     "output_skip",
+    "page_items",
     "read_pages",
     "report_skip",
     "report_unread",
@@ -181,27 +183,39 @@ def read_pages(inputs: Sequence[tuple[Path, str]], listing: Sequence[tuple[str, 
     Pages are read as ``blockclf extract`` reads them (`blockclf.predict.prepare_or_error`): any
     failure of one page, not only a `PageError`, skips that page and the run goes on.
     """
-    from ..batch import Item  # a page to read, as the readers of WARC and JSONL files give them
+    return list(iter_pages(inputs, listing, site, failed, archives))
 
+
+def iter_pages(inputs: Sequence[tuple[Path, str]], listing: Sequence[tuple[str, PageError]], site: str | None,
+               failed: list[str], archives: Sequence[tuple[Path, str]] = ()) -> Iterator[Page]:
+    """`read_pages` one page at a time, for a caller that keeps what it needs of each page and
+    lets the page go (a parsed page holds its element tree: about 2 MB for a shop's page)."""
     for name, err in listing:
         report_skip(name, err)
         failed.append(name)
     damage: dict[str, PageError] = {}
-    items: Iterable[Item] = (Item(str(path), path, site=site) for path, _stem in inputs)
-    if archives:
-        items = itertools.chain(items, _archive_items(archives, site, damage))
-    pages = []
-    for item in items:
+    for item in page_items(inputs, site, archives, damage):
         page = prepare_or_error(item.source, item.name, url=item.url, site=item.site, encoding=item.encoding)
         if isinstance(page, PageError):
             report_skip(item.name, page)
             failed.append(item.name)
         else:
-            pages.append(page)
+            yield page
     for name, err in damage.items():
         report_skip(name, err)
         failed.append(name)
-    return pages
+
+
+def page_items(inputs: Sequence[tuple[Path, str]], site: str | None, archives: Sequence[tuple[Path, str]],
+               damage: dict[str, PageError]) -> Iterator[Item]:
+    """The listed pages as batch items, then the pages of the WARC and JSONL files given (their
+    default fields); what those files' readers cannot read goes into ``damage``."""
+    from ..batch import Item  # a page to read, as the readers of WARC and JSONL files give them
+
+    items: Iterable[Item] = (Item(str(path), path, site=site) for path, _stem in inputs)
+    if archives:
+        items = itertools.chain(items, _archive_items(archives, site, damage))
+    return iter(items)
 
 
 def _archive_items(archives: Sequence[tuple[Path, str]], site: str | None,

@@ -16,7 +16,8 @@ import io
 import json
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,20 +26,22 @@ import numpy as np
 from ..files import printable, write_atomic
 from ..html import PageError
 from ..inputs import is_jsonl
-from ..model import load_model
+from ..model import cached_model, load_model
 from ..predict import extract_batch
 from ..records import json_objects
-from ..result import Page
-from ..site import SiteProfile, batch_repetition, block_keys
+from ..result import Page, Result
+from ..site import SAMPLE_CHARS, SiteProfile, batch_repetition, block_keys
 from .common import (
     ARCHIVE_FILES,
     EXIT_CODES,
     UsageError,
     collect_inputs,
+    iter_pages,
     model_options,
     nothing_found,
-    read_pages,
+    page_items,
     readable_archives,
+    report_skip,
 )
 
 __all__ = ["add_parser"]
@@ -53,6 +56,18 @@ def _prepare_all(paths: Sequence[str], site: str | None, failed: list[str] | Non
     """Parse the pages named by ``paths`` (files, folders, and the pages of WARC and JSONL files);
     unusable pages are named on stderr and skipped (`blockclf.cli.common.read_pages`), their
     names appended to ``failed`` (the command then exits 1)."""
+    return list(_each_page(paths, site, failed))
+
+
+def _each_page(paths: Sequence[str], site: str | None, failed: list[str] | None = None) -> Iterator[Page]:
+    """`_prepare_all` one page at a time (nothing found is a usage error before the first)."""
+    inputs, listing, archives = _inputs(paths)
+    return iter_pages(inputs, listing, site, failed if failed is not None else [], archives)
+
+
+def _inputs(paths: Sequence[str]) -> tuple[list[tuple[Path, str]], list[tuple[str, PageError]], list[tuple[Path, str]]]:
+    """The pages ``paths`` name, the inputs skipped while listing them, and the WARC and JSONL
+    files of pages this installation reads; nothing found is a usage error."""
     listing: list[tuple[str, PageError]] = []
     archives: list[tuple[Path, str]] = []
     # no page output: same names are no collision
@@ -60,25 +75,72 @@ def _prepare_all(paths: Sequence[str], site: str | None, failed: list[str] | Non
     archives = readable_archives(archives, paths, listing)
     if not inputs and not archives and not listing:
         raise nothing_found(ARCHIVE_FILES)
-    return read_pages(inputs, listing, site, failed if failed is not None else [], archives)
+    return inputs, listing, archives
+
+
+def _not_the_site(name: str, site: str | None, kept: str) -> None:
+    print(f"blockclf: skipped {printable(name)}: site {site} is not {kept} (give --site to merge)", file=sys.stderr)
+
+
+@dataclass
+class _Counted:
+    """What `site build` keeps of a page it has read: its keys and its block texts' starts."""
+
+    name: str
+    site: str | None
+    texts: np.ndarray
+    paths: np.ndarray
+    samples: list[str]
+
+
+def _counted(page: Page) -> _Counted:
+    texts, paths = block_keys(page.blocks)
+    return _Counted(page.name or "", page.site, texts, paths, [b.text[:SAMPLE_CHARS] for b in page.blocks])
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    """Count each page into the profile as it is read, so that memory holds the counts, not
+    the pages (a parsed page holds its element tree: 330 shop and listing pages took 600 MB).
+    When the profile's site is not given, the pages are counted per site and the most common
+    site's count is kept (pages with no site join it at the end), as if it had been named."""
     failed: list[str] = []
-    pages = _prepare_all(args.paths, args.site, failed)
+    pages = _each_page(args.paths, args.site, failed)
+    prof: SiteProfile | None = None
     if args.update and Path(args.output).exists():
         prof = SiteProfile.load(args.output)
-    else:
-        named = Counter(p.site for p in pages if p.site)
-        prof = SiteProfile(args.site or (named.most_common(1)[0][0] if named else ""))
+    elif args.site:
+        prof = SiteProfile(args.site)
     added = skipped = 0
-    for p in pages:
-        if not prof.matches(p.site):
-            print(f"blockclf: skipped {printable(p.name)}: site {p.site} is not {prof.site} (give --site to merge)",
-                  file=sys.stderr)
-            skipped += 1
-            continue
-        added += prof.add(p.blocks)
+    if prof is not None:
+        for page in pages:
+            if prof.matches(page.site):
+                added += prof.add(page.blocks)
+            else:
+                _not_the_site(page.name or "", page.site, prof.site)
+                skipped += 1
+    else:
+        per_site: dict[str, SiteProfile] = {}
+        names: dict[str, list[str]] = {}  # each site's pages, to name those of the sites not kept
+        pages_of: Counter[str] = Counter()
+        loose: list[_Counted] = []  # pages with no site: they join the site kept
+        for page in pages:
+            if not page.site:
+                loose.append(_counted(page))
+                continue
+            one = _counted(page)
+            pages_of[page.site] += 1
+            names.setdefault(page.site, []).append(one.name)
+            per_site.setdefault(page.site, SiteProfile(page.site)).add_sampled(one.texts, one.paths, one.samples)
+        kept = pages_of.most_common(1)[0][0] if pages_of else ""
+        prof = per_site.get(kept) or SiteProfile(kept)
+        added = prof.n_pages  # a new profile: every page it counts is new
+        for site, site_names in names.items():
+            if site != kept:
+                for name in site_names:
+                    _not_the_site(name, site, kept)
+                skipped += len(site_names)
+        for one in loose:
+            added += prof.add_sampled(one.texts, one.paths, one.samples)
     prof.save(args.output)
     print(f"site {prof.site or '(unknown)'}: {added} new pages, {prof.n_pages} in profile, "
           f"{len(prof.texts)} distinct block texts; written to {args.output}")
@@ -264,17 +326,46 @@ def cmd_stats(args: argparse.Namespace) -> int:
               "statistics (extract with --format json)", file=sys.stderr)
         failed.append(str(path))
     if html_args:
-        prof = SiteProfile.load(args.site_profile) if args.site_profile else None
-        pages = _prepare_all(html_args, args.site, failed)
-        results = extract_batch(pages, model=load_model(args.model), favor=args.favor,
-                                threshold=args.threshold, site_profile=prof)
-        records += [page_record(r) for r in results]
+        records += _page_records(html_args, args, failed, page_record)
     if not records:
         raise UsageError("no pages or JSON outputs found")
     stats = site_stats(records)
     write_atomic(args.output, json.dumps(stats, ensure_ascii=False, indent=1))
     print(f"{len(records)} pages of {len(stats['sites'])} sites written to {args.output}")
     return 1 if failed else 0
+
+
+def _page_records(paths: Sequence[str], args: argparse.Namespace, failed: list[str],
+                  record: Callable[[Result], dict[str, Any]]) -> list[dict[str, Any]]:
+    """The stats records of the pages ``paths`` name, extracted as ``blockclf extract`` extracts
+    a folder: a streaming batch on the free cores, each page let go once its record is made
+    (extracting them in one call held every parsed page at once)."""
+    from ..batch import BatchOptions, run_batch  # the batch engine, only when pages are extracted here
+    from ..workers import AUTO_JOBS, available_cores, plan_workers
+
+    profile = SiteProfile.load(args.site_profile) if args.site_profile else None
+    cached_model(args.model)  # read once here: forked workers find it read, and a bad file stops nothing half-done
+    inputs, listing, archives = _inputs(paths)
+    for name, err in listing:
+        report_skip(name, err)
+        failed.append(name)
+    cores = min(available_cores(), AUTO_JOBS)
+    damage: dict[str, PageError] = {}
+    opts = BatchOptions(model=args.model, favor=args.favor, threshold=args.threshold, site_profile=profile,
+                        transform=record)
+    records: list[dict[str, Any]] = []
+    pages: Any = (lambda: page_items(inputs, args.site, archives, damage)) if archives else \
+        list(page_items(inputs, args.site, (), damage))  # a WARC is read again each pass; files are listed
+    for o in run_batch(pages, opts, jobs=cores if archives else plan_workers(cores, len(inputs))):
+        if o.error is not None:
+            report_skip(o.name, o.error)
+            failed.append(o.name)
+        else:
+            records.append(o.result)
+    for name, err in damage.items():
+        report_skip(name, err)
+        failed.append(name)
+    return records
 
 
 def cmd_drift(args: argparse.Namespace) -> int:
