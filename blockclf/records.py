@@ -276,6 +276,7 @@ def extract_items(read: Callable[[dict[str, PageError]], Iterator[Item]], target
             on_resumed(sum(done.values()))
         for _, line in batch():
             fh.write(line)
+            fh.flush()  # each line in the file as soon as it is written: a kill loses none
     return target
 
 

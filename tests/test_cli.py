@@ -156,7 +156,38 @@ def test_removed_log_not_left_half_written_on_interrupt(capsys, tiny_model_file,
     code = main(["extract", str(pages_dir), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file),
                  "--removed-log", str(log)])
     assert code == 130 and "interrupted" in capsys.readouterr().err
-    assert list(log.parent.iterdir()) == []
+    assert not log.exists()  # what the stopped run logged stays beside it, in whole lines, for --resume
+    assert [p.name for p in log.parent.iterdir()] == [".removed.jsonl.partial"]
+    assert all(json.loads(line) for line in (log.parent / ".removed.jsonl.partial").read_text().splitlines())
+
+
+def test_a_stopped_runs_removal_log_goes_on_with_resume(capsys, synthetic_page, tmp_path, monkeypatch):
+    """Stopped after two pages and resumed, the log holds every removed block once, as one run's does."""
+    import blockclf.cli.extract as extractcmd
+
+    src = tmp_path / "in"
+    src.mkdir()
+    for p in range(5):
+        (src / f"{p}.html").write_text(synthetic_page(8, p).html, encoding="utf-8")
+    args = ["extract", str(src), "--jobs", "1"]
+    assert main([*args, "-o", str(tmp_path / "whole"), "--removed-log", str(tmp_path / "whole.jsonl")]) == 0
+    whole = (tmp_path / "whole.jsonl").read_text(encoding="utf-8").splitlines()
+    real = extractcmd.write_atomic
+    written = []
+
+    def stopping(path, data):  # Ctrl-C while the third output is written: its log lines are in
+        if len(written) == 2:
+            raise KeyboardInterrupt
+        written.append(path)
+        real(path, data)
+
+    monkeypatch.setattr(extractcmd, "write_atomic", stopping)
+    log = tmp_path / "removed.jsonl"
+    assert main([*args, "-o", str(tmp_path / "out"), "--removed-log", str(log)]) == 130
+    monkeypatch.undo()
+    assert main([*args, "-o", str(tmp_path / "out"), "--removed-log", str(log), "--resume"]) == 0
+    assert "3 processed, 2 done before" in capsys.readouterr().err
+    assert log.read_text(encoding="utf-8").splitlines() == whole and len({json.loads(r)["page"] for r in whole}) == 5
 
 
 def test_python_m_blockclf(tiny_model_file, pages_dir):

@@ -22,9 +22,20 @@ from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+import orjson
+
 from ..checks import verdict_flag
 from ..data import host_site
-from ..files import NAME_MAX, OutputError, atomic_open, fitting_path, partial_path, printable, write_atomic
+from ..files import (
+    NAME_MAX,
+    OutputError,
+    atomic_open,
+    fitting_path,
+    partial_path,
+    printable,
+    resumable_open,
+    write_atomic,
+)
 from ..html import ABSOLUTE_URL, FLAG_WARNINGS, Limits, PageError, join_url
 from ..inputs import is_jsonl
 from ..jsonout import document
@@ -301,6 +312,7 @@ class _Run:
                 print(f"blockclf: warning: {printable(o.name)}: flagged {', '.join(flags[0])}", file=sys.stderr)
             if self.log_fh is not None and records:  # JSON lines, encoded where the page was scored
                 self.log_fh.write(records)
+                self.log_fh.flush()  # in the file before the page's output: a stopped run's log misses no page
             yield o.name, out
 
     def unwritable(self, name: str, exc: OutputError) -> None:
@@ -425,6 +437,16 @@ class _Run:
                 _kept(archive, target)
                 raise
 
+    def logged_before(self, line: bytes) -> bool:
+        """Whether a line of a stopped run's removal log is of a page whose output that run
+        wrote (the page being written when it stopped is logged again when it is extracted)."""
+        try:
+            page = orjson.loads(line).get("page")
+        except (orjson.JSONDecodeError, AttributeError):
+            return False
+        stem = self.inputs.stems.get(page) if isinstance(page, str) else None
+        return stem is None or self._target(stem).exists()  # a record of a WARC or JSONL file: kept
+
     def _resumed(self, n: int) -> None:
         """An archive's output continued from the pages a stopped run wrote (``--resume``)."""
         self.counts["before"] += n
@@ -520,10 +542,14 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
     stopped = ""
     try:
         with ExitStack() as stack:
-            if args.removed_log:  # streamed to a temporary, renamed into place when the run ends
-                job.log_fh = stack.enter_context(atomic_open(args.removed_log))
-                if args.resume:
-                    _carry_log(Path(args.removed_log), job.log_fh)
+            if args.removed_log:  # streamed to a partial file, renamed into place when the run ends
+                log = Path(args.removed_log)
+                going_on = args.resume and partial_path(log).exists()  # the log of a stopped run
+                # kept after a stop where --resume can go on from it: a run that writes files
+                job.log_fh = stack.enter_context(resumable_open(log, going_on, job.logged_before)
+                                                 if args.output is not None else atomic_open(log))
+                if args.resume and not going_on:
+                    _carry_log(log, job.log_fh)
             try:
                 job.extract_all()
             except _FailFast:  # the log of the pages done so far is kept
@@ -662,5 +688,5 @@ def add_parser(sub: Any) -> None:
                          "as done before, not skipped, and read again as site evidence only, so the rest get the "
                          "text one uninterrupted run gives them; a WARC or JSONL file goes on from the lines a "
                          "stopped run kept (.NAME.jsonl.partial), or is passed over when its output is complete; "
-                         "--removed-log goes on from the log an earlier run completed")
+                         "--removed-log goes on from the log the earlier run left")
     ex.set_defaults(func=run)
