@@ -10,6 +10,7 @@ of its own (``alone_args``).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import logging
 import os
@@ -90,13 +91,40 @@ def batch_collector() -> Iterator[None]:
         gc.set_threshold(*thresholds)
 
 
-def _worker_started() -> None:
+def _worker_started(parent: int = 0) -> None:
     """In a new worker: Ctrl-C is the main process's to answer (it stops the workers), a
-    termination signal ends the worker whatever handler it inherited, and the collector is
-    set for a batch (`steady_collector`)."""
+    termination signal ends the worker whatever handler it inherited, the worker ends with the
+    process that started it (`_end_with_parent`), and the collector is set for a batch
+    (`steady_collector`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent(parent)
     steady_collector()
+
+
+#: Linux's prctl option that has the kernel signal a process when its parent ends
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with_parent(parent: int) -> None:
+    """Have the kernel end this worker when ``parent`` (the process that started it; -1: the
+    one that did, whichever it is) ends.
+
+    A main process killed outright (SIGKILL, the out-of-memory killer) answers nothing: its
+    workers waited for tasks forever, each holding its memory, and the files it had open (a
+    WARC's partial output, locked, which ``--resume`` then could not go on from). Linux
+    only; elsewhere nothing is done.
+    """
+    if not sys.platform.startswith("linux") or not parent:
+        return
+    parent = os.getppid() if parent < 0 else parent
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - a C library without prctl
+        return
+    if os.getppid() != parent:  # it ended before the request was made
+        os._exit(1)
 
 
 def _dumps(task: tuple[Any, ...], forked: bool) -> bytes:
@@ -164,8 +192,10 @@ class Workers:
             method = "fork" if fork_safe() else "forkserver"
         else:
             method = "spawn"
+        # a forked worker's parent is this process; a fork server's worker's is the server,
+        # which ends when this process does
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
-                                   initializer=_worker_started)
+                                   initializer=_worker_started, initargs=(os.getpid() if method == "fork" else -1,))
         self.forked[pool] = method == "fork"
         return pool
 

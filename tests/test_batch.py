@@ -562,3 +562,64 @@ def test_pages_read_only_as_evidence_without_site_evidence_are_not_read(syntheti
     out = list(run_batch(items, BatchOptions(model=tiny_model, use_site=False)))
     assert [o.name for o in out] == [it.name for it in items if not it.evidence_only]
     assert sorted(calls) == sorted(o.name for o in out)
+
+
+_KILLED_PARENT = """
+import sys, time
+from blockclf.batch import BatchOptions, Item, run_batch
+
+def slow(res):  # the workers are busy when their parent is killed
+    time.sleep(60)
+    return res.name
+
+if __name__ == "__main__":
+    html = open(sys.argv[2], encoding="utf-8").read()
+    items = [Item(f"p{i}", html) for i in range(4)]
+    opts = BatchOptions(model=sys.argv[1], transform=slow, use_site=False, chunk_size=1)
+    for outcome in run_batch(items, opts, jobs=2):
+        print(outcome.name, flush=True)
+"""
+
+
+def _children(pid: int) -> set[int]:
+    try:
+        return {int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+    except OSError:
+        return set()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux: workers end with their parent there")
+def test_workers_end_when_their_parent_is_killed(tmp_path, synthetic_page, tiny_model_file):
+    """A main process killed outright (SIGKILL, the out-of-memory killer) left its workers
+    waiting forever, with their memory and its open files (a WARC's locked partial output)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "killed.py"
+    script.write_text(_KILLED_PARENT, encoding="utf-8")
+    page = tmp_path / "page.html"
+    page.write_text(synthetic_page(8, 0).html, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script), str(tiny_model_file), str(page)],
+                            env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])))
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(workers) == 2
+        time.sleep(1)  # the workers are in their tasks
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        alive = [w for w in workers if Path(f"/proc/{w}").exists()]
+        assert not alive
+    finally:  # nothing left behind, whatever the outcome
+        proc.kill()
+        for w in workers:
+            if Path(f"/proc/{w}").exists():
+                os.kill(w, signal.SIGKILL)
