@@ -445,6 +445,53 @@ def _full_disk(monkeypatch) -> None:
     monkeypatch.setattr(files.os, "fdopen", fdopen)
 
 
+class _FillingDisk(io.RawIOBase):
+    """A file that takes ``room`` bytes, then is out of space."""
+
+    def __init__(self, fd: int, room: int) -> None:
+        self.fd, self.room = fd, room
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b) -> int:
+        if len(b) > self.room:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.room -= len(b)
+        return os.write(self.fd, b)
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self.fd)
+        super().close()
+
+
+@needs_warc
+def test_a_warc_run_that_fills_the_disk_keeps_its_lines_and_resume_finishes_it(capsys, tmp_path, tiny_model_file,
+                                                                               monkeypatch):
+    warc = write_warc(tmp_path / "crawl.warc.gz", n=5)
+    args = ["extract", str(warc), "--model", str(tiny_model_file)]
+    assert run(capsys, *args, "-o", str(tmp_path / "whole"))[0] == 0
+    whole = (tmp_path / "whole" / "crawl.jsonl").read_bytes()
+    room = len(b"".join(whole.splitlines(keepends=True)[:2])) + 10  # two lines and a little
+    real = os.fdopen
+
+    def fdopen(fd, mode="r", *a, **k):
+        if "w" not in mode:
+            return real(fd, mode, *a, **k)
+        return io.TextIOWrapper(io.BufferedWriter(_FillingDisk(fd, room)), encoding="utf-8", newline="")
+
+    monkeypatch.setattr(files.os, "fdopen", fdopen)
+    out = tmp_path / "out"
+    code, err = run(capsys, *args, "-o", str(out))
+    assert code == 3 and "No space left on device" in err and "--resume to go on from them" in err
+    assert (out / ".crawl.jsonl.partial").read_bytes() == b"".join(whole.splitlines(keepends=True)[:2])
+    monkeypatch.undo()
+    code, err = run(capsys, *args, "-o", str(out), "--resume")
+    assert code == 0 and "3 processed, 2 done before, 0 skipped" in err
+    assert (out / "crawl.jsonl").read_bytes() == whole
+
+
 def test_full_disk_exits_3_and_leaves_no_temporary(capsys, tmp_path, tiny_model_file, monkeypatch):
     src = tmp_path / "IN"
     src.mkdir()
