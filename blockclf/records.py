@@ -260,13 +260,13 @@ def extract_items(read: Callable[[dict[str, PageError]], Iterator[Item]], target
             raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
         return None
 
-    def written(line: bytes) -> bool:  # a line of the partial file: whose page it holds
+    def written(line: bytes) -> bool:  # a line of the partial file: whose page it holds, if written as now
         try:
             row = orjson.loads(line)
         except orjson.JSONDecodeError:
             return False
         name = row.get(key) if isinstance(row, dict) else None
-        if not isinstance(name, str):
+        if not isinstance(name, str) or not _same_form(row, form):  # a run in another format: not mixed in
             return False
         done[name] += 1
         return True
@@ -278,6 +278,12 @@ def extract_items(read: Callable[[dict[str, PageError]], Iterator[Item]], target
             fh.write(line)
             fh.flush()  # each line in the file as soon as it is written: a kill loses none
     return target
+
+
+def _same_form(row: dict[str, Any], form: Form) -> bool:
+    """Whether a line that `page_line` wrote is in ``form``'s format: a JSON document holds the
+    page's statistics, a line of text, Markdown or HTML a field of that name and none."""
+    return "stats" in row if form.fmt == "json" else form.fmt in row and "stats" not in row
 
 
 def page_line(res: Result, form: Form, with_log: bool, key: str = "url") -> tuple[str, str]:

@@ -207,3 +207,22 @@ def test_a_partial_file_is_started_afresh_without_resume(tmp_path, synthetic_pag
     lines = [json.loads(line) for line in (out / "pages.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["name"] for r in lines] == ["s8p0", "s9p0", "s8p1", "s9p1"]
     assert "stale" not in {r["text"] for r in lines}
+
+
+def test_a_partial_file_written_in_another_format_is_not_mixed_in(tmp_path, synthetic_page):
+    """Resumed as JSON, the lines a text run left are not kept: the file holds one format."""
+    path = _write(tmp_path / "pages.jsonl", _site_rows(synthetic_page, 2))
+    out = tmp_path / "out"
+
+    def stopping(outcomes):
+        for n, o in enumerate(outcomes):
+            if n == 2:
+                raise KeyboardInterrupt
+            yield o.name, o.result[0]
+
+    with pytest.raises(KeyboardInterrupt):
+        extract_jsonl(path, out, BatchOptions(), form="text", outcomes=stopping)
+    told: list[int] = []
+    extract_jsonl(path, out, BatchOptions(), form="json", resume=True, on_resumed=told.append)
+    rows = [json.loads(line) for line in (out / "pages.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert told == [0] and len(rows) == 4 and all("stats" in r and "markdown" in r for r in rows)
