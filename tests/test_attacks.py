@@ -164,6 +164,9 @@ def test_a_warc_run_stopped_halfway_says_where_its_pages_are_and_resume_finishes
     assert code == 130 and f"kept in {kept}: run the same command with --resume" in err
     assert len(kept.read_bytes().splitlines()) == 4 and not (out / "crawl.jsonl").exists()
     monkeypatch.undo()
+    code, err = run(capsys, *args, "-o", str(out))  # a rerun without --resume does not throw them away
+    assert code == 1 and "holds the pages a stopped run wrote (give --resume" in err and "exists 1" in err
+    assert len(kept.read_bytes().splitlines()) == 4
     code, err = run(capsys, *args, "-o", str(out), "--resume")
     assert code == 0 and "2 processed, 4 done before, 0 skipped" in err and not kept.exists()
 

@@ -313,6 +313,7 @@ def test_a_rerun_gives_the_pages_it_extracts_the_text_of_one_whole_run(capsys, t
     assert main(args) == 1
     err = capsys.readouterr().err
     assert "2 processed, 2 skipped (exists 2)" in err and err.count("exists (give --overwrite") == 2
+    assert "2 outputs exist from an earlier run: --resume counts them as done" in err
     assert {f.name: f.read_text(encoding="utf-8") for f in sorted(out.iterdir())} == whole
 
 

@@ -365,6 +365,9 @@ class _Run:
                 elif self.out_file is None and target.name != Path(stem + EXT[args.format]).name:
                     print(f"blockclf: warning: {printable(path)}: output name over {NAME_MAX} bytes, written as "
                           f"{printable(target.name)}", file=sys.stderr)
+        if done and not args.resume:
+            print(f"blockclf: {len(done)} {'output exists' if len(done) == 1 else 'outputs exist'} from an earlier "
+                  "run: --resume counts them as done, --overwrite replaces them", file=sys.stderr)
         if args.no_site:  # nothing to read a page written before for
             inputs.files = [(path, stem) for path, stem in inputs.files if str(path) not in done]
         if len(inputs.files) == len(done):
@@ -420,6 +423,11 @@ class _Run:
                     continue
                 if exists is not None:
                     self.skip(str(archive), exists)
+                    continue
+                stopped = partial_path(target)
+                if not (self.args.resume or self.args.overwrite) and stopped.is_file() and stopped.stat().st_size:
+                    self.skip(str(archive), PageError("exists", f"{stopped} holds the pages a stopped run wrote "
+                                                      "(give --resume to go on from them, --overwrite to start again)"))
                     continue
             try:
                 run = (partial(extract_jsonl, html_field=self.args.html_field, url_field=self.args.url_field) if jsonl
