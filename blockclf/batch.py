@@ -122,8 +122,8 @@ class BatchOptions:
     ``limits`` holds the per-page size, node and time budgets. ``chunk_size`` pages are
     scored per LightGBM call; ``cache_bytes`` bounds the pages kept from pass 1 for pass 2:
     a quarter for pages held as they are by the processes that read them (their estimated
-    size), half for packed ones (0: every page is parsed again in pass 2). ``exact_scores``:
-    see `blockclf.predict.extract_batch`.
+    size), half for packed ones (0: every page is parsed again in pass 2). ``exact_scores``,
+    ``top_reasons`` (with ``explain``): see `blockclf.predict.extract_batch`.
     """
 
     model: Model | str | Path | None = None
@@ -139,6 +139,7 @@ class BatchOptions:
     transform: Callable[[Result], Any] | None = None
     comments: str = "remove"
     exact_scores: bool = False
+    top_reasons: int = 3
 
 
 def _resolve_model(model: Model | str | Path | None) -> Model:
@@ -285,7 +286,8 @@ def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[An
     mdl = _resolve_model(opts.model)
     kwargs: dict[str, Any] = dict(model=mdl, favor=opts.favor, threshold=opts.threshold,
                                   site_profile=opts.site_profile, use_site=opts.use_site, explain=opts.explain,
-                                  comments=opts.comments, exact_scores=opts.exact_scores)
+                                  comments=opts.comments, exact_scores=opts.exact_scores,
+                                  top_reasons=opts.top_reasons)
     ready: list[Page] = [p for p in prepared if not isinstance(p, PageError)]
     results: list[Result | PageError] = []
     for run in _groups(ready, SCORE_BLOCKS):

@@ -633,7 +633,7 @@ def test_legacy_multibyte_pages_still_go_to_detection():
 # --- 9. other commands read pages as extract does ------------------------------------------------
 
 def test_explain_and_site_build_skip_a_page_that_breaks(capsys, tmp_path, tiny_model_file, monkeypatch):
-    from blockclf import predict
+    from blockclf import batch, predict
 
     src = tmp_path / "IN"
     src.mkdir()
@@ -647,7 +647,8 @@ def test_explain_and_site_build_skip_a_page_that_breaks(capsys, tmp_path, tiny_m
             raise RecursionError("maximum recursion depth exceeded")
         return real(source, **kw)
 
-    monkeypatch.setattr(predict, "prepare", prepare)
+    monkeypatch.setattr(predict, "prepare", prepare)  # site build's reader
+    monkeypatch.setattr(batch, "prepare", prepare)  # explain's, which is extract's batch
     code, err = run(capsys, "explain", str(src), "-o", str(tmp_path / "views"), "--model", str(tiny_model_file))
     assert code == 1 and "bad.html: RecursionError" in err and "nested.html: input is deeply nested JSON" in err
     assert [p.name for p in (tmp_path / "views").iterdir()] == ["good.html"]

@@ -159,3 +159,28 @@ def test_view_renders_in_a_headless_browser(tmp_path):
     colours = {c for _, c in img.getcolors(maxcolors=1 << 20)}
     assert (0xD9, 0xF7, 0xD9) in colours, "no kept-block highlight in the rendered view"
     assert (0xDD, 0x55, 0x55) in colours, "no removed-block marker in the rendered view"
+
+
+def test_a_folder_of_views_is_the_views_of_one_batch(tmp_path, capsys, synthetic_page, tiny_model_file):
+    """The command explains a folder as extract reads one (worker processes, pages let go once
+    their view is written) and writes the views one batch of them gives, but for a site's
+    median kept ratio, which is that of the pages scored together, as in extract's outputs."""
+    import re
+
+    def same(view: str) -> str:
+        return re.sub(r", site_median_kept_ratio [0-9.]+", "", view)
+    from blockclf.predict import extract_batch, prepare
+
+    src = tmp_path / "in"
+    src.mkdir()
+    for s in (8, 9):
+        for p in range(13):  # 26 pages: two workers on two cores
+            (src / f"s{s}p{p}.html").write_text(synthetic_page(s, p).html, encoding="utf-8")
+    assert main(["explain", str(src), "-o", str(tmp_path / "views"), "--model", str(tiny_model_file),
+                 "--reasons", "2"]) == 0
+    assert capsys.readouterr().err.count("view of ") == 26
+    files = sorted(src.iterdir())
+    results = extract_batch([prepare(f, name=str(f)) for f in files], model=str(tiny_model_file), explain=True,
+                            top_reasons=2)
+    for f, res in zip(files, results):
+        assert same((tmp_path / "views" / f.name).read_text(encoding="utf-8")) == same(explain_html(res))

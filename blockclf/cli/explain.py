@@ -10,8 +10,7 @@ from typing import Any
 from ..files import OutputError, fitting_path, printable, write_atomic
 from ..html import PageError
 from ..inputs import is_jsonl, is_warc
-from ..model import load_model
-from ..predict import extract_batch
+from ..model import cached_model
 from .common import (
     EXIT_CODES,
     UsageError,
@@ -20,7 +19,6 @@ from .common import (
     model_options,
     nothing_found,
     output_skip,
-    read_pages,
     report_skip,
 )
 
@@ -29,9 +27,11 @@ __all__ = ["add_parser", "run"]
 
 def run(args: argparse.Namespace) -> int:
     """Write one view per page (to stdout for one page and no ``-o``); exit 1 when a page was skipped."""
+    from ..batch import BatchOptions, Item, run_batch  # the batch engine, as extract loads it: when used
     from ..explain import explain_html  # deliberately lazy: the view's templates are this command's own
+    from ..workers import AUTO_JOBS, available_cores, plan_workers
 
-    model = load_model(args.model)
+    cached_model(args.model)  # read before any page: a bad file is one error line; forked workers find it read
     many = next((p for p in args.paths if (is_warc(p) or is_jsonl(p)) and not Path(p).is_dir()), None)
     if many is not None:
         raise UsageError(f"{printable(many)} holds many pages: explain shows one page's blocks; extract its pages "
@@ -49,23 +49,32 @@ def run(args: argparse.Namespace) -> int:
     failed: list[str] = []  # every failure of one page is a named skip, as in extract
     if args.output:
         inputs = _writable(inputs, Path(args.output), one_file, args.overwrite, failed)
-    pages = read_pages(inputs, listing, args.site, failed)
-    for res in extract_batch(pages, model=model, favor=args.favor, threshold=args.threshold, explain=True,
-                             top_reasons=args.reasons):
-        view = explain_html(res)
-        if one_file and not args.output:
-            sys.stdout.write(view)
+    for name, err in listing:
+        report_skip(name, err)
+        failed.append(name)
+    # a streaming batch, as extract runs: each page's view made where it was scored (every
+    # block's contributions take about a second a page) and the page let go once written
+    opts = BatchOptions(model=args.model, favor=args.favor, threshold=args.threshold, explain=True,
+                        top_reasons=args.reasons, transform=explain_html)
+    items = [Item(str(path), path, site=args.site) for path, _stem in inputs]
+    for outcome in run_batch(items, opts, jobs=plan_workers(min(available_cores(), AUTO_JOBS), len(items))):
+        name = outcome.name
+        if outcome.error is not None:
+            report_skip(name, outcome.error)
+            failed.append(name)
+        elif one_file and not args.output:
+            sys.stdout.write(outcome.result)
         else:
-            target = _view_path(Path(args.output), stems[str(res.name)], one_file)
+            target = _view_path(Path(args.output), stems[name], one_file)
             try:
-                write_atomic(target, view)
+                write_atomic(target, outcome.result)
             except OutputError as exc:
                 if not exc.only_this_output:  # a full or read-only disk: no other view would fare better
                     raise
-                report_skip(str(res.name), PageError("unwritable", str(exc)))
-                failed.append(str(res.name))
+                report_skip(name, PageError("unwritable", str(exc)))
+                failed.append(name)
                 continue
-            print(f"view of {printable(res.name)} written to {printable(target)}", file=sys.stderr)
+            print(f"view of {printable(name)} written to {printable(target)}", file=sys.stderr)
     return 1 if failed else 0
 
 
