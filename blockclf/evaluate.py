@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .batch import BatchOptions, Item, run_batch
 from .metrics import Score, score_text, tokens
-from .predict import extract_batch, page_error, prepare
-from .result import Page
+from .model import Model
+from .workers import AUTO_JOBS, available_cores, plan_workers
 
 __all__ = ["Score", "evaluate_records", "score_records", "score_text", "summary", "tokens"]
 
 
 def score_records(records, model=None, favor: str = "balanced", threshold: float | None = None,
-                  use_site: bool = True, explain: bool = False):
+                  use_site: bool = True, explain: bool = False, jobs: int | None = None):
     """Extract every page of ``records`` as one batch and score it against its gold.
 
     Returns ``(pages, results, golds)``: a DataFrame with one row per page (dataset, id, site,
@@ -25,19 +26,28 @@ def score_records(records, model=None, favor: str = "balanced", threshold: float
     each page that could be read, and the gold texts by page key. Pages that cannot be read
     score 0 (an extractor that fails has extracted nothing) with verdict ``failed`` and, in
     ``warnings``, the reason code and message.
+
+    The pages go through the streaming batch (`blockclf.batch.run_batch`), as ``blockclf
+    extract`` reads a folder: each page's tree is let go once it is scored, and a model given
+    by name or path is scored in ``jobs`` worker processes (default: the free cores, as many as
+    the pages are worth; one for a `Model` object, which each worker would receive whole). A
+    site's median kept ratio is then that of the pages scored together (its ``warnings``).
     """
-    pages: list[Page] = []
-    failed: list = []  # (record, why)
-    for r in records:
-        try:
-            pages.append(prepare(r.html_path, url=r.url, site=r.site, name=r.key))
-        except Exception as exc:
-            failed.append((r, page_error(exc, r.key)))
+    records = list(records)
     by_key = {r.key: r for r in records}
     golds = {r.key: r.read_gold() for r in records}
+    if jobs is None:
+        jobs = 1 if isinstance(model, Model) else plan_workers(min(available_cores(), AUTO_JOBS), len(records))
     # every tree summed: the report draws each page's curve over all thresholds from its scores
-    results = extract_batch(pages, model=model, favor=favor, threshold=threshold, use_site=use_site,
-                            explain=explain, exact_scores=True)
+    opts = BatchOptions(model=model, favor=favor, threshold=threshold, use_site=use_site, explain=explain,
+                        exact_scores=True)
+    results = []
+    failed: list = []  # (record, why)
+    for outcome in run_batch([Item(r.key, r.html_path, url=r.url, site=r.site) for r in records], opts, jobs=jobs):
+        if outcome.error is not None:
+            failed.append((by_key[outcome.name], outcome.error))
+        else:
+            results.append(outcome.result)
     rows = []
     for res in results:
         row = _row(by_key[res.name], score_text(res.text, golds[res.name]))

@@ -114,3 +114,22 @@ def test_training_leaves_out_pages_without_gold_text_or_block_labels(tiny_datase
     (bench / train[0].dataset / "gold" / f"{train[0].id}.txt").unlink()
     pages = label_pages(read_index(bench, ["train"]), n_jobs=1)
     assert train[0].key not in {p.record.key for p in pages} and len(pages) == len(train) - 1
+
+
+def test_scoring_in_workers_gives_the_table_of_one_process(tiny_dataset, tiny_model, tiny_model_file, tmp_path):
+    """A model given by its file is scored in worker processes through the streaming batch;
+    the table is the one a single process gives, a page that cannot be read included."""
+    import shutil
+
+    from blockclf.data import read_index
+    from blockclf.evaluate import score_records
+
+    bench = tmp_path / "bench"
+    shutil.copytree(tiny_dataset, bench)
+    records = read_index(bench, ["train", "test"])
+    records[2].html_path.write_bytes(b"")  # an empty page: scored 0, verdict failed
+    one, results, _ = score_records(records, tiny_model)
+    two, results2, _ = score_records(records, str(tiny_model_file), jobs=2)
+    assert len(one) == len(records) and (one["verdict"] == "failed").sum() == 1
+    pd.testing.assert_frame_equal(one, two)
+    assert [r.text for r in results] == [r.text for r in results2]

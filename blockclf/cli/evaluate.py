@@ -12,7 +12,7 @@ from typing import Any
 
 from ..data import read_index
 from ..files import printable
-from ..model import FAVORS, load_model
+from ..model import FAVORS, cached_model
 from .common import EXIT_CODES, UsageError, labelled_records
 
 __all__ = ["add_parser", "run"]
@@ -25,13 +25,13 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluate import score_records, summary
     from ..report import write_report
 
-    model = load_model(args.model)
+    model = cached_model(args.model)  # read here once: forked workers find it read (they are given its name)
     problems: list[str] = []
     listed = read_index(args.bench, [args.split], args.dataset or None, problems)
     records = labelled_records(listed, problems, need_gold=True)
     if not records:
         raise UsageError(f"no pages with split '{args.split}' and gold text in {args.bench}")
-    df, results, golds = score_records(records, model, favor=args.favor, threshold=args.threshold,
+    df, results, golds = score_records(records, args.model, favor=args.favor, threshold=args.threshold,
                                        use_site=not args.no_site)
     failed = df[df["verdict"] == "failed"]
     for key, why in zip(failed["dataset"] + "/" + failed["id"], failed["warnings"]):
