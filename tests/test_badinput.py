@@ -324,6 +324,7 @@ def test_resume_continues_a_stopped_run_as_one_run(capsys, tmp_path, synthetic_p
     assert main([*args, "--resume"]) == 0
     err = capsys.readouterr().err
     assert "2 processed, 2 done before, 0 skipped" in err and "exists" not in err
+    assert "2 pages written before are read again as site evidence for the 2 extracted now" in err
     assert {f.name: f.read_text(encoding="utf-8") for f in sorted(out.iterdir())} == whole
     lines = log.read_text(encoding="utf-8").splitlines()
     assert lines[:len(earlier)] == earlier and len(lines) > len(earlier)  # the earlier run's log carried on

@@ -372,6 +372,10 @@ class _Run:
             inputs.files = [(path, stem) for path, stem in inputs.files if str(path) not in done]
         if len(inputs.files) == len(done):
             return
+        if done and not args.no_site:  # what a resumed run spends its first minutes on
+            print(f"blockclf: {len(done)} {'page' if len(done) == 1 else 'pages'} written before "
+                  f"{'is' if len(done) == 1 else 'are'} read again as site evidence for the "
+                  f"{len(inputs.files) - len(done)} extracted now (--no-site: not read)", file=sys.stderr)
         from ..batch import Item, run_batch  # lazy, see `run`
         from ..distributed import iter_dask
         from ..render import removal_log  # noqa: F401  (the renderers: loaded before workers fork, or each loads them)
