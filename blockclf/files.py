@@ -14,9 +14,10 @@ named ``.<target>.<random>.tmp``.
 One kind of output is written otherwise, so that a run stopped halfway can go on where it
 stopped: a WARC's or a JSONL file's lines (`resumable_open`) go to ``.<target>.partial``
 beside the target, renamed over it when complete. That file stays after a run that was
-stopped (Ctrl-C, a full disk, a kill); ``--resume`` continues it, a run without it starts it
-afresh. It is created exclusively without following symlinks like a temporary, continued
-only when it is a regular file with no other link, and locked while a run writes it.
+stopped (Ctrl-C, a full disk, a kill); ``--resume`` continues it (the command line leaves a
+file that holds one alone unless ``--resume`` or ``--overwrite`` says what to do with it). It
+is created exclusively without following symlinks like a temporary, continued only when it
+is a regular file with no other link, and locked while a run writes it.
 
 A failure to write raises `OutputError`, which the command line turns into exit status 3.
 This module is at the bottom of the package: it imports nothing from blockclf.
@@ -57,7 +58,6 @@ _TEMPORARY_NAME = 120
 
 
 #: what an output's own name or place causes, not the disk or the folder it goes to: a name
-#: too long or refused by the file system, a file where a folder must go or the reverse
 #: too long or refused by the file system, a file where a folder must go or the reverse, an
 #: output another run is writing (EBUSY: `resumable_open`)
 _PLACE_ERRNOS = frozenset((errno.ENAMETOOLONG, errno.EEXIST, errno.ENOTDIR, errno.EISDIR, errno.EINVAL, errno.EILSEQ,
@@ -208,14 +208,14 @@ def _continued(fd: int, on_line: Callable[[bytes], bool]) -> int:
     goes) and return its length."""
     os.lseek(fd, 0, os.SEEK_SET)
     kept = 0  # the bytes of the lines taken
-    pending = b""
+    parts: list[bytes] = []  # the line being read, a chunk at a time (a JSON document may be megabytes)
     with os.fdopen(os.dup(fd), "rb") as fh:
-        while True:
-            chunk = fh.read(_READ_CHUNK)
-            if not chunk:
-                break
-            pending += chunk
-            *lines, pending = pending.split(b"\n")
+        while chunk := fh.read(_READ_CHUNK):
+            if b"\n" not in chunk:
+                parts.append(chunk)
+                continue
+            *lines, rest = (b"".join(parts) + chunk).split(b"\n")
+            parts = [rest]
             for line in lines:
                 if not on_line(line):
                     os.ftruncate(fd, kept)
