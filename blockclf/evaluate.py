@@ -12,7 +12,7 @@ import pandas as pd
 from .batch import BatchOptions, Item, run_batch
 from .metrics import Score, score_text, tokens
 from .model import Model
-from .workers import AUTO_JOBS, available_cores, plan_workers
+from .workers import auto_jobs
 
 __all__ = ["Score", "evaluate_records", "score_records", "score_text", "summary", "tokens"]
 
@@ -37,7 +37,7 @@ def score_records(records, model=None, favor: str = "balanced", threshold: float
     by_key = {r.key: r for r in records}
     golds = {r.key: r.read_gold() for r in records}
     if jobs is None:
-        jobs = 1 if isinstance(model, Model) else plan_workers(min(available_cores(), AUTO_JOBS), len(records))
+        jobs = 1 if isinstance(model, Model) else auto_jobs(len(records))
     # every tree summed: the report draws each page's curve over all thresholds from its scores
     opts = BatchOptions(model=model, favor=favor, threshold=threshold, use_site=use_site, explain=explain,
                         exact_scores=True)

@@ -23,8 +23,8 @@ from typing import Any
 
 from .booster import fork_safe
 
-__all__ = ["AUTO_JOBS", "GC_THRESHOLDS", "PAGES_PER_WORKER", "Workers", "available_cores", "batch_collector",
-           "plan_workers", "steady_collector"]
+__all__ = ["AUTO_JOBS", "GC_THRESHOLDS", "PAGES_PER_WORKER", "Workers", "auto_jobs", "available_cores",
+           "batch_collector", "plan_workers", "steady_collector"]
 
 log = logging.getLogger("blockclf")
 
@@ -55,6 +55,13 @@ def plan_workers(cores: int, total: int) -> int:
     `PAGES_PER_WORKER` pages saves.
     """
     return max(1, min(cores, total // PAGES_PER_WORKER))
+
+
+def auto_jobs(total: int | None) -> int:
+    """``--jobs auto``: the free cores (at most `AUTO_JOBS`), as many as a batch of ``total``
+    pages is worth (`plan_workers`); all of them for a batch of unknown length (a WARC's)."""
+    cores = min(available_cores(), AUTO_JOBS)
+    return cores if total is None else plan_workers(cores, total)
 
 
 def _split(args: tuple[Any, ...]) -> list[tuple[Any, ...]]:

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     """Write one view per page (to stdout for one page and no ``-o``); exit 1 when a page was skipped."""
     from ..batch import BatchOptions, Item, run_batch  # the batch engine, as extract loads it: when used
     from ..explain import explain_html  # deliberately lazy: the view's templates are this command's own
-    from ..workers import AUTO_JOBS, available_cores, plan_workers
+    from ..workers import auto_jobs
 
     cached_model(args.model)  # read before any page: a bad file is one error line; forked workers find it read
     many = next((p for p in args.paths if (is_warc(p) or is_jsonl(p)) and not Path(p).is_dir()), None)
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     opts = BatchOptions(model=args.model, favor=args.favor, threshold=args.threshold, explain=True,
                         top_reasons=args.reasons, transform=explain_html)
     items = [Item(str(path), path, site=args.site) for path, _stem in inputs]
-    for outcome in run_batch(items, opts, jobs=plan_workers(min(available_cores(), AUTO_JOBS), len(items))):
+    for outcome in run_batch(items, opts, jobs=auto_jobs(len(items))):
         name = outcome.name
         if outcome.error is not None:
             report_skip(name, outcome.error)

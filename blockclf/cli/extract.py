@@ -252,7 +252,7 @@ def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Mode
              profile: SiteProfile | None) -> BatchOptions:
     """The batch options of the run; ``--jobs auto`` is settled here (``args.jobs``)."""
     from ..batch import BatchOptions  # lazy, see `run`
-    from ..workers import AUTO_JOBS, available_cores, plan_workers
+    from ..workers import auto_jobs
 
     if args.url is not None and (len(inputs.files) + inputs.stdin + len(inputs.listing) != 1 or inputs.archives):
         raise UsageError("--url names one page's address: give one page (a file or -), not several or a WARC")
@@ -262,8 +262,7 @@ def _options(args: argparse.Namespace, inputs: _Inputs, jsonl: bool, model: Mode
     if args.dask and (inputs.archives or inputs.stdin):
         raise UsageError("--dask reads files the workers can open; extract WARC files and standard input without it")
     if args.jobs == 0:  # auto: the free cores, as many as the batch is worth (a WARC's size is not known)
-        cores = min(available_cores(), AUTO_JOBS)
-        args.jobs = cores if inputs.archives else plan_workers(cores, len(inputs.files) + inputs.stdin)
+        args.jobs = auto_jobs(None if inputs.archives else len(inputs.files) + inputs.stdin)
     limits = Limits(max_bytes=args.max_bytes, max_nodes=args.max_nodes, max_depth=args.max_depth,
                     max_seconds=args.time_budget or None)
     transform = partial(_render_page, form=_form(args), with_log=bool(args.removed_log), jsonl=jsonl,

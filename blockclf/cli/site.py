@@ -341,7 +341,7 @@ def _page_records(paths: Sequence[str], args: argparse.Namespace, failed: list[s
     a folder: a streaming batch on the free cores, each page let go once its record is made
     (extracting them in one call held every parsed page at once)."""
     from ..batch import BatchOptions, run_batch  # the batch engine, only when pages are extracted here
-    from ..workers import AUTO_JOBS, available_cores, plan_workers
+    from ..workers import auto_jobs
 
     profile = SiteProfile.load(args.site_profile) if args.site_profile else None
     cached_model(args.model)  # read once here: forked workers find it read, and a bad file stops nothing half-done
@@ -349,14 +349,13 @@ def _page_records(paths: Sequence[str], args: argparse.Namespace, failed: list[s
     for name, err in listing:
         report_skip(name, err)
         failed.append(name)
-    cores = min(available_cores(), AUTO_JOBS)
     damage: dict[str, PageError] = {}
     opts = BatchOptions(model=args.model, favor=args.favor, threshold=args.threshold, site_profile=profile,
                         transform=record)
     records: list[dict[str, Any]] = []
     pages: Any = (lambda: page_items(inputs, args.site, archives, damage)) if archives else \
         list(page_items(inputs, args.site, (), damage))  # a WARC is read again each pass; files are listed
-    for o in run_batch(pages, opts, jobs=cores if archives else plan_workers(cores, len(inputs))):
+    for o in run_batch(pages, opts, jobs=auto_jobs(None if archives else len(inputs))):
         if o.error is not None:
             report_skip(o.name, o.error)
             failed.append(o.name)
