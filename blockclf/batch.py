@@ -201,17 +201,14 @@ def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
             out.append(PageRead(error=page, evidence_only=item.evidence_only))
             continue
         hashed = page.site is not None or opts.site_profile is not None
-        if item.evidence_only:  # read for the others: neither kept for pass 2 nor scored
-            out.append(PageRead(page.site, block_keys(page.blocks) if hashed else None, evidence_only=True,
-                                titles=(page.doc.title, page.metadata.title) if page.site is not None else ()))
-            continue
-        if keep and not hashed and opts.transform is not None:
+        keep_it = keep and not item.evidence_only  # a page read for the others is neither kept nor scored
+        if keep_it and not hashed and opts.transform is not None:
             now.append((len(out), item, page))
             out.append(PageRead())
             continue
-        read = PageRead(page.site, block_keys(page.blocks) if hashed else None,
+        read = PageRead(page.site, block_keys(page.blocks) if hashed else None, evidence_only=item.evidence_only,
                         titles=(page.doc.title, page.metadata.title) if page.site is not None else ())
-        if keep:
+        if keep_it:
             read.held = hold is not None and hold_page(page, Held(hold[0], hold[1] + n), hold[2])
             read.packed = None if read.held else pack(page)
         out.append(read)
