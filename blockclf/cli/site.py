@@ -84,10 +84,9 @@ def _not_the_site(name: str, site: str | None, kept: str) -> None:
 
 @dataclass
 class _Counted:
-    """What `site build` keeps of a page it has read: its keys and its block texts' starts."""
+    """What `site build` keeps of a page that names no site until the profile's site is known:
+    its keys and its block texts' starts."""
 
-    name: str
-    site: str | None
     texts: np.ndarray
     paths: np.ndarray
     samples: list[str]
@@ -95,7 +94,7 @@ class _Counted:
 
 def _counted(page: Page) -> _Counted:
     texts, paths = block_keys(page.blocks)
-    return _Counted(page.name or "", page.site, texts, paths, [b.text[:SAMPLE_CHARS] for b in page.blocks])
+    return _Counted(texts, paths, [b.text[:SAMPLE_CHARS] for b in page.blocks])
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -120,18 +119,15 @@ def cmd_build(args: argparse.Namespace) -> int:
                 skipped += 1
     else:
         per_site: dict[str, SiteProfile] = {}
-        names: dict[str, list[str]] = {}  # each site's pages, to name those of the sites not kept
-        pages_of: Counter[str] = Counter()
+        names: dict[str, list[str]] = {}  # each site's pages (the most wins; the others are named as skipped)
         loose: list[_Counted] = []  # pages with no site: they join the site kept
         for page in pages:
             if not page.site:
                 loose.append(_counted(page))
                 continue
-            one = _counted(page)
-            pages_of[page.site] += 1
-            names.setdefault(page.site, []).append(one.name)
-            per_site.setdefault(page.site, SiteProfile(page.site)).add_sampled(one.texts, one.paths, one.samples)
-        kept = pages_of.most_common(1)[0][0] if pages_of else ""
+            names.setdefault(page.site, []).append(page.name or "")
+            per_site.setdefault(page.site, SiteProfile(page.site)).add(page.blocks)
+        kept = max(names, key=lambda site: len(names[site]), default="")  # the first of equals, as before
         prof = per_site.get(kept) or SiteProfile(kept)
         added = prof.n_pages  # a new profile: every page it counts is new
         for site, site_names in names.items():
