@@ -489,3 +489,20 @@ def test_a_resumable_file_follows_no_link_and_takes_one_writer(tmp_path):
             resumable_open(target):
         fh.write("x\n")
     assert exc.value.only_this_output  # the batch goes on with its other files
+
+
+def test_resume_without_site_evidence_reads_no_page_written_before(capsys, tmp_path, synthetic_page, monkeypatch):
+    """With --no-site the pages written before are no one's evidence: nothing is read for
+    them, and a run with nothing left to do starts no batch."""
+    import blockclf.batch as batch
+
+    args, _whole, _out = _stopped_run(tmp_path, synthetic_page, capsys)
+    read: list[list[str]] = []
+    real = batch.run_batch
+    monkeypatch.setattr(batch, "run_batch", lambda items, *a, **k: read.append([it.name for it in items])
+                        or real(items, *a, **k))
+    assert main([*args, "--resume", "--no-site"]) == 0
+    assert "2 processed, 2 done before" in capsys.readouterr().err
+    assert [sorted(Path(n).name for n in names) for names in read] == [["1.html", "3.html"]]
+    assert main([*args, "--resume", "--no-site"]) == 0
+    assert "0 processed, 4 done before" in capsys.readouterr().err and len(read) == 1

@@ -369,6 +369,7 @@ class _Run:
                   "run: --resume counts them as done, --overwrite replaces them", file=sys.stderr)
         if args.no_site:  # nothing to read a page written before for
             inputs.files = [(path, stem) for path, stem in inputs.files if str(path) not in done]
+            done = set()
         if len(inputs.files) == len(done):
             return
         if done and not args.no_site:  # what a resumed run spends its first minutes on
