@@ -202,42 +202,48 @@ def _lock(fd: int, path: Path) -> None:
         raise OutputError(f"cannot write {printable(path)}: another run is writing it", errno.EBUSY) from None
 
 
-def _continued(fd: int, on_line: Callable[[bytes], bool]) -> int:
-    """Give each complete line of the file ``fd`` holds to ``on_line`` until it says False;
-    cut the file after the last line it took (a line cut short by a kill, or one it refused,
-    goes) and return its length."""
-    os.lseek(fd, 0, os.SEEK_SET)
-    kept = 0  # the bytes of the lines taken
+def _continued(fd: int, on_line: Callable[[bytes], bool], drop: bool) -> int:
+    """Give each complete line of the file ``fd`` holds to ``on_line``, which says whether it
+    is kept: the first it refuses ends the file there, or with ``drop`` is left out and the
+    lines after it are kept, moved up. A line cut short by a kill goes. Returns the length
+    of what is kept."""
+    read_at = at = kept = 0  # where the next chunk is read, where the next line starts, the bytes kept
     parts: list[bytes] = []  # the line being read, a chunk at a time (a JSON document may be megabytes)
-    with os.fdopen(os.dup(fd), "rb") as fh:
-        while chunk := fh.read(_READ_CHUNK):
-            if b"\n" not in chunk:
-                parts.append(chunk)
-                continue
-            *lines, rest = (b"".join(parts) + chunk).split(b"\n")
-            parts = [rest]
-            for line in lines:
-                if not on_line(line):
-                    os.ftruncate(fd, kept)
-                    return kept
-                kept += len(line) + 1
+    while chunk := os.pread(fd, _READ_CHUNK, read_at):
+        read_at += len(chunk)
+        if b"\n" not in chunk:
+            parts.append(chunk)
+            continue
+        *lines, rest = (b"".join(parts) + chunk).split(b"\n")
+        parts = [rest]
+        for line in lines:
+            size = len(line) + 1
+            if on_line(line):
+                if at != kept:  # a line was left out before it: written where the kept lines end
+                    os.pwrite(fd, line + b"\n", kept)
+                kept += size
+            elif not drop:
+                os.ftruncate(fd, kept)
+                return kept
+            at += size
     os.ftruncate(fd, kept)
     return kept
 
 
 @contextmanager
-def resumable_open(path: str | Path, resume: bool = False,
-                   on_line: Callable[[bytes], bool] | None = None) -> Iterator[IO[str]]:
+def resumable_open(path: str | Path, resume: bool = False, on_line: Callable[[bytes], bool] | None = None,
+                   drop: bool = False) -> Iterator[IO[str]]:
     """Open a file of lines to write that appears at ``path`` only when the ``with`` block
     ends without error, and that a run stopped before then can continue.
 
     The lines go to `partial_path` (UTF-8, ``backslashreplace`` as `atomic_open` writes),
     which is renamed over ``path`` at the end; on an error or an interrupt it stays, for
     ``resume``. With ``resume`` an existing partial file's complete lines are kept: each is
-    given to ``on_line`` first (which may say False to end the file there), and the new lines
-    follow them. Without it, or when the partial file is not a plain file of its own (a link,
-    a file with other names), it starts empty. Raises `OutputError` when the file cannot be
-    created, read, written or renamed, or another run holds it (errno EBUSY).
+    given to ``on_line`` first (which may say False to end the file there, or with ``drop``
+    to leave that line out), and the new lines follow them. Without it, or when the partial
+    file is not a plain file of its own (a link, a file with other names), it starts empty.
+    Raises `OutputError` when the file cannot be created, read, written or renamed, or
+    another run holds it (errno EBUSY).
     """
     path = Path(path)
     partial = partial_path(path)
@@ -261,7 +267,7 @@ def resumable_open(path: str | Path, resume: bool = False,
         if old >= 0:
             os.close(old)
             old = -1
-        end = _continued(fd, on_line or (lambda line: True)) if resume else 0
+        end = _continued(fd, on_line or (lambda line: True), drop) if resume else 0
         os.ftruncate(fd, end)
         os.lseek(fd, end, os.SEEK_SET)
         fh = os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="")

@@ -660,3 +660,38 @@ def test_exact_scores_sum_every_tree_and_change_no_decision(capsys):
     assert [b["score"] for b in docs[False]["blocks"]] != [b["score"] for b in docs[True]["blocks"]]
     assert [b["kept"] for b in docs[False]["blocks"]] == [b["kept"] for b in docs[True]["blocks"]]
     assert docs[False]["text"] == docs[True]["text"]
+
+
+def test_a_stopped_runs_log_keeps_the_pages_after_one_it_must_log_again(capsys, synthetic_page, tmp_path,
+                                                                        monkeypatch):
+    """A page in the middle of a stopped run's log whose output is not there (it could not be
+    written, or was removed to be extracted again) is logged again; the pages after it keep
+    their lines, which --resume will not write again."""
+    import blockclf.cli.extract as extractcmd
+
+    src = tmp_path / "in"
+    src.mkdir()
+    for p in range(5):
+        (src / f"{p}.html").write_text(synthetic_page(8, p).html, encoding="utf-8")
+    args = ["extract", str(src), "--jobs", "1", "-o", str(tmp_path / "out"), "--removed-log", str(tmp_path / "r.jsonl")]
+    real = extractcmd.write_atomic
+    written = []
+
+    def stopping(path, data):  # Ctrl-C at the fifth output
+        if len(written) == 4:
+            raise KeyboardInterrupt
+        written.append(path)
+        real(path, data)
+
+    monkeypatch.setattr(extractcmd, "write_atomic", stopping)
+    assert main(args) == 130
+    monkeypatch.undo()
+    (tmp_path / "out" / "1.txt").unlink()  # to be extracted again
+    before = (tmp_path / ".r.jsonl.partial").read_text(encoding="utf-8").splitlines()
+    assert main([*args, "--resume"]) == 0
+    assert "2 processed, 3 done before" in capsys.readouterr().err
+    lines = (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()
+    pages = [Path(json.loads(line)["page"]).name for line in lines]
+    assert pages.count("2.html") == sum('2.html"' in line for line in before) > 0  # kept, not logged twice
+    assert sorted(set(pages)) == ["0.html", "1.html", "2.html", "3.html", "4.html"]
+    assert len(lines) == len(set(lines))

@@ -451,7 +451,8 @@ class _Run:
 
     def logged_before(self, line: bytes) -> bool:
         """Whether a line of a stopped run's removal log is of a page whose output that run
-        wrote (the page being written when it stopped is logged again when it is extracted)."""
+        wrote; the others' lines are left out (the page being written when the run stopped, or
+        one whose output could not be written: each is logged again when it is extracted)."""
         try:
             page = orjson.loads(line).get("page")
         except (orjson.JSONDecodeError, AttributeError):
@@ -558,7 +559,7 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
                 log = Path(args.removed_log)
                 going_on = args.resume and partial_path(log).exists()  # the log of a stopped run
                 # kept after a stop where --resume can go on from it: a run that writes files
-                job.log_fh = stack.enter_context(resumable_open(log, going_on, job.logged_before)
+                job.log_fh = stack.enter_context(resumable_open(log, going_on, job.logged_before, drop=True)
                                                  if args.output is not None else atomic_open(log))
                 if args.resume and not going_on:
                     _carry_log(log, job.log_fh)
