@@ -43,6 +43,7 @@ __all__ = [
     "page_items",
     "read_pages",
     "report_skip",
+    "report_skips",
     "report_unread",
 ]
 
@@ -174,6 +175,13 @@ def report_skip(name: str, why: object) -> None:
     print(f"blockclf: skipped {printable(name)}: {printable(why)}", file=sys.stderr)
 
 
+def report_skips(skips: Iterable[tuple[str, PageError]], failed: list[str]) -> None:
+    """`report_skip` each ``(name, why)`` and add the name to ``failed`` (the command exits 1)."""
+    for name, why in skips:
+        report_skip(name, why)
+        failed.append(name)
+
+
 def read_pages(inputs: Sequence[tuple[Path, str]], listing: Sequence[tuple[str, PageError]], site: str | None,
                failed: list[str], archives: Sequence[tuple[Path, str]] = ()) -> list[Page]:
     """Parse the listed pages, then the pages of the WARC and JSONL files given (``archives``,
@@ -190,9 +198,7 @@ def iter_pages(inputs: Sequence[tuple[Path, str]], listing: Sequence[tuple[str, 
                failed: list[str], archives: Sequence[tuple[Path, str]] = ()) -> Iterator[Page]:
     """`read_pages` one page at a time, for a caller that keeps what it needs of each page and
     lets the page go (a parsed page holds its element tree: about 2 MB for a shop's page)."""
-    for name, err in listing:
-        report_skip(name, err)
-        failed.append(name)
+    report_skips(listing, failed)
     damage: dict[str, PageError] = {}
     for item in page_items(inputs, site, archives, damage):
         page = prepare_or_error(item.source, item.name, url=item.url, site=item.site, encoding=item.encoding)
@@ -201,9 +207,7 @@ def iter_pages(inputs: Sequence[tuple[Path, str]], listing: Sequence[tuple[str, 
             failed.append(item.name)
         else:
             yield page
-    for name, err in damage.items():
-        report_skip(name, err)
-        failed.append(name)
+    report_skips(damage.items(), failed)
 
 
 def page_items(inputs: Sequence[tuple[Path, str]], site: str | None, archives: Sequence[tuple[Path, str]],

@@ -19,7 +19,9 @@ from .common import (
     model_options,
     nothing_found,
     output_skip,
+    page_items,
     report_skip,
+    report_skips,
 )
 
 __all__ = ["add_parser", "run"]
@@ -27,7 +29,7 @@ __all__ = ["add_parser", "run"]
 
 def run(args: argparse.Namespace) -> int:
     """Write one view per page (to stdout for one page and no ``-o``); exit 1 when a page was skipped."""
-    from ..batch import BatchOptions, Item, run_batch  # the batch engine, as extract loads it: when used
+    from ..batch import BatchOptions, run_batch  # the batch engine, as extract loads it: when used
     from ..explain import explain_html  # deliberately lazy: the view's templates are this command's own
     from ..workers import auto_jobs
 
@@ -49,14 +51,12 @@ def run(args: argparse.Namespace) -> int:
     failed: list[str] = []  # every failure of one page is a named skip, as in extract
     if args.output:
         inputs = _writable(inputs, Path(args.output), one_file, args.overwrite, failed)
-    for name, err in listing:
-        report_skip(name, err)
-        failed.append(name)
+    report_skips(listing, failed)
     # a streaming batch, as extract runs: each page's view made where it was scored (every
     # block's contributions take about a second a page) and the page let go once written
     opts = BatchOptions(model=args.model, favor=args.favor, threshold=args.threshold, explain=True,
                         top_reasons=args.reasons, transform=explain_html)
-    items = [Item(str(path), path, site=args.site) for path, _stem in inputs]
+    items = list(page_items(inputs, args.site, (), {}))
     for outcome in run_batch(items, opts, jobs=auto_jobs(len(items))):
         name = outcome.name
         if outcome.error is not None:

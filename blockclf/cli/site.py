@@ -42,6 +42,7 @@ from .common import (
     page_items,
     readable_archives,
     report_skip,
+    report_skips,
 )
 
 __all__ = ["add_parser"]
@@ -342,9 +343,7 @@ def _page_records(paths: Sequence[str], args: argparse.Namespace, failed: list[s
     profile = SiteProfile.load(args.site_profile) if args.site_profile else None
     cached_model(args.model)  # read once here: forked workers find it read, and a bad file stops nothing half-done
     inputs, listing, archives = _inputs(paths)
-    for name, err in listing:
-        report_skip(name, err)
-        failed.append(name)
+    report_skips(listing, failed)
     damage: dict[str, PageError] = {}
     opts = BatchOptions(model=args.model, favor=args.favor, threshold=args.threshold, site_profile=profile,
                         transform=record)
@@ -357,9 +356,7 @@ def _page_records(paths: Sequence[str], args: argparse.Namespace, failed: list[s
             failed.append(o.name)
         else:
             records.append(o.result)
-    for name, err in damage.items():
-        report_skip(name, err)
-        failed.append(name)
+    report_skips(damage.items(), failed)
     return records
 
 
