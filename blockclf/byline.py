@@ -45,9 +45,21 @@ _CJK_BY_PREFIX = re.compile(r"^(?:(?:作者|撰文|文)\s*[：:／/]|(?:本报�
 #: an editor's credit in Chinese, "[责任编辑：杜智 PX209]", "责编：黄忆南", "选稿：许文杰": no author
 _CJK_EDITOR = re.compile(r"^[\[【(（]?\s*(?:责任编辑|責任編輯|责编|責編|编辑|編輯|选稿|選稿|审核|審核|校对|校對)"
                          r"\s*[：:]")
+_MONTHS = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
+           r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?(?!\w)")
+_WEEKDAYS = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?(?!\w)"
+#: the weekdays of the languages whose bylines set a date after "am", "le", "el", "il"
+_OTHER_WEEKDAYS = (r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi"
+                   r"|vendredi|samedi|dimanche|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|luned[ìi]"
+                   r"|marted[ìi]|mercoled[ìi]|gioved[ìi]|venerd[ìi]|sabato|domenica)(?!\w)")
+#: what a word that sets a date or a place sets after a name: a date or time ("on 3 March", "on
+#: Monday", "on the 3rd", "am 3. März", "um 12:00", "le lundi 3 mars", "el 3 de marzo", "il 3
+#: marzo") or a network ("Jane Doe on X"); not a name's own word ("White on Rice Couple")
+_DATE_NEXT = (rf"(?=\W{{0,3}}(?:\d|the\s|today|yesterday|{_MONTHS}|{_WEEKDAYS}|{_OTHER_WEEKDAYS}"
+              r"|(?:twitter|x|facebook|instagram|linkedin|tiktok|youtube|mastodon|bluesky|threads)(?!\w)))")
 #: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
 _NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»\n]|\b\d|\b(?:published|posted)(?:\W|$)|\bupdated(?:\s|$)"
-                       r"|\b(?:on|am|um|le|el|il)\s"
+                       rf"|\b(?:on|am|um|le|el|il)\s{_DATE_NEXT}"
                        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
                        r"|\b(?:edited|reviewed|photos?|photographs?|illustrations?|illustrated|translated|"
                        r"fact[- ]checked|additional reporting|reporting)\s+by\b"
@@ -86,9 +98,6 @@ _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\
 #: a contact written after the name: "(http://ebb.org/bkuhn/)", "<ana@example.org>", a bare address
 _CONTACT = re.compile(r"[(<\[]\s*(?:mailto:)?(?:https?://|www\.|[\w.+-]+@)[^)>\]]*[)>\]]"
                       r"|(?:mailto:)?[\w.+-]+@[\w-]+\.[\w.-]+|https?://\S+", re.IGNORECASE)
-_MONTHS = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
-           r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?(?!\w)")
-_WEEKDAYS = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?(?!\w)"
 _ZONES = r"(?:utc|gmt|[ecmp][sd]t|bst|cest?|eest?|ist|jst|aest|aedt)"
 #: the digits and marks a written date or time is made of
 _DATE_MARKS = r"[\d\s.,:/|•·–—()-]"
@@ -442,7 +451,8 @@ def author_text(text: str | None) -> str | None:
     """
     if not isinstance(text, str):
         return None
-    text = _CONTACT.sub(" ", text[:300]).strip()
+    # a semicolon parts names as a comma does ("ROD NORDLAND;MAYY EL SHEIKH" in a news site's <meta>)
+    text = _CONTACT.sub(" ", text[:300]).replace(";", ", ").strip()
     if _CJK_EDITOR.match(text):
         return None  # an editor's credit, "责任编辑：杜智", as "Edited by" is in English
     text = _CJK_BY_PREFIX.sub("", _BY_PREFIX.sub("", text))

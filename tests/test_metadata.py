@@ -605,6 +605,19 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("Reuters Posted: Jan 9", "Reuters"),
     ("(Rich Smith)", "Rich Smith"),  # a name wholly in brackets
     ("By Sue Pleming and Mark John Sue Pleming And Mark John", "Sue Pleming and Mark John"),  # and a microformat's copy
+    # "on", "am", "le", "el", "il" end a name where a date, a time or a network follows them, not
+    # inside a name: a couple's brand, an Arabic surname
+    ("by White on Rice Couple on November 12, 2012", "White on Rice Couple"),
+    ("By HAMZA HENDAWI, SARAH EL DEEB and MAGGIE MICHAEL", "HAMZA HENDAWI, SARAH EL DEEB and MAGGIE MICHAEL"),
+    ("By Jane Doe on Monday", "Jane Doe"),
+    ("Jane Doe on the 3rd", "Jane Doe"),
+    ("Jane Doe on X", "Jane Doe"),
+    ("Von Hans Meier am 3. März 2024 um 12:00 Uhr", "Hans Meier"),
+    ("Von Hans Meier am Montag", "Hans Meier"),
+    ("par Jean Dupont le lundi 3 mars", "Jean Dupont"),
+    ("por Juan Pérez el 3 de marzo", "Juan Pérez"),
+    ("di Mario Rossi il 3 marzo", "Mario Rossi"),
+    ("ROD NORDLAND;MAYY EL SHEIKH", "ROD NORDLAND, MAYY EL SHEIKH"),  # names parted by a semicolon
 ])
 def test_byline_text_is_cleaned_to_the_name(byline, name):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author == name
