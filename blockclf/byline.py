@@ -59,6 +59,8 @@ _DATE_NEXT = (rf"(?=\W{{0,3}}(?:\d|the\s|today|yesterday|{_MONTHS}|{_WEEKDAYS}|{
               r"|(?:twitter|x|facebook|instagram|linkedin|tiktok|youtube|mastodon|bluesky|threads)(?!\w)))")
 #: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
 _NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»\n]|\b\d|\b(?:published|posted)(?:\W|$)|\bupdated(?:\s|$)"
+                       # the desk or paper after a slash: "Eliot Caroom/The Star-Ledger", "Ed Silverman //"
+                       r"|(?<=[^\W\d_])/(?=[A-Z])|\s*/+\s*$"
                        rf"|\b(?:on|am|um|le|el|il)\s{_DATE_NEXT}"
                        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d"
                        r"|\b(?:edited|reviewed|photos?|photographs?|illustrations?|illustrated|translated|"
@@ -127,14 +129,21 @@ _ROLE_ONLY = re.compile(r"(?:staff|admin|administrator|editors?|authors?|writers
                         r"|about\s+(?:the\s+)?authors?|(?:posted|written|published)(?:\s+(?:on|in|at))?"
                         r"|more\s+from|show\s+more|read\s+more|(?:all\s+|more\s+)?posts(?:\s+by\s+author)?|archives?)",
                         re.IGNORECASE)
-#: a job title written right after the name, without a comma: "Jane Doe Senior Editor"
-_JOB_AFTER_NAME = re.compile(r"\s(?:(?:senior|chief|staff|contributing|freelance|associate|managing|executive|"
+#: a job title written right after the name, without a comma: "Jane Doe Senior Editor", "Jeff
+#: Latzke AP Sports Writer"
+_JOB_AFTER_NAME = re.compile(r"\s(?:(?:ap|associated\s+press|reuters|afp|upi|cnn|bbc|mcclatchy|"
+                             r"senior|chief|staff|contributing|freelance|associate|managing|executive|"
                              r"deputy|education|science|health|political|politics|business|technology|tech|sports?|"
                              r"crime|legal|arts?|music|film|food|travel|environment(?:al)?|economics|economy|"
                              r"foreign|national|world|local|medical|security|defen[cs]e|energy|climate|markets?|"
-                             r"financial|finance|entertainment|fashion|style)\s+)*"
-                             r"(?:editor|reporter|correspondent|columnist|contributor|journalist|"
-                             r"staff writer|staff reporter)\b.*$", re.IGNORECASE)
+                             r"financial|finance|entertainment|fashion|style|television|tv|radio|media|digital|online|"
+                             r"investigative|data|photo|video|daily|times|post|news|press|tribune|herald|journal|"
+                             r"magazine)\s+)*"
+                             r"(?:editor|reporter|correspondent|columnist|contributor|journalist|writer|producer|"
+                             r"broadcaster)s?\b.*$", re.IGNORECASE)
+#: what a job title cut off leaves at the end: a bracket left open ("Jane Doe (Our"), a verb
+#: or a word joining it to the name ("Jason Ditz is", "Jane Doe and")
+_OPEN_BRACKET_END = re.compile(r"\s*[(\[][^)\]]*$|\s+(?:is|was|and|&|of|for|the)$", re.IGNORECASE)
 #: what a name is written with besides letters and spaces
 _NAME_PUNCT = frozenset(".,'’‘-‐()&/")
 
@@ -490,8 +499,9 @@ def author_text(text: str | None) -> str | None:
         text = ", ".join(p for i, p in enumerate(parts)
                          if p and (i == 0 or not (JOB_WORDS.search(p) or _ROLE_ONLY.fullmatch(p))))
     if len(text.split()) > 2:
-        text = _JOB_AFTER_NAME.sub("", text).strip(" ,") or text
-    if not text or _NOT_NAME.search(text) or is_url(text) or len(text) > 160 or not _few_words(text):
+        # and a bracket the job title was in: "Jane Doe (Our Staff Reporter)"
+        text = _OPEN_BRACKET_END.sub("", _JOB_AFTER_NAME.sub("", text)).strip(" ,") or text
+    if len(text) < 2 or _NOT_NAME.search(text) or is_url(text) or len(text) > 160 or not _few_words(text):
         return None
     if _ROLE_ONLY.fullmatch(text) or _phrase(text.split()):
         return None

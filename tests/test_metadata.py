@@ -618,6 +618,16 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("por Juan Pérez el 3 de marzo", "Juan Pérez"),
     ("di Mario Rossi il 3 marzo", "Mario Rossi"),
     ("ROD NORDLAND;MAYY EL SHEIKH", "ROD NORDLAND, MAYY EL SHEIKH"),  # names parted by a semicolon
+    # a wire's or a paper's job title without a comma, a desk after a slash, what a cut leaves
+    ("Jeff Latzke AP Sports Writer", "Jeff Latzke"),
+    ("JASON STRAZIUSO Associated Press Writer", "JASON STRAZIUSO"),
+    ("RICHARD HUFF DAILY NEWS TV WRITER", "RICHARD HUFF"),
+    ("Tyler Marshall and Alissa J. Rubin Times Staff Writers", "Tyler Marshall and Alissa J. Rubin"),
+    ("Michael Goldfarb Writer and broadcaster", "Michael Goldfarb"),
+    ("Eliot Caroom/The Star-Ledger", "Eliot Caroom"),
+    ("Ed Silverman //", "Ed Silverman"),
+    ("M.A.Qudoos and Nada S. Mussallam (Our Staff Reporter)", "M.A.Qudoos and Nada S. Mussallam"),
+    ("Jason Ditz is news editor of Antiwar.com.", "Jason Ditz"),
 ])
 def test_byline_text_is_cleaned_to_the_name(byline, name):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author == name
@@ -632,7 +642,8 @@ def test_byline_text_is_cleaned_to_the_name(byline, name):
                                     "Jun 2", "Jun 2 Written By", "Published: January 09, 2008",
                                     "Archives by Author...",  # a label cut short
                                     # one word in brackets, a forum's rank
-                                    "[www]", "[Archives]", "Member", "Senior Member", "Moderator"])
+                                    "[www]", "[Archives]", "Member", "Senior Member", "Moderator",
+                                    "A Photo Editor", "S"])  # a letter alone, after a job title or not
 def test_byline_that_names_no_one(byline):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
 
