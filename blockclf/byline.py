@@ -58,7 +58,7 @@ _OTHER_WEEKDAYS = (r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonn
 _DATE_NEXT = (rf"(?=\W{{0,3}}(?:\d|the\s|today|yesterday|{_MONTHS}|{_WEEKDAYS}|{_OTHER_WEEKDAYS}"
               r"|(?:twitter|x|facebook|instagram|linkedin|tiktok|youtube|mastodon|bluesky|threads)(?!\w)))")
 #: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
-_NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»\n]|\b\d|\b(?:published|posted)(?:\W|$)|\bupdated(?:\s|$)"
+_NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»●■◆\n]|\b\d|\b(?:published|posted)(?:\W|$)|\bupdated(?:\s|$)"
                        # the desk or paper after a slash: "Eliot Caroom/The Star-Ledger", "Ed Silverman //"
                        r"|(?<=[^\W\d_])/(?=[A-Z])|\s*/+\s*$"
                        rf"|\b(?:on|am|um|le|el|il)\s{_DATE_NEXT}"

@@ -628,6 +628,7 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("Ed Silverman //", "Ed Silverman"),
     ("M.A.Qudoos and Nada S. Mussallam (Our Staff Reporter)", "M.A.Qudoos and Nada S. Mussallam"),
     ("Jason Ditz is news editor of Antiwar.com.", "Jason Ditz"),
+    ("Meaghan Weeden ● March 3", "Meaghan Weeden"),  # a symbol as separator
 ])
 def test_byline_text_is_cleaned_to_the_name(byline, name):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author == name
@@ -683,6 +684,19 @@ def test_an_author_meta_that_credits_the_generator_names_no_one():
 def test_an_organisation_named_in_a_byline_box_is_its_author():
     byline = '<p class="byline">Susan G. Komen for the Cure</p>'
     assert meta_of(page(body=f"<h1>Budget talks</h1>{byline}")).author == "Susan G. Komen for the Cure"
+
+
+@pytest.mark.parametrize("byline, author", [
+    ("By Mary Murray", "Mary Murray"),  # a person's byline: she wrote it
+    ("By NBC News", "World News"),  # a desk's, a team's or a paper's name: the site stays
+    ("By The World News Team", "World News"),
+    ("Author: World News", "World News"),  # the site's name again
+])
+def test_a_site_named_as_its_own_author_gives_way_to_a_persons_byline(byline, author):
+    head = ('<meta property="og:site_name" content="World News">'
+            + ld({"@type": "NewsArticle", "author": {"@type": "Organization", "name": "World News"}}))
+    html = page(head=head, body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')
+    assert meta_of(html).author == author
 
 
 def test_a_post_marked_with_its_authors_name_is_no_byline_box():
