@@ -52,9 +52,10 @@ _WEEKDAYS = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?
 _OTHER_WEEKDAYS = (r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi"
                    r"|vendredi|samedi|dimanche|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|luned[ìi]"
                    r"|marted[ìi]|mercoled[ìi]|gioved[ìi]|venerd[ìi]|sabato|domenica)(?!\w)")
-#: what a word that sets a date or a place sets after a name: a date or time ("on 3 March", "on
-#: Monday", "on the 3rd", "am 3. März", "um 12:00", "le lundi 3 mars", "el 3 de marzo", "il 3
-#: marzo") or a network ("Jane Doe on X"); not a name's own word ("White on Rice Couple")
+#: what follows "on", "am", "um", "le", "el" or "il" where the word ends a name: a date or time
+#: ("on 3 March", "on Monday", "on the 3rd", "am 3. März", "um 12:00", "le lundi 3 mars", "el 3
+#: de marzo", "il 3 marzo") or a network ("Jane Doe on X"); elsewhere the word is the name's own
+#: ("White on Rice Couple", "SARAH EL DEEB")
 _DATE_NEXT = (rf"(?=\W{{0,3}}(?:\d|the\s|today|yesterday|{_MONTHS}|{_WEEKDAYS}|{_OTHER_WEEKDAYS}"
               r"|(?:twitter|x|facebook|instagram|linkedin|tiktok|youtube|mastodon|bluesky|threads)(?!\w)))")
 #: a byline's name ends where a date, a separator, a second line, an editor's credit or a bio sentence starts
@@ -143,7 +144,7 @@ _JOB_AFTER_NAME = re.compile(r"\s(?:(?:ap|associated\s+press|reuters|afp|upi|cnn
                              r"broadcaster)s?\b.*$", re.IGNORECASE)
 #: what a job title cut off leaves at the end: a bracket left open ("Jane Doe (Our"), a verb
 #: or a word joining it to the name ("Jason Ditz is", "Jane Doe and")
-_OPEN_BRACKET_END = re.compile(r"\s*[(\[][^)\]]*$|\s+(?:is|was|and|&|of|for|the)$", re.IGNORECASE)
+_LEFT_BY_A_CUT = re.compile(r"\s*[(\[][^)\]]*$|\s+(?:is|was|and|&|of|for|the)$", re.IGNORECASE)
 #: what a name is written with besides letters and spaces
 _NAME_PUNCT = frozenset(".,'’‘-‐()&/")
 
@@ -499,8 +500,8 @@ def author_text(text: str | None) -> str | None:
         text = ", ".join(p for i, p in enumerate(parts)
                          if p and (i == 0 or not (JOB_WORDS.search(p) or _ROLE_ONLY.fullmatch(p))))
     if len(text.split()) > 2:
-        # and a bracket the job title was in: "Jane Doe (Our Staff Reporter)"
-        text = _OPEN_BRACKET_END.sub("", _JOB_AFTER_NAME.sub("", text)).strip(" ,") or text
+        # and what the cut leaves: "Jane Doe (Our Staff Reporter)", "Jason Ditz is news editor"
+        text = _LEFT_BY_A_CUT.sub("", _JOB_AFTER_NAME.sub("", text)).strip(" ,") or text
     if len(text) < 2 or _NOT_NAME.search(text) or is_url(text) or len(text) > 160 or not _few_words(text):
         return None
     if _ROLE_ONLY.fullmatch(text) or _phrase(text.split()):

@@ -203,20 +203,16 @@ def _meta_author(metas: dict[str, list[str]]) -> str | None:
     return None
 
 
-def _person_byline(blocks: Sequence[Block], title: str | None) -> str | None:
+def _person_byline(blocks: Sequence[Block], title: str | None, site: str) -> str | None:
     """The name a byline block gives when it reads as people's names, not an organisation's:
     two words or more, each capitalised but particles ("Mary Murray", "A. Pawlowski"), none a
-    word of a desk, paper or firm ("NBC News", "The IFTTT Team")."""
+    word of a desk, paper or firm ("NBC News", "The IFTTT Team"), not holding the ``site``'s
+    name ("Author: Hardtail Canada", "Help Net Security Sponsored")."""
     name = byline_author(blocks) or by_line_author(blocks, title)
-    if name is None or len(name.split()) < 2 or not looks_like_name(name) or JOB_WORDS.search(name):
+    if (name is None or len(name.split()) < 2 or not looks_like_name(name) or JOB_WORDS.search(name)
+            or site.casefold() in name.casefold()):
         return None
     return name
-
-
-def _not_the_site(name: str | None, site: str) -> str | None:
-    """``name`` unless it holds the site's name ("Author: Hardtail Canada", "Help Net Security
-    Sponsored")."""
-    return None if name is None or site.casefold() in name.casefold() else name
 
 
 def _generator_name(metas: dict[str, list[str]]) -> str | None:
@@ -454,7 +450,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     if author is not None and author.casefold() == (clean_value(sitename, 200) or "").casefold():
         # the site (or a blog of it) named as its own author ("World News", "Dazed Digital"):
         # a person the page's byline names wrote it
-        author = _not_the_site(_person_byline(blocks, title), author) or author
+        author = _person_byline(blocks, title, author) or author
     author = author or byline_author(blocks) or by_line_author(blocks, title)
     published = (published or time_element_date(scan.times) or near.get("text_date") or url_date(page_url)
                  or url_date(url) or near.get("marked_date"))
