@@ -7,7 +7,9 @@ the parsed JSON visits at most `MAX_JSONLD_NODES` values at depth at most `MAX_J
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
+from html import unescape
 from typing import Any
 
 from .byline import author_text
@@ -24,6 +26,10 @@ MAX_JSONLD_NODES = 5_000
 MAX_JSONLD_DEPTH = 24
 #: at most this many tags or categories are kept, each at most this long
 MAX_TERMS = 50
+#: what parts the keywords of one string
+_TERM_SEPARATOR = re.compile(r"[,;，、；]")
+#: a keyword that is an address or a path ("f/4g", a lens's aperture, is neither)
+_ADDRESS = re.compile(r"(?:https?:)?//|www\.|/")
 _MAX_TERM_CHARS = 100
 
 
@@ -107,15 +113,19 @@ def _names(value: Any, ids: dict[str, dict[str, Any]], limit: int = 10) -> list[
     return out
 
 
-#: characters no keyword holds but markup and script do: "str) ) { document.write('<link href="
-_CODE_MARKS = frozenset("<{}")
+#: characters no keyword holds but markup and script do: "str) ) { document.write('<link href=",
+#: an ad slot's parameters ("sz=728x90"); nor does a call, "func()"
+_CODE_MARKS = frozenset("<{}=")
 
 
 def jsonld_terms(value: Any) -> list[str]:
-    """Keywords or sections: a comma-separated string or a list of strings; none that holds
-    `_CODE_MARKS` (a broken tag's attribute runs on into markup or script)."""
+    """Keywords or sections: a string of them separated by commas (or semicolons, or the
+    commas of Chinese and Japanese) or a list of strings; none that holds `_CODE_MARKS` (a
+    broken tag's attribute runs on into markup or script), none without a letter or digit, and
+    none that is an address or a path (a page's URL given as its keyword, "/news/nation")."""
     if isinstance(value, str):
-        parts: Iterable[Any] = value.split(",")
+        # an entity escaped twice ("Food &amp;amp; Drink") is read before the semicolons part terms
+        parts: Iterable[Any] = _TERM_SEPARATOR.split(unescape(value) if "&" in value else value)
     elif isinstance(value, list):
         parts = value[: MAX_TERMS * 2]
     else:
@@ -125,7 +135,8 @@ def jsonld_terms(value: Any) -> list[str]:
         if isinstance(p, dict):
             p = p.get("name")
         t = clean_value(p, _MAX_TERM_CHARS)
-        if t and t not in out and not _CODE_MARKS.intersection(t):
+        if (t and t not in out and any(c.isalnum() for c in t) and not _CODE_MARKS.intersection(t) and "()" not in t
+                and not _ADDRESS.match(t)):
             out.append(t)
     return out[:MAX_TERMS]
 

@@ -191,6 +191,18 @@ def test_a_date_days_after_the_urls_is_when_the_page_was_served():
     assert meta_of(page('<meta name="date" content="2024-05-03">'), url=slug).date == "2024-05-03"
 
 
+@pytest.mark.parametrize("keywords, tags", [
+    ("proliant; ProLiant Benchmarks; benchmarks", ("proliant", "ProLiant Benchmarks", "benchmarks")),
+    ("科技，互联网、手机", ("科技", "互联网", "手机")),  # the commas of Chinese and Japanese
+    ("travel, https://example.org/blog/travel-hacks/, /news/nation", ("travel",)),  # an address, a path
+    ("24/7 Wall St. Wire, 9/11 families", ("24/7 Wall St. Wire", "9/11 families")),
+    ("Food &amp;amp; Drink, Blog", ("Food & Drink", "Blog")),  # an entity escaped twice is no separator
+    ("sport, sz=728x90, func(), &amp;quot;", ("sport",)),  # an ad slot's parameters, a call, a mark alone
+])
+def test_keywords_are_parted_as_their_page_writes_them(keywords, tags):
+    assert meta_of(page(f'<meta name="keywords" content="{keywords}">')).tags == tags
+
+
 def test_keywords_that_run_on_into_script_are_dropped():
     """A broken tag's attribute runs on into the page's script: those "keywords" are no tags."""
     junk = "Sport, Birmingham, str) ) { document.write('&lt;link href=, 2007 3:15 PM--&gt; &lt;script language="
