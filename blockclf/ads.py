@@ -1,5 +1,6 @@
-"""Blocks that only label an advertisement's slot: "Advertisement", "Anzeige", "Story continues
-below advertisement".
+"""Blocks that only label a piece of page furniture set among an article's paragraphs: an
+advertisement's slot ("Advertisement", "Anzeige", "Story continues below advertisement") or a
+share bar ("Share:", "Folgen auf:").
 
 News and magazine pages set such a label over every ad slot, and the slots sit between the
 article's paragraphs: the label is a short block inside the article's own container, with the
@@ -8,6 +9,11 @@ reader of the extracted text meets "Advertisement" between paragraphs. The label
 what it is in any layout: a block whose whole text is one of `AD_LABELS` (in any case,
 punctuation aside) is removed whatever its score, with the reason ``ad-label`` in the removal
 log. Only whole blocks are matched: a paragraph that mentions advertising is text.
+
+A share bar's label is such a block too: "Share:", "Share this article", "Folgen auf:" stand
+over a row of icons inside the article's header or after its last paragraph, and their icons
+leave them alone as text. A block whose whole text is one of `SHARE_LABELS` is removed the same
+way, with the reason ``share-label``.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["AD_LABELS", "ad_label_mask", "is_ad_label", "labels_ad"]
+__all__ = ["AD_LABELS", "SHARE_LABELS", "is_ad_label", "label_kind", "label_mask"]
 
 #: the whole text of an ad slot's label, lower-cased, punctuation read as spaces, in the
 #: languages of the web's most common news sites
@@ -72,8 +78,58 @@ AD_LABELS = frozenset(label.strip() for label in """
     スポンサーリンク
     광고
     """.strip().splitlines())
+#: the whole text of a share bar's label, lower-cased, punctuation read as spaces: "Share",
+#: "Follow us", in the languages of `AD_LABELS` ("Email", "Print" and "Tweet" are not here: a
+#: contact's field and a page's own words say them too)
+SHARE_LABELS = frozenset(label.strip() for label in """
+    share
+    share this
+    share this article
+    share this story
+    share this post
+    share this page
+    share article
+    share the article
+    share story
+    share post
+    share on
+    share via
+    share on social media
+    share with friends
+    social sharing
+    follow us
+    follow us on
+    teilen
+    artikel teilen
+    beitrag teilen
+    folgen auf
+    folgen sie uns
+    partager
+    partager cet article
+    partager l article
+    compartir
+    compartir en
+    compartir artículo
+    condividi
+    condividi su
+    compartilhar
+    delen
+    dela
+    dela artikeln
+    del artikkelen
+    jaa
+    udostępnij
+    sdílet
+    поделиться
+    paylaş
+    分享
+    分享到
+    シェア
+    공유
+    공유하기
+    """.strip().splitlines())
 #: the longest label, in characters: longer blocks are not looked at
-_LONGEST = max(len(label) for label in AD_LABELS) + 8
+_LONGEST = max(len(label) for label in AD_LABELS | SHARE_LABELS) + 8
 _NOT_WORD = re.compile(r"[\W_]+")
 
 
@@ -85,18 +141,24 @@ def is_ad_label(text: str) -> bool:
     return _NOT_WORD.sub(" ", text).strip().lower() in AD_LABELS
 
 
-def labels_ad(block: Block) -> bool:
-    """True for a block that labels an ad slot: its whole text an ad label (`is_ad_label`), and
-    not a heading (a page's heading "Anzeige" or "Sponsored" heads a section of its own)."""
-    return not block.heading_level and is_ad_label(block.text)
+def label_kind(block: Block) -> str | None:
+    """``"ad-label"`` for a block that labels an ad slot (`is_ad_label`), ``"share-label"`` for one
+    that labels a share bar (its whole text one of `SHARE_LABELS`), else None; a heading is
+    neither (a page's heading "Share" or "Sponsored" heads a section of its own)."""
+    text = block.text
+    if block.heading_level or not text or len(text) > _LONGEST:
+        return None
+    words = _NOT_WORD.sub(" ", text).strip().lower()
+    return "ad-label" if words in AD_LABELS else "share-label" if words in SHARE_LABELS else None
 
 
-def ad_label_mask(blocks: Sequence[Block], among: np.ndarray | None = None) -> np.ndarray:
-    """One flag a block: whether it labels an ad slot (`labels_ad`); only the blocks flagged in
-    ``among`` are looked at (the kept ones: a removed label needs no second look)."""
+def label_mask(blocks: Sequence[Block], among: np.ndarray | None = None) -> np.ndarray:
+    """One flag a block: whether it labels an ad slot or a share bar (`label_kind`); only the
+    blocks flagged in ``among`` are looked at (the kept ones: a removed label needs no second
+    look)."""
     if among is None:
-        return np.fromiter((labels_ad(b) for b in blocks), bool, len(blocks))
+        return np.fromiter((label_kind(b) is not None for b in blocks), bool, len(blocks))
     out = np.zeros(len(blocks), dtype=bool)
     for i in np.flatnonzero(among).tolist():
-        out[i] = labels_ad(blocks[i])
+        out[i] = label_kind(blocks[i]) is not None
     return out

@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from .ads import ad_label_mask
+from .ads import label_kind
 
 if TYPE_CHECKING:
     from .block import Block
@@ -210,6 +210,9 @@ _COMMENT_FATE = {"remove": "part of readers' comments (a thread, or a product's 
                  "keep": "part of readers' comments (a thread, or a product's reviews): left to the model "
                          "(--comments keep)"}
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
+#: what the view says of a block whose text is a label of page furniture (`ads.label_kind`)
+_LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed whatever its score",
+                "share-label": "a share bar's label (\"Share:\", \"Follow us\"): removed whatever its score"}
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
               2: "a post's furniture on a thread page (header, badges, links): removed from every post",
               3: "part of a post on a thread page: left to the model"}
@@ -267,7 +270,6 @@ def explain_html(res: Result, title: str | None = None) -> str:
     ]
     comment = res.comment if res.comment is not None and len(res.comment) == len(res.blocks) else None
     post = res.post if res.post is not None and len(res.post) == len(res.blocks) else None
-    ads = ad_label_mask(res.blocks)
     for i, b in enumerate(res.blocks):
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
@@ -281,8 +283,9 @@ def explain_html(res: Result, title: str | None = None) -> str:
         role = int(post[i]) if post is not None else 0
         if role:
             tip += "\n" + _POST_FATE[role]
-        if ads[i]:
-            tip += "\nan ad slot's label (\"Advertisement\"): removed whatever its score"
+        label = label_kind(b)
+        if label is not None:
+            tip += "\n" + _LABEL_NOTES[label]
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
         marks = ["blk", "kept" if kept else "removed", shape, "hidden" if b.hidden else "",
                  "comment" if in_thread else "", "post" if role else ""]

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import refine, region, threads
-from .ads import ad_label_mask
+from .ads import label_mask
 from .block import Block
 from .checks import INDEX_THRESHOLD_SHARE, MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
 from .comments import (
@@ -292,8 +292,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         if thread is not None:
             dec.kept = (dec.kept | (thread.roles == threads.BODY)) & (thread.roles != threads.FURNITURE)
             dec.post, dec.post_number = thread.roles, thread.numbers
-        ads = ad_label_mask(dec.blocks, dec.kept)  # an ad slot's label is never content, whatever it scored
-        dec.kept = dec.kept & ~ads
+        # an ad slot's or a share bar's label is never content, whatever it scored
+        dec.kept = dec.kept & ~label_mask(dec.blocks, dec.kept)
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, head, p.url, dated)
         if checks.verdict == "index" and threshold is None:
@@ -327,7 +327,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     above the page's menus, so a page whose first reading is an `index` keeps, besides what
     it kept, every visible block scored ``threshold`` or more that is not a readers' comment
     (``comment``, when comments are removed) nor a post's furniture nor an ad slot's label
-    (`ad_label_mask`). The second reading stands only when it is still an index (else the
+    (`ads.label_mask`). The second reading stands only when it is still an index (else the
     first reading, an index, stands); None when it keeps nothing more or is not an index.
     ``pairs``: the blocks' `label_value_pairs`; ``head``: the page's headline.
     """
@@ -337,7 +337,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
         more &= ~comment
     if dec.post is not None:
         more &= dec.post != threads.FURNITURE
-    more &= ~ad_label_mask(dec.blocks, more & ~dec.kept)
+    more &= ~label_mask(dec.blocks, more & ~dec.kept)
     kept = dec.kept | more
     if not (kept & ~dec.kept).any():
         return None

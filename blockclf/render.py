@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .ads import labels_ad
+from .ads import label_kind
 from .explain import HIDDEN_UNREAD, NEVER_KEPT, describe, hidden_kind, hidden_note
 from .htmlout import to_html
 from .inline import block_images, block_plain
@@ -251,8 +251,8 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
             rec["reason"] = "comment"  # part of a readers' comment thread
         elif res.post is not None and len(res.post) and res.post[i] == FURNITURE:
             rec["reason"] = "post-furniture"  # around each post of a thread page
-        elif labels_ad(b):
-            rec["reason"] = "ad-label"  # "Advertisement" over an ad slot
+        elif (label := label_kind(b)) is not None:
+            rec["reason"] = label  # "Advertisement" over an ad slot, "Share:" over a share bar
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from blockclf.ads import ad_label_mask, is_ad_label
+from blockclf.ads import is_ad_label, label_kind, label_mask
 from blockclf.explain import explain_html
 from blockclf.html import parse
 from blockclf.predict import extract
@@ -44,19 +44,26 @@ def test_text_about_advertising_is_not_a_label(text):
 
 @pytest.mark.parametrize("label", ["Advertisement", "Anzeige", "Story continues below advertisement"])
 def test_an_ad_slots_label_is_removed_and_logged(label):
-    res = extract(_page(label))
+    _assert_labels_removed(_page(label), label, "ad-label", "an ad slot&#x27;s label", 4,
+                           "Advertising paid for the town's new bridge")  # a paragraph on advertising is text
+
+
+def _assert_labels_removed(html: str, label: str, reason: str, note: str, n: int, kept_text: str) -> None:
+    """The article is kept whole but its ``n`` labels, each logged with ``reason`` and noted in the
+    explain view; the paragraph ``kept_text`` that uses the label's word stays."""
+    res = extract(html)
     assert PARAS[0] in res.text and PARAS[-1] in res.text
     assert label not in res.text.splitlines()
-    assert "Advertising paid for the town's new bridge" in res.text  # a paragraph on advertising is text
-    log = [rec for rec in removal_log(res) if rec.get("reason") == "ad-label"]
-    assert [rec["text"] for rec in log] == [label] * 4
-    assert explain_html(res).count("an ad slot&#x27;s label") == 4
+    assert kept_text in res.text
+    log = [rec for rec in removal_log(res) if rec.get("reason") == reason]
+    assert [rec["text"] for rec in log] == [label] * n
+    assert explain_html(res).count(note) == n
 
 
 def test_the_model_alone_keeps_some_ad_labels():
     """What the rule is for: the labels sit where the model keeps short blocks."""
     res = extract(_page("Advertisement"))
-    labels = ad_label_mask(res.blocks)
+    labels = label_mask(res.blocks)
     assert labels.sum() == 4
     assert (res.scores[labels] >= res.threshold).any()
     assert not (res.kept & labels).any()
@@ -66,5 +73,38 @@ def test_a_heading_that_says_sponsored_is_not_a_label():
     blocks = [b for b in segment(parse(_page("Advertisement"))) if not b.hidden]
     heading = [b for b in blocks if b.text == "Sponsored"]
     assert heading and heading[0].heading_level == 2
-    assert not ad_label_mask(heading)[0]
-    assert ad_label_mask(blocks).dtype == np.bool_
+    assert not label_mask(heading)[0]
+    assert label_mask(blocks).dtype == np.bool_
+
+
+def _shared_page(label: str) -> str:
+    """An article whose header and end carry a share bar: its label, then icon links."""
+    bar = (f'<div class="article-share"><span>{label}</span><a href="https://x.com/share"><img src="x.svg" alt=""></a>'
+           '<a href="https://facebook.com/share"><img src="f.svg" alt=""></a></div>')
+    body = "".join(f"<p>{p}</p>" for p in PARAS)
+    return (f"<html><head><title>Why Rivers Meander</title></head><body><nav><a href='/'>Home</a></nav>"
+            f'<article class="article-body"><h1>Why Rivers Meander</h1>{bar}{body}'
+            "<p>Readers who share the town's photos of the flood may send them to the county.</p>"
+            f"{bar}<h2>Share</h2><p>The county's share of the cost of the new bridge was a third, the "
+            "mayor said, and the farmers paid the rest over ten years.</p></article>"
+            "<footer>© Example News</footer></body></html>")
+
+
+@pytest.mark.parametrize("label", ["Share:", "Share this article", "Folgen auf:", "Partager", "シェア"])
+def test_a_share_bars_label_is_removed_and_logged(label):
+    _assert_labels_removed(_shared_page(label), label, "share-label", "a share bar&#x27;s label", 2,
+                           "Readers who share the town's photos")  # a paragraph on sharing is text
+
+
+@pytest.mark.parametrize("text, kind", [("Share:", "share-label"), ("- SHARE -", "share-label"),
+                                        ("Follow us", "share-label"), ("Advertisement", "ad-label"),
+                                        ("Email", None), ("Print", None), ("Share the cost", None)])
+def test_label_kinds(text, kind):
+    blocks = [b for b in segment(parse(f"<html><body><div><span>{text}</span></div></body></html>"))]
+    assert [label_kind(b) for b in blocks] == [kind]
+
+
+def test_a_heading_that_says_share_is_not_a_label():
+    blocks = [b for b in segment(parse(_shared_page("Share:"))) if b.text == "Share" and not b.hidden]
+    assert blocks and blocks[0].heading_level == 2
+    assert label_kind(blocks[0]) is None
