@@ -209,10 +209,10 @@ _COMMENT_FATE = {"remove": "part of readers' comments (a thread, or a product's 
                              "the main text",
                  "keep": "part of readers' comments (a thread, or a product's reviews): left to the model "
                          "(--comments keep)"}
-#: what the thread pass did with a block of a thread page's posts (`Result.post`)
 #: what the view says of a block whose text is a label of page furniture (`ads.label_kind`)
 _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed whatever its score",
                 "share-label": "a share bar's label (\"Share:\", \"Follow us\"): removed whatever its score"}
+#: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
               2: "a post's furniture on a thread page (header, badges, links): removed from every post",
               3: "part of a post on a thread page: left to the model"}

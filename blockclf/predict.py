@@ -326,8 +326,8 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     A listing's items and a thread's short posts score under an article's paragraphs but
     above the page's menus, so a page whose first reading is an `index` keeps, besides what
     it kept, every visible block scored ``threshold`` or more that is not a readers' comment
-    (``comment``, when comments are removed) nor a post's furniture nor an ad slot's label
-    (`ads.label_mask`). The second reading stands only when it is still an index (else the
+    (``comment``, when comments are removed) nor a post's furniture nor an ad slot's or a share
+    bar's label (`ads.label_mask`). The second reading stands only when it is still an index (else the
     first reading, an index, stands); None when it keeps nothing more or is not an index.
     ``pairs``: the blocks' `label_value_pairs`; ``head``: the page's headline.
     """
