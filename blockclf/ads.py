@@ -133,23 +133,26 @@ _LONGEST = max(len(label) for label in AD_LABELS | SHARE_LABELS) + 8
 _NOT_WORD = re.compile(r"[\W_]+")
 
 
+def _text_kind(text: str) -> str | None:
+    """``"ad-label"`` or ``"share-label"`` for a text that is nothing but such a label (in any
+    case, punctuation read as spaces), else None."""
+    if not text or len(text) > _LONGEST:
+        return None
+    words = _NOT_WORD.sub(" ", text).strip().lower()
+    return "ad-label" if words in AD_LABELS else "share-label" if words in SHARE_LABELS else None
+
+
 def is_ad_label(text: str) -> bool:
     """True when ``text`` is nothing but an ad slot's label (`AD_LABELS`). "Advertising" is
     not one: agencies and publishers head their services so."""
-    if not text or len(text) > _LONGEST:
-        return False
-    return _NOT_WORD.sub(" ", text).strip().lower() in AD_LABELS
+    return _text_kind(text) == "ad-label"
 
 
 def label_kind(block: Block) -> str | None:
     """``"ad-label"`` for a block that labels an ad slot (`is_ad_label`), ``"share-label"`` for one
     that labels a share bar (its whole text one of `SHARE_LABELS`), else None; a heading is
     neither (a page's heading "Share" or "Sponsored" heads a section of its own)."""
-    text = block.text
-    if block.heading_level or not text or len(text) > _LONGEST:
-        return None
-    words = _NOT_WORD.sub(" ", text).strip().lower()
-    return "ad-label" if words in AD_LABELS else "share-label" if words in SHARE_LABELS else None
+    return None if block.heading_level else _text_kind(block.text)
 
 
 def label_mask(blocks: Sequence[Block], among: np.ndarray | None = None) -> np.ndarray:
