@@ -36,6 +36,12 @@ STRUCTURAL = LIST_ELEMENTS | _TABLE_PARTS | frozenset(
 _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: a table cell with more text than this holds an article, not a value
 _LAYOUT_CELL_CHARS = 1500
+#: a table of at most this many cells with text, one of them holding two paragraphs of prose
+#: (`_prose`) and half the table's text, lays out an article or a post; a table of more cells
+#: holds data, whatever one cell says (a product's features in a row of its specifications)
+_PROSE_TABLE_CELLS = 3
+_PROSE_CHARS = 80
+_SENTENCE_END = frozenset(".!?\"”。！？")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,19 +70,34 @@ def _chain(block: Block) -> tuple[tuple[str, str], ...]:
         return ()
     out = []
     path = ""
+    in_table = False
     for step, tag in zip(steps, tags):
         path += "/" + step
+        if tag == "table":
+            in_table = True
+        elif tag in _TABLE_PARTS and not in_table:
+            continue  # a row or cell whose table a broken tag swallowed: a browser shows no table
         if tag in STRUCTURAL:
             out.append((path, tag))
     return tuple(out)
 
 
+def _prose(block: Block) -> bool:
+    """The block reads as a paragraph of prose: long, and ending as a sentence does."""
+    text = block.text.rstrip()
+    return len(text) >= _PROSE_CHARS and text[-1] in _SENTENCE_END
+
+
 def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> set[str]:
     """Paths of the tables that lay the page out rather than hold data: a heading, code or
     another table inside, a cell holding an article, or a single column (each row's text in
-    its first cell: a photo's caption boxed in a table, a teaser list laid out in rows)."""
+    its first cell: a photo's caption boxed in a table, a teaser list laid out in rows); or a
+    table of a few cells, one of which holds paragraphs of prose and most of its text (an
+    article set in a cell beside an empty one, a forum post beside its poster's name)."""
     layout: set[str] = set()
     cell_chars: dict[str, int] = {}
+    cell_prose: dict[str, int] = {}
+    cells: dict[str, list[str]] = {}  # per table, its cells with text
     row_cells: dict[str, dict[str, str]] = {}  # per table, the first cell of each row with text
     wide: set[str] = set()  # tables with a row of two cells or more with text
     for block, chain in items:
@@ -91,6 +112,9 @@ def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
         cell = next((path for path, tag in reversed(inner) if tag in ("td", "th")), None)
         if cell is not None:
             cell_chars[cell] = cell_chars.get(cell, 0) + len(block.text)
+            cell_prose[cell] = cell_prose.get(cell, 0) + _prose(block)
+            if cell not in (in_table := cells.setdefault(table, [])):
+                in_table.append(cell)
             if cell_chars[cell] > _LAYOUT_CELL_CHARS:
                 layout.add(table)
             row = next((path for path, tag in reversed(inner) if tag == "tr"), table)
@@ -98,6 +122,11 @@ def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
             if first != cell or block.column > 1:  # a second cell with text, or one after an empty cell
                 wide.add(table)
     layout.update(t for t in row_cells if t not in wide)
+    for table, in_table in cells.items():
+        if len(in_table) <= _PROSE_TABLE_CELLS:
+            total = sum(cell_chars[c] for c in in_table)
+            if any(cell_prose[c] >= 2 and 2 * cell_chars[c] >= total for c in in_table):
+                layout.add(table)
     return layout
 
 

@@ -156,6 +156,31 @@ def test_layout_table_is_written_as_blocks():
     assert "|" not in md and "<table>" not in to_html(res)
 
 
+def test_an_article_set_in_a_few_cells_is_written_as_paragraphs():
+    prose = ["The council voted on Tuesday to keep the old bridge open to walkers and cyclists.",
+             "Repairs will start in the spring and are expected to take about two years to finish."]
+    paragraphs = "".join(f"<p>{p}</p>" for p in prose)
+    beside_empty = page(f"<table><tr><td></td><td><div>Bridge stays open</div>{paragraphs}</td></tr></table>")
+    assert to_markdown(beside_empty) == "Bridge stays open\n\n" + "\n\n".join(prose) + "\n"
+    assert to_text(beside_empty) == "Bridge stays open\n" + "\n".join(prose)
+    post = page(f"<table><tr><td>Member since 2004</td><td>{paragraphs}</td></tr></table>")
+    assert "|" not in to_markdown(post) and "<table>" not in to_html(post)
+    # a table of more cells holds data, whatever one of its cells says
+    specs = page("<table>" + "".join(f"<tr><td>Key {n}</td><td>Value {n}</td></tr>" for n in range(3))
+                 + f"<tr><td>Features</td><td>{paragraphs}</td></tr></table>")
+    assert "| Key 0 | Value 0 |" in to_markdown(specs)
+
+
+def test_rows_and_cells_outside_any_table_are_not_a_table():
+    # a broken tag swallowed the table's start: the parser leaves its rows and cells where they
+    # were, and a browser shows their content as a page's flow, not as a table
+    res = page('<x.example.com/image.gif" border=0><tr><td><h1>Headline</h1><div>1 May</div>'
+               '<p>First paragraph.</p><p>Second paragraph.</p></td></tr>')
+    assert res.blocks[0].ancestors[-3:] == ("tr", "td", "h1")  # no table above them
+    assert to_markdown(res) == "# Headline\n\n1 May\n\nFirst paragraph.\n\nSecond paragraph.\n"
+    assert to_text(res) == "Headline\n1 May\nFirst paragraph.\nSecond paragraph."
+
+
 def test_code_keeps_tabs_blank_lines_indentation_and_language():
     code = "def f():\n\tif x:\n\t    return 1\n\n\ny = f()  "
     res = page(f'<div class="highlight-python notranslate"><div class="highlight"><pre>{code}</pre></div></div>')
