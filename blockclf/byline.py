@@ -40,6 +40,10 @@ _BY_PREFIX = re.compile(r"^(?:by|from|par|von|por|door|di|av|af|autor|auteur"
                         r"|(?:written|posted|published|words|text|story|reported|reporting|analysis|commentary|"
                         r"opinion|review|interview|column|essay)\s+by)\s*:?(?:\s+|$)",
                         re.IGNORECASE)
+#: an author box's heading names the author after "About" ("About Becky"); about the site or
+#: its people it names no one ("About us", "About this blog")
+_ABOUT_NAME = re.compile(r"^(?i:about)\s+(?!(?i:the|an?)\s)(?=[A-Z])")
+_ABOUT_US = re.compile(r"^about\s+(?:us|me|this\b|our\b|the\s+(?:site|blog|company|team)\b)", re.IGNORECASE)
 #: "By" in Chinese and Japanese bylines, written without a space: "作者：王乐", "本报记者 王乐文"
 _CJK_BY_PREFIX = re.compile(r"^(?:(?:作者|撰文|文)\s*[：:／/]|(?:本报记者|本報記者|记者|記者)[\s：:]*)\s*")
 #: an editor's credit in Chinese, "[责任编辑：杜智 PX209]", "责编：黄忆南", "选稿：许文杰": no author
@@ -85,7 +89,7 @@ _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\
                        # a footer's legal links, in a box some sites call "byline"
                        r"|\bterms\s+of\s+(?:use|service)\b|\bprivacy\b|\bcopyright\b|\brights\s+reserved\b"
                        # and the links beside them
-                       r"|\bpermalink\b|\bsubscribe\b|\bbookmark\b"
+                       r"|\bpermalink\b|\bsubscribe\b|\bbookmark\b|\bsearch\b"
                        # the same links on Chinese sites: mobile version, share, follow, subscribe,
                        # bookmark, log in, sign up, comment, print
                        r"|手机版|分享|关注|订阅|收藏|登录|注册|评论|打印"
@@ -299,7 +303,7 @@ def near_fields(near: Sequence[etree._Element], want_date: bool = True
                 _put_marked_date(found, el)
             if "byline" in marks:
                 authors.append((2, n, el))
-            elif "author" in marks:
+            elif "author" in marks and _AUTHOR_MARK.search(marks):
                 authors.append((3, n, el))
             elif el.tag == "a":
                 links.append(el)
@@ -309,6 +313,9 @@ def near_fields(near: Sequence[etree._Element], want_date: bool = True
     return found, links
 
 
+#: "author" in class or id words as a writer, not as "authorized" or "authority" (a shop's
+#: "authorized-dealer" badge)
+_AUTHOR_MARK = re.compile(r"author(?!i[sz]|it)")
 #: class or id words of an element that holds the page's date: "date", "post-date", "pageDate",
 #: "published", "posted", "timestamp", "dateline" (not "updated")
 _DATE_MARK = re.compile(r"(?:^|[^a-z])(?:[a-z]*(?<!up)date|published|posted|timestamp|dateline)(?:[^a-z]|$)")
@@ -466,6 +473,9 @@ def author_text(text: str | None) -> str | None:
     if _CJK_EDITOR.match(text):
         return None  # an editor's credit, "责任编辑：杜智", as "Edited by" is in English
     text = _CJK_BY_PREFIX.sub("", _BY_PREFIX.sub("", text))
+    if _ABOUT_US.match(text):
+        return None
+    text = _ABOUT_NAME.sub("", text)  # an author box's heading, "About Becky"
     if text[:1].isdigit() or _TEXT_DATE.match(text):
         rest = _LEAD_DATE.sub("", text)
         lead = len(text) - len(rest)

@@ -33,6 +33,12 @@ _ADDRESS = re.compile(r"(?:https?:)?//|www\.|/")
 _MAX_TERM_CHARS = 100
 
 
+#: the keys under which an object describes the page itself ("a WebPage's mainEntity is the
+#: Article"); under any other key of an object it is a part of that object (an article's video,
+#: a product's review, a list's items, a comment), whose headline, date or author are its own
+_WHOLE_KEYS = frozenset(("mainEntity", "mainEntityOfPage", "@graph"))
+#: media objects: one alone may be the page (a video's page); several are a rail of them
+_MEDIA_TYPES = ("videoobject", "mediaobject", "audioobject")
 _ARTICLE_TYPES = ("article", "posting", "report", "review", "recipe", "howto", "question", "creativework")
 _PAGE_TYPES = ("webpage", "itempage", "aboutpage", "profilepage", "collectionpage", "qapage", "mediaobject",
                "videoobject")
@@ -59,7 +65,12 @@ def _rank(obj: dict[str, Any]) -> int:
 
 def jsonld_objects(scripts: Iterable[str]) -> list[dict[str, Any]]:
     """Every JSON object with an ``@type`` in the page's JSON-LD scripts, within the reading bounds."""
-    out: list[dict[str, Any]] = []
+    return [obj for obj, _ in _objects(scripts)]
+
+
+def _objects(scripts: Iterable[str]) -> list[tuple[dict[str, Any], bool]]:
+    """`jsonld_objects`, each with whether it is a part of another object (`_WHOLE_KEYS`)."""
+    out: list[tuple[dict[str, Any], bool]] = []
     budget = MAX_JSONLD_NODES
     for raw in scripts:
         if not raw.strip() or len(raw) > MAX_JSONLD_CHARS:
@@ -74,19 +85,20 @@ def jsonld_objects(scripts: Iterable[str]) -> list[dict[str, Any]]:
             data = json.loads(raw[start:end + 1])
         except (ValueError, RecursionError):
             continue
-        stack: list[tuple[Any, int]] = [(data, 0)]
+        stack: list[tuple[Any, int, bool]] = [(data, 0, False)]
         while stack and budget > 0:
-            value, depth = stack.pop()
+            value, depth, part = stack.pop()
             budget -= 1
             if depth > MAX_JSONLD_DEPTH:
                 continue
             if isinstance(value, dict):
-                if "@type" in value:
-                    out.append(value)
-                stack.extend((v, depth + 1) for v in reversed(list(value.values())[:200])
-                             if isinstance(v, (dict, list)))
+                typed = "@type" in value
+                if typed:
+                    out.append((value, part))
+                stack.extend((v, depth + 1, part or (typed and k not in _WHOLE_KEYS))
+                             for k, v in reversed(list(value.items())[:200]) if isinstance(v, (dict, list)))
             elif isinstance(value, list):
-                stack.extend((v, depth + 1) for v in reversed(value[:200]) if isinstance(v, (dict, list)))
+                stack.extend((v, depth + 1, part) for v in reversed(value[:200]) if isinstance(v, (dict, list)))
     return out
 
 
@@ -142,13 +154,22 @@ def jsonld_terms(value: Any) -> list[str]:
 
 
 def jsonld_fields(scripts: Iterable[str]) -> dict[str, Any]:
-    """The fields JSON-LD gives, from its best-ranked object that has each."""
-    objs = jsonld_objects(scripts)
-    if not objs:
+    """The fields JSON-LD gives, from its best-ranked object that has each.
+
+    Only objects that describe the page give them: not a part of another object (`_WHOLE_KEYS`),
+    and not one of several videos (the page's rail of them, each with its own description).
+    """
+    found_objects = _objects(scripts)
+    if not found_objects:
         return {}
+    objs = [obj for obj, _ in found_objects]
     ids = {o["@id"]: o for o in objs if isinstance(o.get("@id"), str)}
+    whole = [obj for obj, part in found_objects if not part]
+    media = [obj for obj in whole if any(t in _MEDIA_TYPES for t in jsonld_types(obj))]
+    if len(media) > 1:
+        whole = [obj for obj in whole if not any(obj is m for m in media)]
     found: dict[str, Any] = {}
-    for obj in sorted(objs, key=_rank):  # stable: document order within a rank
+    for obj in sorted(whole, key=_rank):  # stable: document order within a rank
         rank = _rank(obj)
         types = jsonld_types(obj)
         if rank < 2:

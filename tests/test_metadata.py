@@ -94,6 +94,52 @@ def test_jsonld_graph_list_and_references():
     assert m.sitename == "Town News"
 
 
+def test_a_jsonld_objects_parts_describe_themselves_not_the_page():
+    desc = '<meta name="description" content="The council met on the library budget.">'
+    # an article's video: its description and date are the video's
+    video = ld({"@type": "NewsArticle", "headline": "Budget talks", "author": {"name": "Ana Lopez"},
+                "video": {"@type": "VideoObject", "name": "Clip", "description": "A clip of the vote",
+                          "uploadDate": "2020-01-02", "datePublished": "2020-01-02"}})
+    m = meta_of(page(video + desc))
+    assert m.description == "The council met on the library budget." and m.date is None and m.author == "Ana Lopez"
+    # a product's reviews: the reviewer is no author, the review's text no description
+    reviews = ld({"@type": "Product", "name": "Desk lamp", "description": "A lamp for a desk",
+                  "review": [{"@type": "Review", "name": "Bright", "author": {"name": "Ron B."},
+                              "datePublished": "2025-12-31", "reviewBody": "Very bright.",
+                              "description": "Pros: bright"}]})
+    m = meta_of(page(reviews + desc, title="Desk lamp"))
+    assert m.author is None and m.date is None and m.description == "The council met on the library budget."
+    # a list of articles: the first item's headline is not the page's
+    listing = ld({"@type": "ItemList", "itemListElement": [
+        {"@type": "ListItem", "position": 1, "item": {"@type": "NewsArticle", "headline": "Other story",
+                                                      "datePublished": "2019-01-01"}}]})
+    assert meta_of(page(listing)).date is None
+    # the page's own article, as the WebPage's main entity or in a graph, still gives them
+    main = ld({"@type": "WebPage", "mainEntity": {"@type": "Article", "headline": "Budget talks",
+                                                  "datePublished": "2021-03-04", "author": {"name": "Cleo Park"}}})
+    m = meta_of(page(main))
+    assert m.date == "2021-03-04" and m.author == "Cleo Park"
+
+
+def test_an_element_marked_authorized_is_no_author_box():
+    body = ('<h1>Desk lamp</h1><div class="authorized-dealer-link">Authorized Dealer</div>'
+            '<div class="authority-score">Top Seller</div>')
+    assert meta_of(page(body=body, title="Desk lamp")).author is None
+    assert meta_of(page(body='<h1>Desk lamp</h1><div class="post-author">Ana Lopez</div>')).author == "Ana Lopez"
+
+
+def test_a_rail_of_videos_describes_none_of_the_page():
+    rail = "".join(ld({"@type": "VideoObject", "name": f"Clip {n}", "description": f"Clip number {n}",
+                       "uploadDate": f"2017-03-0{n}"}) for n in range(1, 4))
+    desc = '<meta name="description" content="The council met on the library budget.">'
+    m = meta_of(page(rail + desc))
+    assert m.description == "The council met on the library budget." and m.date is None
+    one = ld({"@type": "VideoObject", "name": "Budget talks", "description": "The whole meeting",
+              "datePublished": "2017-03-01"})
+    m = meta_of(page(one + desc))  # a video's own page
+    assert m.description == "The whole meeting" and m.date == "2017-03-01"
+
+
 def test_jsonld_top_level_list_and_cdata_wrapper():
     body = json.dumps([{"@type": "Article", "author": {"name": "Cleo Park"}, "datePublished": "2019-05-06"}])
     head = f'<script type="application/ld+json">//<![CDATA[\n{body}\n//]]></script>'
@@ -641,6 +687,8 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("M.A.Qudoos and Nada S. Mussallam (Our Staff Reporter)", "M.A.Qudoos and Nada S. Mussallam"),
     ("Jason Ditz is news editor of Antiwar.com.", "Jason Ditz"),
     ("Meaghan Weeden ● March 3", "Meaghan Weeden"),  # a symbol as separator
+    ("About Becky", "Becky"),  # an author box's heading
+    ("ABOUT NICHOLAS GRIFFIN", "NICHOLAS GRIFFIN"),
 ])
 def test_byline_text_is_cleaned_to_the_name(byline, name):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author == name
@@ -656,7 +704,8 @@ def test_byline_text_is_cleaned_to_the_name(byline, name):
                                     "Archives by Author...",  # a label cut short
                                     # one word in brackets, a forum's rank
                                     "[www]", "[Archives]", "Member", "Senior Member", "Moderator",
-                                    "A Photo Editor", "S"])  # a letter alone, after a job title or not
+                                    "A Photo Editor", "S",  # a letter alone, after a job title or not
+                                    "About Us", "About this blog", "Search Site"])  # the site's links
 def test_byline_that_names_no_one(byline):
     assert meta_of(page(body=f'<h1>Budget talks</h1><p class="byline">{byline}</p>')).author is None
 
