@@ -22,6 +22,15 @@ __all__ = ["block_html", "block_images", "block_markdown", "block_plain", "image
 _TAG = re.compile(r'<(/?)(a|code|strong|em|img)((?: [a-z]+="[^"]*")*)>')
 _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
 _MD_INLINE = re.compile(r"([\\`*\[\]])|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)")
+#: `_MD_INLINE` outside a link's or an image's brackets: a bracket makes Markdown only where a
+#: "]" opens a link's address, a reference or a definition ("](", "][", "]:"), ends the text
+#: (the next piece may open one) or closes a task's box ("[ ]", "[x]"); "[U.S.]" in a quote and
+#: "[1]" after a claim stay as the page writes them
+_MD_TEXT = re.compile(r"([\\`*]|\](?=[(\[:]|$)|(?<=\[[ xX])\])|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])"
+                      r"|&(?=#?\w+;)")
+#: `_MD_TEXT` for a whole line's text, which nothing follows on its line ("[1]" at its end stays)
+_MD_LINE = re.compile(r"([\\`*]|\](?=[(\[:])|(?<=\[[ xX])\])|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])"
+                      r"|&(?=#?\w+;)")
 #: a character that `_MD_INLINE` may escape
 _MD_SPECIAL = re.compile(r"[\\`*\[\]_<&]")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+=]|-(?=\s|-|$)|\d+(?=[.)](?:\s|$))|(?:`{3,}|~{3,}))")
@@ -29,11 +38,14 @@ _UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data|file):", re.IGNORE
 _URL_UNSAFE = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"})
 
 
-def md_escape(text: str) -> str:
-    """Text with the characters that would make Markdown out of it backslash-escaped."""
+def md_escape(text: str, brackets: bool = True, line: bool = False) -> str:
+    """Text with the characters that would make Markdown out of it backslash-escaped; with
+    ``brackets`` False (text outside a link's or an image's brackets), only the brackets that
+    would (`_MD_TEXT`; `_MD_LINE` for a ``line``'s whole text)."""
     if not _MD_SPECIAL.search(text):  # most text: the escaping pattern's lookarounds cost more
         return text
-    return _MD_INLINE.sub(lambda m: "\\" + m.group(0) if m.group(0) != "&" else "&amp;", text)
+    pattern = _MD_INLINE if brackets else _MD_LINE if line else _MD_TEXT
+    return pattern.sub(lambda m: "\\" + m.group(0) if m.group(0) != "&" else "&amp;", text)
 
 
 def _escape_line_start(line: str) -> str:
@@ -173,7 +185,7 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     starts_line = not (cell or heading)
     after = _images(block.images, _image_markdown, base) if images and images_after and block.images else ""
     if block.rich is None:
-        text = md_escape(block.text)
+        text = md_escape(block.text, brackets=False, line=True)
         return (_escape_line_start(text) if starts_line else text) + after
     # a stack of open spans: [tag, attrs, pieces]
     stack: list[list] = [["", {}, []]]
@@ -181,7 +193,8 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     for kind, value, attrs in _tokens(block.rich):
         top = stack[-1]
         if kind == "text":
-            top[2].append(_apart(image, value if top[0] == "code" else md_escape(value)))
+            in_link = any(span[0] == "a" for span in stack)
+            top[2].append(_apart(image, value if top[0] == "code" else md_escape(value, brackets=in_link)))
             image = False
         elif kind == "open":
             if heading and (value == "strong" or (value == "a" and _within(attrs.get("href", ""), base))):

@@ -284,7 +284,7 @@ def titled_markdown(res: Result, head: str | None, items: list[Item], images: bo
     base = res.url
     writer = _Writer(base, images)
     if head:
-        writer.chunks.append((["# " + md_escape(head)], "other", 0))
+        writer.chunks.append((["# " + md_escape(head, brackets=False, line=True)], "other", 0))
     i = 0
     while i < len(items):
         chain = items[i].chain

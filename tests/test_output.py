@@ -271,6 +271,17 @@ def test_a_letter_and_a_digit_from_two_elements_are_shown_apart_but_not_around_s
     assert res.blocks[0].text.startswith("Windproof6/6, $195.00or 4 payments")  # what the model reads
 
 
+def test_brackets_are_escaped_only_where_they_would_make_markdown():
+    said = page("<p>\u201cThey [the council] agreed,\u201d she said [1].</p>")
+    assert to_markdown(said) == "\u201cThey [the council] agreed,\u201d she said [1].\n"
+    # a link's address, a reference or a definition after "]", a task's box, a link's own text
+    md = to_markdown(page("<p>[a](b) and [c][d]</p><p>[1]: https://example.org</p><ul><li>[ ] not a task</li>"
+                          "<li>[x] nor this</li></ul><p><a href='/n'>note [1</a>] and <em>[2]</em>(3)</p>"))
+    assert "[a\\](b) and [c\\][d]" in md and "[1\\]: https://example.org" in md
+    assert "- [ \\] not a task\n- [x\\] nor this" in md
+    assert "[note \\[1](https://site.org/n)] and *[2\\]*(3)" in md  # a piece's last "]": the next may open "("
+
+
 def test_markdown_escapes_what_the_page_says():
     res = page("<p># not a heading</p><p>1. not a list</p><p>- nor this</p><p>use *args and **kwargs</p>"
                "<p>snake_case and _under_ [x](y) `tick` &lt;b&gt;</p><p>&gt; not quoted</p>")
@@ -279,7 +290,7 @@ def test_markdown_escapes_what_the_page_says():
     assert lines[1] == "1\\. not a list"
     assert lines[2] == "\\- nor this"
     assert lines[3] == "use \\*args and \\*\\*kwargs"
-    assert lines[4] == "snake_case and \\_under\\_ \\[x\\](y) \\`tick\\` \\<b>"
+    assert lines[4] == "snake_case and \\_under\\_ [x\\](y) \\`tick\\` \\<b>"  # no link: its "](" broken
     assert lines[5].strip() == "\\> not quoted"
     assert to_text(res).split("\n")[0] == "# not a heading"  # text is not Markdown
     # a table cell starts no line: what would open a list or heading there is written as the page says it
