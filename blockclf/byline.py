@@ -89,7 +89,7 @@ _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\
                        # a footer's legal links, in a box some sites call "byline"
                        r"|\bterms\s+of\s+(?:use|service)\b|\bprivacy\b|\bcopyright\b|\brights\s+reserved\b"
                        # and the links beside them
-                       r"|\bpermalink\b|\bsubscribe\b|\bbookmark\b|\bsearch\b"
+                       r"|\bpermalink\b|\bsubscribe\b|\bbookmark\b|^\s*search\b"
                        # the same links on Chinese sites: mobile version, share, follow, subscribe,
                        # bookmark, log in, sign up, comment, print
                        r"|手机版|分享|关注|订阅|收藏|登录|注册|评论|打印"

@@ -143,7 +143,14 @@ def h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[
         start += 1
     for head in h1:
         if token_overlap(head, title) >= 0.9:
-            return head if len(head) <= len(title) else title
+            if len(head) <= len(title):
+                return head
+            # an <h1> that holds the whole title and more ("News & Observer | newsobserver.com |
+            # Players to be evaluated…" beside that title without its first part): the title,
+            # without the site's names at its ends
+            kept = _without_ends(title, spans, lambda p: site_like(p, sitename, domain),
+                                 lambda p: site_like(p, sitename, domain))
+            return kept if len(tokens(kept)) >= 2 else title
         run = best_title_run(head, title, spans, sitename, domain, start=start)
         if run is None:
             continue

@@ -153,6 +153,10 @@ _CJK_TITLE = f"{_HAN_KANA}\u3000-\u303f\uff01-\uff60"
 #: titles, written without spaces, an underscore after their characters and a hyphen between
 #: them ("人工智能迈上新台阶_科技_腾讯网", "座谈会-中国科普网")
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—·•»«:/\\~]+(?:\s+|$)|\s*[|｜]\s*(?=\S)|\s+_\s*"
+                               # capitalised words of a site joined to the headline's end by
+                               # underscores ("…owing to typhoon_English_Xinhua"), not an
+                               # identifier's ("Grid_Slayer_and_LSCgrid")
+                               r"|(?<=[a-z])_(?=[A-Z][a-z]+(?:_[A-Z][a-z]+)*$)"
                                f"|(?<=[{_CJK_TITLE}])_(?=\\S)|(?<=[{_CJK_TITLE}])-+(?=[{_CJK_TITLE}])")
 
 

@@ -365,6 +365,25 @@ def test_headline_from_h1_cleans_site_suffix():
     assert m.title == "Using the Fetch API"
 
 
+def test_an_h1_holding_the_whole_title_and_more_gives_it_without_the_sites_names():
+    title = "newsobserver.com | Players to be evaluated at the combine"
+    m = meta_of(page(body=f"<h1>News &amp; Observer | {title}</h1>", title=title))
+    assert m.title == "Players to be evaluated at the combine"
+    m = meta_of(page(body="<h1>Budget talks go on: the council and the mayor</h1>", title="Budget talks go on"))
+    assert m.title == "Budget talks go on"  # no site's name in it: the title whole
+
+
+@pytest.mark.parametrize(("title", "want"), [
+    ("Philippine president orders evacuations owing to typhoon_English_Xinhua",
+     "Philippine president orders evacuations owing to typhoon"),
+    ("InterpTriangularNativeGrid_Slayer_and_LSCgrid", "InterpTriangularNativeGrid_Slayer_and_LSCgrid"),
+    ("Using snake_case names", "Using snake_case names"),
+])
+def test_a_sites_words_joined_by_underscores_end_no_headline(title, want):
+    assert [p for p, _, _ in title_parts(title)][0] == want
+    assert clean_title(title, h1=[want]) == want
+
+
 def test_logo_h1_is_not_the_headline():
     html = page(body="<h1>Salon</h1>", title="The sharing economy is a lie - Salon.com")
     assert meta_of(html, url="https://www.salon.com/2015/a").title == "The sharing economy is a lie"
@@ -687,6 +706,7 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("M.A.Qudoos and Nada S. Mussallam (Our Staff Reporter)", "M.A.Qudoos and Nada S. Mussallam"),
     ("Jason Ditz is news editor of Antiwar.com.", "Jason Ditz"),
     ("Meaghan Weeden ● March 3", "Meaghan Weeden"),  # a symbol as separator
+    ("Pacomasys Search Engine Marketing", "Pacomasys Search Engine Marketing"),  # a firm's, not a search box's
     ("About Becky", "Becky"),  # an author box's heading
     ("ABOUT NICHOLAS GRIFFIN", "NICHOLAS GRIFFIN"),
 ])
