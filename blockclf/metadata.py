@@ -398,6 +398,25 @@ def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None, wan
     return near
 
 
+#: the blocks read for the heading that says a blog post's title
+_POST_HEADING_BLOCKS = 400
+
+
+def _after_blog_name(title: str | None, blocks: Sequence[Block], h1: Sequence[str]) -> str | None:
+    """The headline after a blog's name in a title written "Blog: Post" (a colon, no space
+    before it: a separator of blog themes, not of headlines), when a heading says it and none
+    says the whole title; None otherwise ("Brexit: what next" beside its own heading stays).
+    What an ``<h1>`` says after the colon is the blog's name, in a title written the other way
+    ("Preview of my keynote: Church of the Customer Blog")."""
+    if not title or ": " not in title:
+        return None
+    post = title.split(": ", 1)[1].strip()
+    if len(post.split()) < 2 or post in h1:
+        return None
+    said = [b.text.strip() for b in blocks[:_POST_HEADING_BLOCKS] if b.heading_level]
+    return post if post in said and title not in said else None
+
+
 def _days_after(when: str, day: str) -> int:
     """How many days the ISO date or time ``when`` falls after the ISO date ``day`` (0 when unreadable)."""
     try:
@@ -437,6 +456,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         # « Blog" beside the h1 "Blog" linking home): a heading that says the title's leading
         # parts is the headline
         title = lead_heading(raw_title, blocks, sitename, domain) or title
+    title = _after_blog_name(title, blocks, h1) or title
 
     near: dict[str, str] = {}
     if author is None or published is None or is_handle(author):

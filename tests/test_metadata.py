@@ -384,6 +384,21 @@ def test_a_sites_words_joined_by_underscores_end_no_headline(title, want):
     assert clean_title(title, h1=[want]) == want
 
 
+def test_a_blogs_name_before_a_colon_gives_way_to_the_posts_heading():
+    post = ('<h1><a href="/">Town Blog</a></h1><h2>Tuesday, 13 November 2012</h2>'
+            '<h3>Budget talks go on</h3>')
+    m = meta_of(page(body=post, title="Town Blog: Budget talks go on"))
+    assert m.title == "Budget talks go on"
+    assert m.date == "2012-11-13"  # the date line over the post's heading, found once the headline is
+    # the whole title said by a heading, or the part after the colon the blog's own <h1>: as written
+    said = meta_of(page(body="<h1>Brexit: what next for the council</h1><h3>what next for the council</h3>",
+                        title="Brexit: what next for the council"))
+    assert said.title == "Brexit: what next for the council"
+    other_way = meta_of(page(body="<h1>Town Blog</h1><h3>Preview of my keynote</h3>",
+                             title="Preview of my keynote: Town Blog"))
+    assert other_way.title != "Town Blog"
+
+
 def test_logo_h1_is_not_the_headline():
     html = page(body="<h1>Salon</h1>", title="The sharing economy is a lie - Salon.com")
     assert meta_of(html, url="https://www.salon.com/2015/a").title == "The sharing economy is a lie"
