@@ -286,6 +286,8 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     - A kept ``<h1>`` that does not say the headline leaves the page's headings as they are.
     - A heading right after the headline's that says it again (pages laid out twice, for narrow
       and for wide screens, with both kept) is not written twice.
+    - A heading that says the headline and a count of its comments (`_says_counted`) gives way
+      to the headline.
     """
     head = headline(res) if title else None
     if not head or not items:
@@ -294,6 +296,9 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     if not want:
         return head, items
     for n, item in enumerate(items):
+        if _says_counted(item, want):  # "Steve Jobs' Yacht Revealed 40": its comments counted in it
+            rest = items[n + 1:]
+            return head, [*items[:n], *([_with_pictures(rest[0], item, first=True), *rest[1:]] if rest else [])]
         if _says(item, want):
             after = n + 2 if n + 1 < len(items) and _says(items[n + 1], want) else n + 1
             if after == n + 2:  # the images of the copy not written go with the one that is
@@ -323,6 +328,15 @@ def _with_pictures(item: Item, dropped: Item, first: bool = False) -> Item:
 def _says(item: Item, want: list[str]) -> bool:
     """Whether ``item`` is a heading that says the headline (``want``, its tokens)."""
     return bool(item.block.heading_level) and tokens(item.block.text) == want
+
+
+def _says_counted(item: Item, want: list[str]) -> bool:
+    """Whether ``item`` is a heading that says the headline and then a number: a count of its
+    comments set inside the heading (a news site's ``<span class="comments">40</span>``). The
+    headline is written in its place, without the count. A headline of three words or more: a
+    number after a shorter one is as often its own ("Apollo" beside "Apollo 13")."""
+    said = tokens(item.block.text) if item.block.heading_level and len(want) >= 3 else []
+    return len(said) == len(want) + 1 and said[-1].isdigit() and said[:-1] == want
 
 
 def _top_heading(item: Item, chain: tuple[tuple[str, str], ...]) -> Item:

@@ -181,6 +181,14 @@ def test_rows_and_cells_outside_any_table_are_not_a_table():
     assert to_text(res) == "Headline\n1 May\nFirst paragraph.\nSecond paragraph."
 
 
+def test_a_headline_with_its_comments_counted_in_it_is_written_once():
+    res = titled_page('<h2 class="story">Steve Jobs\' Yacht Revealed <span class="comments">40</span></h2>'
+                      "<p>The yacht was shown in the Netherlands.</p>", "Steve Jobs' Yacht Revealed")
+    assert to_markdown(res) == "# Steve Jobs' Yacht Revealed\n\nThe yacht was shown in the Netherlands.\n"
+    short = titled_page("<h2>Apollo 13</h2><p>The mission.</p>", "Apollo")  # a short headline's number is its own
+    assert "## Apollo 13" in to_markdown(short) or "# Apollo 13" in to_markdown(short)
+
+
 def test_code_keeps_tabs_blank_lines_indentation_and_language():
     code = "def f():\n\tif x:\n\t    return 1\n\n\ny = f()  "
     res = page(f'<div class="highlight-python notranslate"><div class="highlight"><pre>{code}</pre></div></div>')
