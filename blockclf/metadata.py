@@ -261,7 +261,10 @@ _DATE_KEYS = ("article:published_time", "og:article:published_time", "datepublis
               "published_time", "article.published", "dc.date.issued", "dcterms.issued", "dc.date",
               "dcterms.date", "dcterms.created", "dc.date.created", "date", "pubdate", "publishdate",
               "publish-date", "publish_date", "sailthru.date", "parsely-pub-date", "citation_publication_date",
-              "citation_date", "release_date", "displaydate", "originalpublicationdate")
+              "citation_date", "release_date", "displaydate", "originalpublicationdate",
+              # older news sites' and some publishers' own ("Mon Jul 23 21:11:10 PDT 2012"); not a
+              # magazine's "Issue_Date", its cover's date, a week after the web page's
+              "published", "publication_date", "article_date", "doc_date", "published_at", "ms.date")
 _MODIFIED_KEYS = ("article:modified_time", "og:updated_time", "datemodified", "og:article:modified_time",
                   "dcterms.modified", "dc.date.modified", "last-modified", "lastmod", "article.updated")
 _DESC_KEYS = ("og:description", "description", "twitter:description", "dc.description")

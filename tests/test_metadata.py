@@ -384,6 +384,17 @@ def test_a_sites_words_joined_by_underscores_end_no_headline(title, want):
     assert clean_title(title, h1=[want]) == want
 
 
+@pytest.mark.parametrize(("meta", "want"), [
+    ('<meta name="published" content="Mon Jul 23 21:11:10 PDT 2012">', "2012-07-23T21:11:10"),
+    ('<meta name="doc_date" content="January 8, 2008 18:17:49">', "2008-01-08T18:17:49"),
+    ('<meta name="publication_date" content="2008-01-18">', "2008-01-18"),
+    ('<meta name="ms.date" content="2025-03-06T00:00:00Z">', "2025-03-06T00:00:00+00:00"),
+    ('<meta name="Issue_Date" content="November 28, 2005">', None),  # a magazine's cover date
+])
+def test_publishers_own_date_tags(meta, want):
+    assert meta_of(page(meta)).date == want
+
+
 def test_a_blogs_name_before_a_colon_gives_way_to_the_posts_heading():
     post = ('<h1><a href="/">Town Blog</a></h1><h2>Tuesday, 13 November 2012</h2>'
             '<h3>Budget talks go on</h3>')
