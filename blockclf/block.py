@@ -83,6 +83,9 @@ class Block:
             block of their own carries; written after the block's text when images are asked
             for (after a heading, on a line of their own). None when there are none. Nothing
             but the renderers reads it.
+        gap: a blank line stands before the block inside its element (two line breaks with no
+            text between, ``<br><br>``, as older pages and forums end a paragraph): the writers
+            start a new paragraph there rather than a broken line. Nothing else reads it.
     """
 
     index: int
@@ -109,6 +112,7 @@ class Block:
     consent: bool = False
     notice: bool = False
     images: str | None = None
+    gap: bool = False
 
     @property
     def parent_xpath(self) -> str:

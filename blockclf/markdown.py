@@ -152,9 +152,9 @@ class _Writer:
     def continued(self, b: Block, text: str, chain: tuple[tuple[str, str], ...]) -> bool:
         """Append ``text`` to the chunk before as a broken line, when it is more of the same element."""
         chunks = self.chunks
-        if not (self.prev is not None and self.prev.xpath == b.xpath
+        if not (self.prev is not None and self.prev.xpath == b.xpath and not b.gap
                 and chunks[-1][1] in ("list", "item", "other")):
-            return False
+            return False  # (after a blank line, `Block.gap`, a new paragraph)
         # more text of the same element after a line break: the same paragraph, broken
         first, last_line = chunks[-1][0][0], chunks[-1][0][-1]
         pad = len(first) - len(first.lstrip(" "))

@@ -296,6 +296,10 @@ class _Segmenter:
         self.edge = 0
         self.joining = False  # an edge among them joins a letter and a digit (`mark_edge`)
         self.in_code = 0  # depth of inline code elements around the walk
+        # a blank line, two line breaks with no text between, stands before the next block
+        # (`Block.gap`); the blocks there were at the last ``<br>``
+        self.gap = False
+        self.br_blocks = -1
 
     def add(self, text: str, link: bool) -> None:
         edge = self.edge
@@ -524,8 +528,10 @@ class _Segmenter:
                 colspan=colspan,
                 column=column,
                 hidden=self.pending_revealed,
+                gap=self.gap,
             )
         )
+        self.gap = False
         if heading:
             self.headings.append((heading, text[:200]))
             self.heading_path = self.heading_path + (text[:200],)
@@ -710,6 +716,11 @@ class _Segmenter:
             elif self.hidden:
                 self._emit_hidden()
             self.started = True
+            if block:
+                self.gap, self.br_blocks = False, -1
+            else:  # a second <br> with no text since the first ends a paragraph
+                self.gap = self.gap or (self.br_blocks == len(self.blocks) and len(self.blocks) > 0)
+                self.br_blocks = len(self.blocks)
             if block:
                 self.owner.append(_Owner(el, tag, tokens, ancestors, heading, lists, tables, pre))
             elif self.owner and self.owner[-1].pre:

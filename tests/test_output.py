@@ -181,6 +181,16 @@ def test_rows_and_cells_outside_any_table_are_not_a_table():
     assert to_text(res) == "Headline\n1 May\nFirst paragraph.\nSecond paragraph."
 
 
+def test_a_blank_line_of_two_line_breaks_ends_a_paragraph():
+    res = page("<div>One line.<br>Same paragraph.<br><br>New paragraph.<br>\n <br>\nAnother one.</div><p>Last.</p>")
+    assert [b.gap for b in res.blocks] == [False, False, True, True, False]
+    assert to_markdown(res) == "One line.\\\nSame paragraph.\n\nNew paragraph.\n\nAnother one.\n\nLast.\n"
+    assert to_text(res) == "One line.\nSame paragraph.\nNew paragraph.\nAnother one.\nLast."  # one block a line, as before
+    # breaks at an element's start or end add no empty paragraph
+    assert to_markdown(page("<p>Before.</p><p><br><br>Start.<br>End.<br><br></p><p>Next.</p>")) == (
+        "Before.\n\nStart.\\\nEnd.\n\nNext.\n")
+
+
 def test_a_headline_with_its_comments_counted_in_it_is_written_once():
     res = titled_page('<h2 class="story">Steve Jobs\' Yacht Revealed <span class="comments">40</span></h2>'
                       "<p>The yacht was shown in the Netherlands.</p>", "Steve Jobs' Yacht Revealed")
