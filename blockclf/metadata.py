@@ -401,6 +401,19 @@ def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None, wan
     return near
 
 
+def _without_site(author: str | None, sitename: str | None, domain: str | None) -> str | None:
+    """The author without the site's name after a comma ("Dan Merica, CNN", "Julian Seiferth,
+    t-online"): the site is `sitename`'s to say. Only after people's names: an office's own
+    ("Department of Primary Industries, Queensland") stays whole."""
+    if not author or ", " not in author:
+        return author
+    names, last = author.rsplit(", ", 1)
+    words = names.split()
+    if site_like(last, sitename, domain) and len(words) >= 2 and looks_like_name(names) and not JOB_WORDS.search(names):
+        return names
+    return author
+
+
 #: the blocks read for the heading that says a blog post's title
 _POST_HEADING_BLOCKS = 400
 
@@ -474,7 +487,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         # the site (or a blog of it) named as its own author ("World News", "Dazed Digital"):
         # a person the page's byline names wrote it
         author = _person_byline(blocks, title, author) or author
-    author = author or byline_author(blocks) or by_line_author(blocks, title)
+    author = _without_site(author or byline_author(blocks) or by_line_author(blocks, title), sitename, domain)
     published = (published or time_element_date(scan.times) or near.get("text_date") or url_date(page_url)
                  or url_date(url) or near.get("marked_date"))
     if published is None:

@@ -395,6 +395,19 @@ def test_publishers_own_date_tags(meta, want):
     assert meta_of(page(meta)).date == want
 
 
+@pytest.mark.parametrize(("author", "site", "want"), [
+    ("Dan Merica, CNN", "CNN", "Dan Merica"),
+    ("Paul Adepoju and Kieron Monks, CNN", "CNN", "Paul Adepoju and Kieron Monks"),
+    ("Julian Seiferth, t-online", "t-online", "Julian Seiferth"),
+    ("Department of Primary Industries, Queensland", "Department of Primary Industries, Queensland",
+     "Department of Primary Industries, Queensland"),  # an office's own name
+    ("Ana Lopez, Ben Ode", "Town News", "Ana Lopez, Ben Ode"),  # another name, not the site's
+])
+def test_the_sites_name_after_the_authors_goes(author, site, want):
+    head = f'<meta name="author" content="{author}"><meta property="og:site_name" content="{site}">'
+    assert meta_of(page(head)).author == want
+
+
 def test_a_blogs_name_before_a_colon_gives_way_to_the_posts_heading():
     post = ('<h1><a href="/">Town Blog</a></h1><h2>Tuesday, 13 November 2012</h2>'
             '<h3>Budget talks go on</h3>')
