@@ -271,8 +271,9 @@ def _without_ends(title: str, spans: Sequence[tuple[str, int, int]], at_end: Cal
     return title if (lo, hi) == (0, len(spans)) else title[spans[lo][1]:spans[hi - 1][2]].strip()
 
 
-#: permalink glyphs a heading may end with (not "#": "Learn C#")
-_GLYPHS = "¶§🔗⚓↩↵↑ \u00a0"
+#: permalink glyphs a heading may end with (not "#": "Learn C#"), an icon font's among them (a
+#: character of Unicode's private use area, U+E000-U+F8FF: "Ansible playbooks\uf0c1")
+_GLYPHS = re.compile("[¶§🔗⚓↩↵↑\\s\u00a0\ue000-\uf8ff]+$")
 
 
 #: the page's ``<h1>`` are looked for among its first this many blocks
@@ -285,7 +286,7 @@ def h1_texts(h1: Sequence[etree._Element], blocks: Sequence[Block]) -> list[str]
     if not (heads or blocks):
         heads = [t for t in (clean_value("".join(el.itertext()), 500) for el in h1) if t]
     # a heading's permalink glyph ("Evolve: Shared Mutable History¶") is no part of it
-    return [h.rstrip(_GLYPHS) or h for h in heads]
+    return [_GLYPHS.sub("", h) or h for h in heads]
 
 
 def linked_h1(texts: Sequence[str], blocks: Sequence[Block]) -> bool:

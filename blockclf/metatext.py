@@ -22,6 +22,8 @@ from .metrics import tokens
 __all__ = ["clean_value", "is_url", "parse_date", "time_element_date", "token_overlap", "url_date"]
 
 _WS = re.compile(r"\s+")
+#: an icon font's glyphs (Unicode's private use area): drawn as icons, never words
+_ICONS = re.compile("[\ue000-\uf8ff]+")
 
 
 #: a character reference left in a value: JSON-LD strings are not HTML, yet many sites write
@@ -64,6 +66,8 @@ def clean_value(value: Any, limit: int = 1000, prose: bool = False) -> str | Non
             value = _TAG.sub(_tag_gap, value)
         if prose:
             value = _CUT_TAG.sub("", value)
+    if not value.isascii():
+        value = _ICONS.sub(" ", value)
     value = _WS.sub(" ", value).strip()
     return value[:limit] or None
 

@@ -408,6 +408,14 @@ def test_the_sites_name_after_the_authors_goes(author, site, want):
     assert meta_of(page(head)).author == want
 
 
+def test_an_icon_fonts_glyph_is_no_part_of_a_headline_or_a_name():
+    body = ('<h1>Ansible playbooks<a class="headerlink" href="#x">\uf0c1</a></h1>'
+            '<h2 class="author">Author\uf0c1</h2>')
+    m = meta_of(page(body=body, title="Ansible playbooks \u2014 Docs"))
+    assert m.title == "Ansible playbooks" and m.author is None
+    assert meta_of(page('<meta name="author" content="Ana Lopez \ue900">')).author == "Ana Lopez"
+
+
 def test_a_blogs_name_before_a_colon_gives_way_to_the_posts_heading():
     post = ('<h1><a href="/">Town Blog</a></h1><h2>Tuesday, 13 November 2012</h2>'
             '<h3>Budget talks go on</h3>')
