@@ -14,7 +14,7 @@ from lxml import etree
 
 from .block import Block
 from .data import host_domain
-from .metatext import clean_value, token_overlap
+from .metatext import ICON_CHARS, clean_value, token_overlap
 from .metrics import tokens
 from .words import WORD, title_parts, title_words
 
@@ -273,7 +273,7 @@ def _without_ends(title: str, spans: Sequence[tuple[str, int, int]], at_end: Cal
 
 #: permalink glyphs a heading may end with (not "#": "Learn C#"), an icon font's among them (a
 #: character of Unicode's private use area, U+E000-U+F8FF: "Ansible playbooks\uf0c1")
-_GLYPHS = re.compile("[¶§🔗⚓↩↵↑\\s\u00a0\ue000-\uf8ff]+$")
+_GLYPHS = re.compile(f"[¶§🔗⚓↩↵↑\\s\u00a0{ICON_CHARS}]+$")
 
 
 #: the page's ``<h1>`` are looked for among its first this many blocks

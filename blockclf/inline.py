@@ -21,16 +21,17 @@ __all__ = ["block_html", "block_images", "block_markdown", "block_plain", "image
 
 _TAG = re.compile(r'<(/?)(a|code|strong|em|img)((?: [a-z]+="[^"]*")*)>')
 _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
-_MD_INLINE = re.compile(r"([\\`*\[\]])|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)")
+#: what Markdown reads as markup besides backslashes, backticks, stars and brackets: an
+#: underscore at a word's edge, a tag's start, a character reference
+_MD_OTHER = r"|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)"
+_MD_INLINE = re.compile(r"([\\`*\[\]])" + _MD_OTHER)
 #: `_MD_INLINE` outside a link's or an image's brackets: a bracket makes Markdown only where a
 #: "]" opens a link's address, a reference or a definition ("](", "][", "]:"), ends the text
 #: (the next piece may open one) or closes a task's box ("[ ]", "[x]"); "[U.S.]" in a quote and
 #: "[1]" after a claim stay as the page writes them
-_MD_TEXT = re.compile(r"([\\`*]|\](?=[(\[:]|$)|(?<=\[[ xX])\])|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])"
-                      r"|&(?=#?\w+;)")
+_MD_TEXT = re.compile(r"([\\`*]|\](?=[(\[:]|$)|(?<=\[[ xX])\])" + _MD_OTHER)
 #: `_MD_TEXT` for a whole line's text, which nothing follows on its line ("[1]" at its end stays)
-_MD_LINE = re.compile(r"([\\`*]|\](?=[(\[:])|(?<=\[[ xX])\])|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])"
-                      r"|&(?=#?\w+;)")
+_MD_LINE = re.compile(r"([\\`*]|\](?=[(\[:])|(?<=\[[ xX])\])" + _MD_OTHER)
 #: a character that `_MD_INLINE` may escape
 _MD_SPECIAL = re.compile(r"[\\`*\[\]_<&]")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+=]|-(?=\s|-|$)|\d+(?=[.)](?:\s|$))|(?:`{3,}|~{3,}))")

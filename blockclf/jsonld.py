@@ -165,9 +165,9 @@ def jsonld_fields(scripts: Iterable[str]) -> dict[str, Any]:
     objs = [obj for obj, _ in found_objects]
     ids = {o["@id"]: o for o in objs if isinstance(o.get("@id"), str)}
     whole = [obj for obj, part in found_objects if not part]
-    media = [obj for obj in whole if any(t in _MEDIA_TYPES for t in jsonld_types(obj))]
+    media = {id(obj) for obj in whole if any(t in _MEDIA_TYPES for t in jsonld_types(obj))}
     if len(media) > 1:
-        whole = [obj for obj in whole if not any(obj is m for m in media)]
+        whole = [obj for obj in whole if id(obj) not in media]
     found: dict[str, Any] = {}
     for obj in sorted(whole, key=_rank):  # stable: document order within a rank
         rank = _rank(obj)

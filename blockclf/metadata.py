@@ -209,10 +209,15 @@ def _person_byline(blocks: Sequence[Block], title: str | None, site: str) -> str
     word of a desk, paper or firm ("NBC News", "The IFTTT Team"), not holding the ``site``'s
     name ("Author: Hardtail Canada", "Help Net Security Sponsored")."""
     name = byline_author(blocks) or by_line_author(blocks, title)
-    if (name is None or len(name.split()) < 2 or not looks_like_name(name) or JOB_WORDS.search(name)
-            or site.casefold() in name.casefold()):
+    if name is None or not _people(name) or site.casefold() in name.casefold():
         return None
     return name
+
+
+def _people(names: str) -> bool:
+    """Whether a text reads as people's names: two words or more, each capitalised but
+    particles, none a word of a job, a desk, a paper or a firm (`byline.JOB_WORDS`)."""
+    return len(names.split()) >= 2 and looks_like_name(names) and not JOB_WORDS.search(names)
 
 
 def _generator_name(metas: dict[str, list[str]]) -> str | None:
@@ -408,10 +413,7 @@ def _without_site(author: str | None, sitename: str | None, domain: str | None) 
     if not author or ", " not in author:
         return author
     names, last = author.rsplit(", ", 1)
-    words = names.split()
-    if site_like(last, sitename, domain) and len(words) >= 2 and looks_like_name(names) and not JOB_WORDS.search(names):
-        return names
-    return author
+    return names if site_like(last, sitename, domain) and _people(names) else author
 
 
 #: the blocks read for the heading that says a blog post's title

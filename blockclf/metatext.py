@@ -19,11 +19,13 @@ from lxml import etree
 
 from .metrics import tokens
 
-__all__ = ["clean_value", "is_url", "parse_date", "time_element_date", "token_overlap", "url_date"]
+__all__ = ["ICON_CHARS", "clean_value", "is_url", "parse_date", "time_element_date", "token_overlap", "url_date"]
 
 _WS = re.compile(r"\s+")
-#: an icon font's glyphs (Unicode's private use area): drawn as icons, never words
-_ICONS = re.compile("[\ue000-\uf8ff]+")
+#: an icon font's glyphs, Unicode's private use area (a character class's range): drawn as
+#: icons, never words
+ICON_CHARS = "\ue000-\uf8ff"
+_ICONS = re.compile(f"[{ICON_CHARS}]+")
 
 
 #: a character reference left in a value: JSON-LD strings are not HTML, yet many sites write

@@ -97,7 +97,7 @@ def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
     layout: set[str] = set()
     cell_chars: dict[str, int] = {}
     cell_prose: dict[str, int] = {}
-    cells: dict[str, list[str]] = {}  # per table, its cells with text
+    cells: dict[str, set[str]] = {}  # per table, its cells with text
     row_cells: dict[str, dict[str, str]] = {}  # per table, the first cell of each row with text
     wide: set[str] = set()  # tables with a row of two cells or more with text
     for block, chain in items:
@@ -113,8 +113,7 @@ def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
         if cell is not None:
             cell_chars[cell] = cell_chars.get(cell, 0) + len(block.text)
             cell_prose[cell] = cell_prose.get(cell, 0) + _prose(block)
-            if cell not in (in_table := cells.setdefault(table, [])):
-                in_table.append(cell)
+            cells.setdefault(table, set()).add(cell)
             if cell_chars[cell] > _LAYOUT_CELL_CHARS:
                 layout.add(table)
             row = next((path for path, tag in reversed(inner) if tag == "tr"), table)
@@ -286,8 +285,8 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     - A kept ``<h1>`` that does not say the headline leaves the page's headings as they are.
     - A heading right after the headline's that says it again (pages laid out twice, for narrow
       and for wide screens, with both kept) is not written twice.
-    - A heading that says the headline and a count of its comments (`_says_counted`) gives way
-      to the headline.
+    - A heading that says the headline and a count of its comments (`_counted`) gives way to
+      the headline.
     """
     head = headline(res) if title else None
     if not head or not items:
@@ -296,10 +295,11 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     if not want:
         return head, items
     for n, item in enumerate(items):
-        if _says_counted(item, want):  # "Steve Jobs' Yacht Revealed 40": its comments counted in it
+        said = tokens(item.block.text) if item.block.heading_level else None
+        if said is not None and _counted(said, want):  # "Steve Jobs' Yacht Revealed 40": its comments counted
             rest = items[n + 1:]
             return head, [*items[:n], *([_with_pictures(rest[0], item, first=True), *rest[1:]] if rest else [])]
-        if _says(item, want):
+        if said == want:  # the heading says the headline (`_says`)
             after = n + 2 if n + 1 < len(items) and _says(items[n + 1], want) else n + 1
             if after == n + 2:  # the images of the copy not written go with the one that is
                 item = _with_pictures(item, items[n + 1])
@@ -330,13 +330,13 @@ def _says(item: Item, want: list[str]) -> bool:
     return bool(item.block.heading_level) and tokens(item.block.text) == want
 
 
-def _says_counted(item: Item, want: list[str]) -> bool:
-    """Whether ``item`` is a heading that says the headline and then a number: a count of its
-    comments set inside the heading (a news site's ``<span class="comments">40</span>``). The
-    headline is written in its place, without the count. A headline of three words or more: a
-    number after a shorter one is as often its own ("Apollo" beside "Apollo 13")."""
-    said = tokens(item.block.text) if item.block.heading_level and len(want) >= 3 else []
-    return len(said) == len(want) + 1 and said[-1].isdigit() and said[:-1] == want
+def _counted(said: list[str], want: list[str]) -> bool:
+    """Whether a heading's tokens (``said``) are the headline's (``want``) and then a number: a
+    count of its comments set inside the heading (a news site's ``<span
+    class="comments">40</span>``). The headline is written in its place, without the count. A
+    headline of three words or more: a number after a shorter one is as often its own ("Apollo"
+    beside "Apollo 13")."""
+    return len(want) >= 3 and len(said) == len(want) + 1 and said[-1].isdigit() and said[:-1] == want
 
 
 def _top_heading(item: Item, chain: tuple[tuple[str, str], ...]) -> Item:
