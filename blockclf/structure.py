@@ -69,16 +69,17 @@ def _chain(block: Block) -> tuple[tuple[str, str], ...]:
     if len(steps) != len(tags):  # a path lxml wrote differently (namespaces): no structure known
         return ()
     out = []
-    path = ""
+    end = 0  # where the path of the step read so far ends in the block's own
     in_table = False
     for step, tag in zip(steps, tags):
-        path += "/" + step
+        end += len(step) + 1
+        if tag not in STRUCTURAL:
+            continue
         if tag == "table":
             in_table = True
         elif tag in _TABLE_PARTS and not in_table:
             continue  # a row or cell whose table a broken tag swallowed: a browser shows no table
-        if tag in STRUCTURAL:
-            out.append((path, tag))
+        out.append((block.xpath[:end], tag))
     return tuple(out)
 
 
