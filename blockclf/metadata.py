@@ -207,11 +207,30 @@ def _person_byline(blocks: Sequence[Block], title: str | None, site: str) -> str
     """The name a byline block gives when it reads as people's names, not an organisation's:
     two words or more, each capitalised but particles ("Mary Murray", "A. Pawlowski"), none a
     word of a desk, paper or firm ("NBC News", "The IFTTT Team"), not holding the ``site``'s
-    name ("Author: Hardtail Canada", "Help Net Security Sponsored")."""
+    name ("Author: Hardtail Canada", "Help Net Security Sponsored"), nor a label of the links
+    beside it ("Full Bio", `_LINK_WORDS`)."""
     name = byline_author(blocks) or by_line_author(blocks, title)
-    if name is None or not _people(name) or site.casefold() in name.casefold():
+    if name is None or not _people(name) or site.casefold() in name.casefold() or _LINK_WORDS.search(name):
         return None
     return name
+
+
+#: words of a link's or a form's label that an author box holds beside the name: "Full Bio", "More About Me"
+_LINK_WORDS = re.compile(r"\b(?:bio|biography|profile|about|more|terms|conditions|privacy|name|contact|follow)\b",
+                         re.IGNORECASE)
+
+
+def _no_person(author: str, sitename: str | None, domain: str | None) -> bool:
+    """Whether an author names no person: the site ("Los Angeles Times"), a desk, a paper or
+    a firm ("WIRED Staff", "Media Corp."), or a user name in one word, lower case or run
+    together ("andrew.keaveney", "KyreeLeary"; not "Maddy", nor a name in a script without
+    capitals)."""
+    if author.casefold() == (clean_value(sitename, 200) or "").casefold() or JOB_WORDS.search(author):
+        return True
+    if " " not in author:
+        capitals = sum(c.isupper() for c in author)
+        return author.islower() or "." in author or (capitals >= 2 and not author.isupper())
+    return site_like(author, sitename, domain)
 
 
 def _people(names: str) -> bool:
@@ -485,10 +504,11 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         near_author = near.get("author")
         if author is None or (near_author is not None and is_handle(author) and not is_handle(near_author)):
             author = near_author
-    if author is not None and author.casefold() == (clean_value(sitename, 200) or "").casefold():
-        # the site (or a blog of it) named as its own author ("World News", "Dazed Digital"):
-        # a person the page's byline names wrote it
-        author = _person_byline(blocks, title, author) or author
+    if author is not None and _no_person(author, sitename, domain):
+        # the site (or a blog of it) named as its own author ("World News", "Dazed Digital"), a
+        # desk, a paper or a firm ("WIRED Staff", "Los Angeles Times") or a user name
+        # ("andrew.keaveney"): a person the page's byline names wrote it
+        author = _person_byline(blocks, title, clean_value(sitename, 200) or author) or author
     author = _without_site(author or byline_author(blocks) or by_line_author(blocks, title), sitename, domain)
     published = (published or time_element_date(scan.times) or near.get("text_date") or url_date(page_url)
                  or url_date(url) or near.get("marked_date"))

@@ -827,6 +827,23 @@ def test_a_site_named_as_its_own_author_gives_way_to_a_persons_byline(byline, au
     assert meta_of(html).author == author
 
 
+@pytest.mark.parametrize("named, byline, author", [
+    ("Los Angeles Times", "By Ken Bensinger", "Ken Bensinger"),  # the paper, not the site's name
+    ("WIRED Staff", "By Scott Rosenberg", "Scott Rosenberg"),  # a desk
+    ("Pocket-lint Ltd.", "By Katie Scott", "Katie Scott"),  # a firm
+    ("jrobison", "By John Robison", "John Robison"),  # a user name
+    ("KyreeLeary", "By Kyree Leary", "Kyree Leary"),
+    ("Maddy", "By Jane Smith", "Maddy"),  # one capitalised word is a name
+    ("Ana Lopez", "By Jane Smith", "Ana Lopez"),  # a person's name stands
+    ("WIRED Staff", "Full Bio", "WIRED Staff"),  # a link's label beside a name is no one
+    ("WIRED Staff", "More About Me", "WIRED Staff"),
+])
+def test_a_desk_firm_or_user_named_as_author_gives_way_to_a_persons_byline(named, byline, author):
+    head = f'<meta property="og:site_name" content="Daily Planet"><meta name="author" content="{named}">'
+    html = page(head=head, body=f'<h1>Budget talks</h1><p class="byline">{byline}</p><p>{PROSE}</p>')
+    assert meta_of(html).author == author
+
+
 def test_a_post_marked_with_its_authors_name_is_no_byline_box():
     """Blog themes mark each post with its author's name ("entry-author-ana_lopez"): the post
     is no byline, and the first link in it that reads as a name is no author."""
