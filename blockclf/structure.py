@@ -37,10 +37,13 @@ _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: a table cell with more text than this holds an article, not a value
 _LAYOUT_CELL_CHARS = 1500
 #: a table of at most this many cells with text, one of them holding two paragraphs of prose
-#: (`_prose`) and half the table's text, lays out an article or a post; a table of more cells
-#: holds data, whatever one cell says (a product's features in a row of its specifications)
+#: (`_prose`), or one of `_PROSE_CELL_CHARS`, and half the table's text, lays out an article or
+#: a post; a table of more cells holds data, whatever one cell says (a product's features in a
+#: row of its specifications)
 _PROSE_TABLE_CELLS = 3
 _PROSE_CHARS = 80
+#: a cell holding one paragraph of prose this long holds an article's paragraph, not a value
+_PROSE_CELL_CHARS = 300
 _SENTENCE_END = frozenset(".!?\"”。！？")
 
 
@@ -125,7 +128,8 @@ def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
     for table, in_table in cells.items():
         if len(in_table) <= _PROSE_TABLE_CELLS:
             total = sum(cell_chars[c] for c in in_table)
-            if any(cell_prose[c] >= 2 and 2 * cell_chars[c] >= total for c in in_table):
+            if any((cell_prose[c] >= 2 or (cell_prose[c] and cell_chars[c] >= _PROSE_CELL_CHARS))
+                   and 2 * cell_chars[c] >= total for c in in_table):
                 layout.add(table)
     return layout
 

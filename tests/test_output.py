@@ -171,6 +171,19 @@ def test_an_article_set_in_a_few_cells_is_written_as_paragraphs():
     assert "| Key 0 | Value 0 |" in to_markdown(specs)
 
 
+def test_one_long_paragraph_in_a_few_cells_is_a_paragraph():
+    """A page that sets each paragraph in a cell beside its photo's cell writes paragraphs; a
+    short value beside its label stays a table."""
+    long = ("This joy ride begins at a busy railway station in the plains, where it is much warmer than in "
+            "the hills; as the train climbs the mountains the air grows colder, so keep warm clothes at hand. "
+            "After six miles the train reaches the old station where the real ascent begins and the engine takes on water.")
+    beside_photo = page(f'<table><tr><td><img src="a.jpg"></td><td><p>{long}</p></td></tr></table>')
+    assert to_markdown(beside_photo) == long + "\n"
+    assert "<table>" not in to_html(beside_photo)
+    value = page("<table><tr><td>Depth</td><td>The lake is about forty metres deep at its centre.</td></tr></table>")
+    assert to_markdown(value).startswith("| Depth | The lake is about forty metres deep at its centre. |")
+
+
 def test_rows_and_cells_outside_any_table_are_not_a_table():
     # a broken tag swallowed the table's start: the parser leaves its rows and cells where they
     # were, and a browser shows their content as a page's flow, not as a table
