@@ -44,6 +44,10 @@ _PROSE_TABLE_CELLS = 3
 _PROSE_CHARS = 80
 #: a cell holding one paragraph of prose this long holds an article's paragraph, not a value
 _PROSE_CELL_CHARS = 300
+#: a heading this long ending as a sentence does, or any heading of `_LONG_HEADING_CHARS`, is
+#: written as a paragraph (`_paragraph_heading`)
+_SENTENCE_HEADING_CHARS = 150
+_LONG_HEADING_CHARS = 250
 _SENTENCE_END = frozenset(".!?\"”。！？")
 
 
@@ -173,6 +177,20 @@ def _joined_headings(blocks: list[Block]) -> list[Block]:
     return out
 
 
+def _paragraph_heading(block: Block) -> bool:
+    """A heading element that holds a paragraph: sentences of `_SENTENCE_HEADING_CHARS` or
+    more (a story's first sentence, an SEO page's blurb set in an ``<h1>``), or a text of
+    `_LONG_HEADING_CHARS` or more. No headline is that long, and a Markdown heading of it
+    reads as a shout."""
+    text = block.text.rstrip()
+    return len(text) >= _LONG_HEADING_CHARS or (len(text) >= _SENTENCE_HEADING_CHARS and text[-1] in _SENTENCE_END)
+
+
+def _as_paragraph(block: Block) -> tuple[Block, tuple[tuple[str, str], ...]]:
+    """A `_paragraph_heading` as a paragraph, with its chain: no heading level, no heading element."""
+    return replace(block, heading_level=0), tuple((p, t) for p, t in _chain(block) if t not in _HEADING_TAGS)
+
+
 def _rich(block: Block) -> str:
     return block.rich if block.rich is not None else escape(block.text, False)
 
@@ -180,7 +198,8 @@ def _rich(block: Block) -> str:
 def kept_items(res: Result) -> list[Item]:
     """The kept blocks that have something to show (not only furniture), with their chains."""
     kept = [b for b, k in zip(res.blocks, res.kept) if k and b.rich != ""]
-    pairs = [(b, _chain(b)) for b in _joined_headings(kept)]
+    pairs = [_as_paragraph(b) if b.heading_level and _paragraph_heading(b) else (b, _chain(b))
+             for b in _joined_headings(kept)]
     layout = _layout_tables(pairs)
     breaks = post_breaks(res, [b for b, _ in pairs])
     before = pictures_before(res)
