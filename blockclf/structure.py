@@ -44,6 +44,10 @@ _PROSE_TABLE_CELLS = 3
 _PROSE_CHARS = 80
 #: a cell holding one paragraph of prose this long holds an article's paragraph, not a value
 _PROSE_CELL_CHARS = 300
+#: a ``<blockquote>`` holding this share of a page's kept text, when that is this long or
+#: longer, indents the page rather than quotes (`_layout_quotes`)
+_LAYOUT_QUOTE_SHARE = 0.9
+_LAYOUT_QUOTE_MIN_CHARS = 500
 #: a heading this long ending as a sentence does, or any heading of `_LONG_HEADING_CHARS`, is
 #: written as a paragraph (`_paragraph_heading`)
 _SENTENCE_HEADING_CHARS = 150
@@ -138,13 +142,33 @@ def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
     return layout
 
 
+def _layout_quotes(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> set[str]:
+    """Paths of the ``<blockquote>`` elements that indent the page rather than quote: one that
+    holds a heading and text under it (not a pull quote set as a heading), or `_LAYOUT_QUOTE_SHARE` of the kept text of a page that keeps
+    `_LAYOUT_QUOTE_MIN_CHARS` or more (old pages indent their whole body so; a quote stands
+    apart from the text around it, and a quote that is the page's whole text marks nothing)."""
+    total = 0
+    chars: dict[str, int] = {}
+    headed: set[str] = set()
+    told: set[str] = set()  # those holding text other than headings
+    for block, chain in items:
+        total += len(block.text)
+        for path, tag in chain:
+            if tag == "blockquote":
+                chars[path] = chars.get(path, 0) + len(block.text)
+                (headed if block.heading_level else told).add(path)
+    return {path for path, n in chars.items() if (path in headed and path in told)
+            or (total >= _LAYOUT_QUOTE_MIN_CHARS and n >= _LAYOUT_QUOTE_SHARE * total)}
+
+
 def _without(chain: tuple[tuple[str, str], ...], layout: set[str]) -> tuple[tuple[str, str], ...]:
+    """``chain`` without the parts of the layout tables and the layout quotes in ``layout``."""
     out = []
     skipping = False
     for path, tag in chain:
         if tag == "table":
             skipping = path in layout
-        if skipping and tag in _TABLE_PARTS:
+        if (skipping and tag in _TABLE_PARTS) or (tag == "blockquote" and path in layout):
             continue
         out.append((path, tag))
     return tuple(out)
@@ -200,7 +224,7 @@ def kept_items(res: Result) -> list[Item]:
     kept = [b for b, k in zip(res.blocks, res.kept) if k and b.rich != ""]
     pairs = [_as_paragraph(b) if b.heading_level and _paragraph_heading(b) else (b, _chain(b))
              for b in _joined_headings(kept)]
-    layout = _layout_tables(pairs)
+    layout = _layout_tables(pairs) | _layout_quotes(pairs)
     breaks = post_breaks(res, [b for b, _ in pairs])
     before = pictures_before(res)
     return [Item(b, _without(chain, layout) if layout else chain, id(b) in breaks, before.get(b.index))

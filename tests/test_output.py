@@ -197,6 +197,22 @@ def test_a_heading_that_holds_a_paragraph_is_written_as_one():
     assert to_markdown(page(f"<h1>{blurb}</h1><p>Book now.</p>")).startswith("Cheap flights")
 
 
+def test_a_blockquote_that_indents_the_page_is_no_quote():
+    paras = "".join(f"<p>Paragraph {n} of the essay, which an old page indents with a quote element as a whole.</p>"
+                    for n in range(8))
+    indented = page(f"<blockquote><h2>Critical reading</h2>{paras}</blockquote>")
+    md = to_markdown(indented)
+    assert md.startswith("## Critical reading\n\nParagraph 0") and "> " not in md
+    assert "<blockquote>" not in to_html(indented)
+    whole = to_markdown(page(f"<blockquote>{paras}</blockquote><p>Posted in essays.</p>"))
+    assert whole.startswith("Paragraph 0") and "> " not in whole
+    # a quote among the page's own paragraphs stays one, and so does a pull quote set as a heading
+    pull = to_markdown(page(f"{paras}<blockquote><h4>“Growth takes hard work.”</h4></blockquote>{paras}"))
+    assert "\n\n> #### “Growth takes hard work.”\n\n" in pull
+    quoted = to_markdown(page(f"{paras}<blockquote><p>We will not stop, the mayor said.</p></blockquote>{paras}"))
+    assert "\n\n> We will not stop, the mayor said.\n\n" in quoted
+
+
 def test_rows_and_cells_outside_any_table_are_not_a_table():
     # a broken tag swallowed the table's start: the parser leaves its rows and cells where they
     # were, and a browser shows their content as a page's flow, not as a table
