@@ -144,9 +144,10 @@ def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
 
 def _layout_quotes(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> set[str]:
     """Paths of the ``<blockquote>`` elements that indent the page rather than quote: one that
-    holds a heading and text under it (not a pull quote set as a heading), or `_LAYOUT_QUOTE_SHARE` of the kept text of a page that keeps
-    `_LAYOUT_QUOTE_MIN_CHARS` or more (old pages indent their whole body so; a quote stands
-    apart from the text around it, and a quote that is the page's whole text marks nothing)."""
+    holds a heading and text under it (not a pull quote set as a heading), or
+    `_LAYOUT_QUOTE_SHARE` of the kept text of a page that keeps `_LAYOUT_QUOTE_MIN_CHARS` or
+    more (old pages indent their whole body so; a quote stands apart from the text around it,
+    and a quote that is the page's whole text marks nothing)."""
     total = 0
     chars: dict[str, int] = {}
     headed: set[str] = set()
