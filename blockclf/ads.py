@@ -148,11 +148,31 @@ def is_ad_label(text: str) -> bool:
     return _text_kind(text) == "ad-label"
 
 
+#: a label that sends the reader to another story ("Related: …", "READ MORE: …"), before a link
+_ELSEWHERE = re.compile(r"(?:related|related (?:story|article|coverage|content)|read more|read also|also read|read|"
+                        r"see also|don'?t miss|watch|watch next|recommended)\s*[:|>»]", re.IGNORECASE)
+#: the share of the text after that label a link must hold
+_ELSEWHERE_LINKED = 0.8
+
+
+def _elsewhere(block: Block) -> bool:
+    """Whether a block is a link to another story behind a label that says so ("Related: Chicago
+    is America's most segregated city", the story's title linked)."""
+    m = _ELSEWHERE.match(block.text)
+    if m is None:
+        return False
+    rest = len(block.text) - m.end()
+    return rest > 0 and block.link_chars >= _ELSEWHERE_LINKED * len(block.text[m.end():].strip())
+
+
 def label_kind(block: Block) -> str | None:
     """``"ad-label"`` for a block that labels an ad slot (`is_ad_label`), ``"share-label"`` for one
-    that labels a share bar (its whole text one of `SHARE_LABELS`), else None; a heading is
-    neither (a page's heading "Share" or "Sponsored" heads a section of its own)."""
-    return None if block.heading_level else _text_kind(block.text)
+    that labels a share bar (its whole text one of `SHARE_LABELS`), ``"related-link"`` for a link
+    to another story behind a label saying so (`_elsewhere`), else None; a heading is none of
+    them (a page's heading "Share" or "Sponsored" heads a section of its own)."""
+    if block.heading_level:
+        return None
+    return _text_kind(block.text) or ("related-link" if _elsewhere(block) else None)
 
 
 def label_mask(blocks: Sequence[Block], among: np.ndarray | None = None) -> np.ndarray:

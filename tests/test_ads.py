@@ -108,3 +108,27 @@ def test_a_heading_that_says_share_is_not_a_label():
     blocks = [b for b in segment(parse(_shared_page("Share:"))) if b.text == "Share" and not b.hidden]
     assert blocks and blocks[0].heading_level == 2
     assert label_kind(blocks[0]) is None
+
+
+@pytest.mark.parametrize("markup, kind", [
+    ('Related: <a href="/chicago">Chicago is America\'s most segregated city</a>', "related-link"),
+    ('<strong>READ MORE:</strong> <a href="/texas">Texas police arrest protesters in Austin</a>', "related-link"),
+    ('Also read: <a href="/japan">10 Days in Japan: an itinerary</a>', "related-link"),
+    ('Related: the council will vote on the bridge next week.', None),  # no link: a sentence of the story
+    ('Read more about ad blocking <a href="/ab">here</a>.', None),  # no label
+    ('More: <a href="http://bookletpress.org">http://bookletpress.org</a>', None),  # a reference
+    ('Related: <a href="/a">the council</a> will vote on the bridge next week, the mayor said.', None),
+])
+def test_a_link_to_another_story_behind_a_label_is_a_label(markup, kind):
+    blocks = segment(parse(f"<html><body><p>{markup}</p></body></html>"))
+    assert [label_kind(b) for b in blocks] == [kind]
+
+
+def test_a_link_to_another_story_is_removed_and_logged():
+    html = _page("Advertisement").replace(
+        f"<p>{PARAS[2]}</p>", f'<p>{PARAS[2]}</p><p>Related: <a href="/dams">How dams change a river</a></p>')
+    res = extract(html)
+    assert PARAS[2] in res.text and "How dams change a river" not in res.text
+    assert [rec["text"] for rec in removal_log(res) if rec.get("reason") == "related-link"] == [
+        "Related: How dams change a river"]
+    assert "a link to another story" in explain_html(res)
