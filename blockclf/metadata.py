@@ -427,12 +427,31 @@ def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None, wan
 
 def _without_site(author: str | None, sitename: str | None, domain: str | None) -> str | None:
     """The author without the site's name after a comma ("Dan Merica, CNN", "Julian Seiferth,
-    t-online"): the site is `sitename`'s to say. Only after people's names: an office's own
-    ("Department of Primary Industries, Queensland") stays whole."""
-    if not author or ", " not in author:
+    t-online"), after "for" ("Arion McNicoll for CNN"), or as the last word of a byline's lines
+    joined ("Ed Hornick CNN"; only a word that is the site's whole name or its domain's): the
+    site is `sitename`'s to say. Only after people's names: an office's own ("Department of
+    Primary Industries, Queensland") stays whole."""
+    if not author:
         return author
+    m = _FOR_SITE.match(author)
+    if m and _people(m.group(1)) and _names_site(m.group(2), sitename, domain):  # "Arion McNicoll for CNN"
+        return m.group(1)
+    if ", " not in author:
+        names, _, last = author.rpartition(" ")  # a byline's lines joined: "Ed Hornick CNN"
+        return names if _names_site(last, sitename, domain) and _people(names) else author
     names, last = author.rsplit(", ", 1)
     return names if site_like(last, sitename, domain) and _people(names) else author
+
+
+#: a name and the site it wrote for: "Arion McNicoll for CNN"
+_FOR_SITE = re.compile(r"(.+?),?\s+for\s+(\S+)$", re.IGNORECASE)
+
+
+def _names_site(word: str, sitename: str | None, domain: str | None) -> bool:
+    """Whether one word is the site's whole name or its domain's ("CNN" on cnn.com)."""
+    word = word.casefold()
+    label = domain.split(".")[0].casefold() if domain else None
+    return word in ((sitename or "").casefold().removesuffix(".com"), label)
 
 
 #: the blocks read for the heading that says a blog post's title

@@ -402,6 +402,10 @@ def test_publishers_own_date_tags(meta, want):
     ("Department of Primary Industries, Queensland", "Department of Primary Industries, Queensland",
      "Department of Primary Industries, Queensland"),  # an office's own name
     ("Ana Lopez, Ben Ode", "Town News", "Ana Lopez, Ben Ode"),  # another name, not the site's
+    ("Ed Hornick CNN", "CNN", "Ed Hornick"),  # a byline's two lines joined
+    ("Arion McNicoll for CNN", "CNN", "Arion McNicoll"),
+    ("Ana Marie Cox", "Cox Media", "Ana Marie Cox"),  # a word of the site's name is a name's too
+    ("Texas Coalition for Heritage Spanish", "Heritage Spanish Network", "Texas Coalition for Heritage Spanish"),
 ])
 def test_the_sites_name_after_the_authors_goes(author, site, want):
     head = f'<meta name="author" content="{author}"><meta property="og:site_name" content="{site}">'
