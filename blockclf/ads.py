@@ -161,8 +161,8 @@ def _elsewhere(block: Block) -> bool:
     m = _ELSEWHERE.match(block.text)
     if m is None:
         return False
-    rest = len(block.text) - m.end()
-    return rest > 0 and block.link_chars >= _ELSEWHERE_LINKED * len(block.text[m.end():].strip())
+    after = block.text[m.end():].strip()
+    return bool(after) and block.link_chars >= _ELSEWHERE_LINKED * len(after)
 
 
 def label_kind(block: Block) -> str | None:

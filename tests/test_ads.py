@@ -117,6 +117,7 @@ def test_a_heading_that_says_share_is_not_a_label():
     ('Related: the council will vote on the bridge next week.', None),  # no link: a sentence of the story
     ('Read more about ad blocking <a href="/ab">here</a>.', None),  # no label
     ('More: <a href="http://bookletpress.org">http://bookletpress.org</a>', None),  # a reference
+    ('Related: <a href="/r"> </a>', None),  # a label and nothing after it
     ('Related: <a href="/a">the council</a> will vote on the bridge next week, the mayor said.', None),
 ])
 def test_a_link_to_another_story_behind_a_label_is_a_label(markup, kind):
