@@ -309,11 +309,44 @@ def titled_markdown(res: Result, head: str | None, items: list[Item], images: bo
     return _join(writer.chunks)
 
 
+#: a broken line's list marker as the writer escaped it at a line's start: ``\+``, ``\-``,
+#: ``\*``, a bullet character, or a number and its ``\.`` or ``\)``
+_LINE_ITEM = re.compile(r"(?:\\[+*-]|[•·▪])\s+|(\d{1,3})\\[.)]\s+")
+#: what would make an item's text a heading, quote, list, rule, table or fence of its own
+_BLOCK_START = re.compile(r"[#>+*=|`~-]|\d+[.)]")
+#: a paragraph needs this many broken lines, each a list item's, to be written as a list
+MIN_LINE_ITEMS = 3
+
+
+def _line_items(lines: list[str]) -> list[str] | None:
+    """A paragraph's broken lines as a list's items, when each starts with a list marker the
+    page typed (``+ Added slime block<br>+ Fixed …``, ``1. Finland<br>2. Norway``): a bullet
+    list, or a numbered one when the numbers follow each other; None otherwise."""
+    if len(lines) < MIN_LINE_ITEMS:
+        return None
+    texts = [line[:-1] if line.endswith("\\") else line for line in lines]
+    marks = [_LINE_ITEM.match(t) for t in texts]
+    if not all(marks):
+        return None
+    numbers = [int(m.group(1)) for m in marks if m and m.group(1)]
+    if numbers and numbers != list(range(numbers[0], numbers[0] + len(texts))):
+        return None
+    out = []
+    for t, m in zip(texts, marks):
+        rest = t[m.end():] if m else t
+        if not rest or _BLOCK_START.match(rest):
+            return None
+        out.append(f"{m.group(1)}. {rest}" if m and m.group(1) else f"- {rest}")
+    return out
+
+
 def _join(chunks: list[_Chunk]) -> str:
     """Chunks separated by blank lines, except items of one list and a term and its definition."""
     out: list[str] = []
     prev_kind, prev_quote = "", 0
     for lines, kind, quote in chunks:
+        if kind == "other" and (items := _line_items(lines)) is not None:
+            lines, kind = items, "list"
         if out and not ((kind == "item" and prev_kind in ("list", "item")) or (kind == "dd" and prev_kind == "dt")):
             out.append(("> " * min(quote, prev_quote)).rstrip() if quote and prev_quote else "")
         prefix = "> " * quote

@@ -213,6 +213,18 @@ def test_a_blockquote_that_indents_the_page_is_no_quote():
     assert "\n\n> We will not stop, the mayor said.\n\n" in quoted
 
 
+def test_lines_a_page_marks_as_items_are_written_as_a_list():
+    res = page("<p>Changes in this release:</p><p>+ Added the slime block<br>+ Fixed the cave bug<br>"
+               "+ New sounds</p><p>1. Finland<br>2. Norway<br>3. Denmark</p><p>• One<br>• Two<br>• Three</p>")
+    assert to_markdown(res) == ("Changes in this release:\n\n- Added the slime block\n- Fixed the cave bug\n"
+                                "- New sounds\n\n1. Finland\n2. Norway\n3. Denmark\n\n- One\n- Two\n- Three\n")
+    assert "+ Added the slime block" in to_text(res)  # the text as the page wrote it
+    # numbers out of order, a line without a marker, or two lines stay broken lines
+    kept = to_markdown(page("<p>3. Out of order<br>1. Here<br>2. There</p><p>- a<br>plain<br>- c</p>"
+                            "<p>+ one<br>+ two</p>"))
+    assert kept == "3\\. Out of order\\\n1\\. Here\\\n2\\. There\n\n\\- a\\\nplain\\\n\\- c\n\n\\+ one\\\n\\+ two\n"
+
+
 def test_rows_and_cells_outside_any_table_are_not_a_table():
     # a broken tag swallowed the table's start: the parser leaves its rows and cells where they
     # were, and a browser shows their content as a page's flow, not as a table
