@@ -612,10 +612,15 @@ def headline_block(blocks: Sequence[Block], headline: str | None) -> int | None:
     return at
 
 
+#: the dash after a date that opens a story's first paragraph ("Feb. 23, 2015 -- …")
+_OPENING_DASH = re.compile(r"\s*(?:--|—|–)\s")
+
+
 def dateline(blocks: Sequence[Block], headline: str | None) -> tuple[str | None, str | None]:
     """The publication date (or, under "Updated", the date of the last change) that a line of
     its own near the headline gives: the date and at most a label, a weekday and a time
-    (`_DATELINE_REST`), or a byline's words ("By Jane Doe on …", "Posted by …", `_BYLINE_WORD`).
+    (`_DATELINE_REST`), or a byline's words ("By Jane Doe on …", "Posted by …", `_BYLINE_WORD`);
+    or the date that opens the story's first paragraph before a dash ("Feb. 23, 2015 -- …").
     Older news pages and many blogs write their date so, with no metadata, ``<time>`` or date
     class to mark it. The headline's block is the one that says it, or a heading much like it;
     a page whose headline no block says has no dateline."""
@@ -624,7 +629,14 @@ def dateline(blocks: Sequence[Block], headline: str | None) -> tuple[str | None,
         return None, None
     for b in blocks[max(0, at - DATELINE_BEFORE):at + DATELINE_AFTER + 1]:
         text = b.text
-        if len(text) > DATED_BYLINE_MAX_CHARS or any(_NOT_PAGE_DATE.search(t) for t in b.tokens):
+        if any(_NOT_PAGE_DATE.search(t) for t in b.tokens):
+            continue
+        opening = _TEXT_DATE.match(text)
+        if opening and _OPENING_DASH.match(text, opening.end()):  # "Feb. 23, 2015 -- Peanut allergies have…"
+            published, _ = _written_dates(text[:opening.end()])
+            if published:
+                return published, None
+        if len(text) > DATED_BYLINE_MAX_CHARS:
             continue
         m = _TEXT_DATE.search(text)
         if m is None:

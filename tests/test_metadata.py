@@ -1125,6 +1125,17 @@ def test_a_dateline_near_the_headline_gives_the_date(line, published, modified):
     assert (m.date[:10] if m.date else None, m.modified[:10] if m.modified else None) == (published, modified)
 
 
+@pytest.mark.parametrize(("lead", "published"), [
+    ("Feb. 23, 2015 -- Peanut allergies have been on the rise in the past decade.", "2015-02-23"),
+    ("16 January 2008 – The Security Council today discussed the mission in Kosovo.", "2008-01-16"),
+    ("Feb. 23, 2015 was the day peanut allergies made the news again.", None),  # no dash: a sentence
+    ("The study of Feb. 23, 2015 -- and the one before it -- found the same.", None),  # not its opening
+])
+def test_a_date_that_opens_the_first_paragraph_before_a_dash_gives_the_date(lead, published):
+    m = meta_of(page(body=f"<h1>Budget talks</h1><p>{lead} {PROSE}</p>", title="Budget talks"))
+    assert (m.date[:10] if m.date else None) == published
+
+
 def test_a_date_in_a_sentence_or_far_from_the_headline_is_no_dateline():
     caption = "<div>A boat searches the lake for a missing man, Monday Jan. 7, 2008</div>"
     assert meta_of(page(body=f"<div><b>Budget talks</b></div>{caption}", title="Budget talks")).date is None
