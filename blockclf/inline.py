@@ -16,8 +16,8 @@ from html import escape, unescape
 from .block import Block
 from .html import join_url
 
-__all__ = ["block_html", "block_images", "block_markdown", "block_plain", "images_html", "images_markdown",
-           "md_escape"]
+__all__ = ["block_html", "block_images", "block_markdown", "block_plain", "escape_line_start", "images_html",
+           "images_markdown", "md_escape"]
 
 _TAG = re.compile(r'<(/?)(a|code|strong|em|img)((?: [a-z]+="[^"]*")*)>')
 _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
@@ -49,7 +49,7 @@ def md_escape(text: str, brackets: bool = True, line: bool = False) -> str:
     return pattern.sub(lambda m: "\\" + m.group(0) if m.group(0) != "&" else "&amp;", text)
 
 
-def _escape_line_start(line: str) -> str:
+def escape_line_start(line: str) -> str:
     """Escape what would start a heading, quote, list item, rule or fence at a line start."""
     m = _MD_LINE_START.match(line)
     if not m:
@@ -187,7 +187,7 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     after = _images(block.images, _image_markdown, base) if images and images_after and block.images else ""
     if block.rich is None:
         text = md_escape(block.text, brackets=False, line=True)
-        return (_escape_line_start(text) if starts_line else text) + after
+        return (escape_line_start(text) if starts_line else text) + after
     # a stack of open spans: [tag, attrs, pieces]
     stack: list[list] = [["", {}, []]]
     image = False  # whether an image was written after the last text
@@ -213,7 +213,7 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
     while len(stack) > 1:
         _close(stack, base)
     out = " ".join(_joined(stack[0][2]).split())
-    return (_escape_line_start(out) if starts_line else out) + after
+    return (escape_line_start(out) if starts_line else out) + after
 
 
 def _apart(image: bool, text: str) -> str:

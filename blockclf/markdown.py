@@ -12,7 +12,7 @@ import re
 from html import unescape
 from typing import TYPE_CHECKING
 
-from .inline import block_markdown, images_markdown, md_escape
+from .inline import block_markdown, escape_line_start, images_markdown, md_escape
 from .structure import (
     COMMENTS_HEADING,
     LIST_ELEMENTS,
@@ -312,8 +312,6 @@ def titled_markdown(res: Result, head: str | None, items: list[Item], images: bo
 #: a broken line's list marker as the writer escaped it at a line's start: ``\+``, ``\-``,
 #: ``\*``, a bullet character, or a number and its ``\.`` or ``\)``
 _LINE_ITEM = re.compile(r"(?:\\[+*-]|[•·▪])\s+|(\d{1,3})\\[.)]\s+")
-#: what would make an item's text a heading, quote, list, rule, table or fence of its own
-_BLOCK_START = re.compile(r"[#>+*=|`~-]|\d+[.)]")
 #: a paragraph needs this many broken lines, each a list item's, to be written as a list
 MIN_LINE_ITEMS = 3
 
@@ -322,22 +320,23 @@ def _line_items(lines: list[str]) -> list[str] | None:
     """A paragraph's broken lines as a list's items, when each starts with a list marker the
     page typed (``+ Added slime block<br>+ Fixed …``, ``1. Finland<br>2. Norway``): a bullet
     list, or a numbered one when the numbers follow each other; None otherwise."""
-    if len(lines) < MIN_LINE_ITEMS:
+    if len(lines) < MIN_LINE_ITEMS or not _LINE_ITEM.match(lines[0]):  # most chunks: at once
         return None
-    texts = [line[:-1] if line.endswith("\\") else line for line in lines]
-    marks = [_LINE_ITEM.match(t) for t in texts]
-    if not all(marks):
+    if not all(line.endswith("\\") for line in lines[:-1]):  # not one paragraph's broken lines
         return None
-    numbers = [int(m.group(1)) for m in marks if m and m.group(1)]
+    texts = [line[:-1] for line in lines[:-1]] + [lines[-1]]  # each but the last ends with its break's "\\"
+    marks = []
+    for text in texts:
+        m = _LINE_ITEM.match(text)
+        if m is None or m.end() == len(text):
+            return None
+        marks.append(m)
+    numbers = [int(m.group(1)) for m in marks if m.group(1)]
     if numbers and numbers != list(range(numbers[0], numbers[0] + len(texts))):
         return None
-    out = []
-    for t, m in zip(texts, marks):
-        rest = t[m.end():] if m else t
-        if not rest or _BLOCK_START.match(rest):
-            return None
-        out.append(f"{m.group(1)}. {rest}" if m and m.group(1) else f"- {rest}")
-    return out
+    # an item's text escaped as a line's start is (`inline.escape_line_start`): "- \\# 1" is no heading
+    return [(f"{m.group(1)}. " if m.group(1) else "- ") + escape_line_start(text[m.end():])
+            for text, m in zip(texts, marks)]
 
 
 def _join(chunks: list[_Chunk]) -> str:
