@@ -50,7 +50,7 @@ _LAYOUT_QUOTE_SHARE = 0.9
 _LAYOUT_QUOTE_MIN_CHARS = 500
 #: a heading this long ending as a sentence does, or any heading of `_LONG_HEADING_CHARS`, is
 #: written as a paragraph (`_paragraph_heading`)
-_SENTENCE_HEADING_CHARS = 150
+_SENTENCE_HEADING_CHARS = 120
 _LONG_HEADING_CHARS = 250
 _SENTENCE_END = frozenset(".!?\"”。！？")
 
