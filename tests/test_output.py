@@ -193,6 +193,9 @@ def test_a_heading_that_holds_a_paragraph_is_written_as_one():
                                 "\n\n## What the study found, and what it did not find in the records of the census"
                                 "\n\nMore.\n")
     assert f"<p>{lead}</p>" in to_html(res)
+    deck = "Today's fans would rather have stars pose with them for a snapshot they can share than sign memorabilia."
+    deck = deck + " " + deck[:20] + "."  # 126 characters, sentences
+    assert to_markdown(page(f"<h1>Fans</h1><h2>{deck}</h2><p>Body.</p>")) == f"# Fans\n\n{deck}\n\nBody.\n"
     blurb = "Cheap flights and hotels " * 11  # 275 characters of keywords in an h1
     assert to_markdown(page(f"<h1>{blurb}</h1><p>Book now.</p>")).startswith("Cheap flights")
 
