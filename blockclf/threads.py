@@ -10,17 +10,20 @@ post (a block's path inside its post; the position of a paragraph, list item or 
 out, and a first element's ``[1]`` read as a lone element's none) once for all the posts.
 
 *Posts.* Only elements that have siblings of their own tag (their step in the path carries a
-position) up to `MAX_LEVELS` above a block scored `MIN_CONFIDENT` or more are candidates, and
-only when at least `MIN_POSTS` - 1 of their nearest siblings hold a block at the same path as
-that block and their own text has a dated line (below): a few set lookups, so that a page
-without such a repetition around its content stops there. A candidate's parent and tag give
+position) up to `MAX_LEVELS` above a block scored `MIN_CONFIDENT` or more (on a page where no
+block is, a block the model keeps) are candidates, and only when at least `MIN_POSTS` - 1 of
+their nearest siblings hold a block at the same path as that block and their own text has a
+dated line (below): a few set lookups, so that a page without such a repetition around its
+content stops there. A candidate's parent and tag give
 its *posts*: the blocks under ``parent/tag[k]``.
 
 *Thread.* The posts make a thread when at least `MIN_POSTS` of them hold text, one slot holds
 a block in at least `MIN_BODY_SHARE` of them (the *body*: of those slots, the one holding most
-text; at most `MAX_BODY_LINK_SHARE` of it in links, one of its blocks scored `MIN_CONFIDENT`
-or more) and another slot gives a short line with a date, a time or an age ("May 2, 2024",
-"19:44", "2 years ago", "Posted", "Joined") in at least `MIN_HEADED_SHARE` of them. Repeated
+text, a slot whose every line says when excepted, as short posts in Chinese hold fewer
+characters than their date lines; at most `MAX_BODY_LINK_SHARE` of it in links, one of its
+blocks scored `MIN_CONFIDENT` or more, or kept on a page where none is) and another slot
+gives a short line with a date, a time or an age ("May 2, 2024", "19:44", "2 years ago",
+"Posted", "Joined") in at least `MIN_HEADED_SHARE` of them. Repeated
 sections of a document, product cards and menus have no such line. Of the page's threads, the
 one holding most text is taken.
 
@@ -119,9 +122,9 @@ class Thread:
     numbers: np.ndarray
 
 
-def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, str], int]:
-    """The (parent path, tag) of the indexed elements up to `MAX_LEVELS` above a confidently
-    kept block that look like posts, each with one such block.
+def _candidates(blocks: Sequence[Block], sure: np.ndarray) -> dict[tuple[str, str], int]:
+    """The (parent path, tag) of the indexed elements up to `MAX_LEVELS` above a block the
+    thread is read from (``sure``, `_sure`) that look like posts, each with one such block.
 
     An element looks like a post when at least `MIN_POSTS` - 1 of its siblings of its tag
     (up to `_PROBE` before and past it) hold a block at the same path inside them as the confident
@@ -135,7 +138,7 @@ def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, 
     # replies (one more wrapper around its text) does not hide the replies' repetition
     tried: set[tuple[str, str, str]] = set()
     seen: set[str] = set()  # element paths walked up from already
-    for i in np.flatnonzero(scores >= MIN_CONFIDENT).tolist():
+    for i in np.flatnonzero(sure).tolist():
         b = blocks[i]
         if b.hidden:
             continue
@@ -155,6 +158,14 @@ def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, 
                         keys[key] = i
             path = head
     return keys
+
+
+def _sure(scores: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """The blocks a thread is read from: those scored `MIN_CONFIDENT` or more, or, on a page
+    where the model is that sure of no block, those it keeps (a thread of one-line replies,
+    whose every post is short and none stands out, as a Chinese forum's often is)."""
+    sure = scores >= MIN_CONFIDENT
+    return sure if sure.any() else kept.astype(bool)
 
 
 def says_when(text: str) -> bool:
@@ -254,7 +265,7 @@ def _dated(rep: _Repetition, blocks: Sequence[Block], body: str, posts: int) -> 
 
 
 def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
-                  n: int) -> np.ndarray | None:
+                  sure: np.ndarray) -> np.ndarray | None:
     """Each block's role (`Thread.roles`, ``n`` blocks) when the repetition is a thread, else None."""
     posts = set(rep.posts)
     if len(posts) < MIN_POSTS:
@@ -265,15 +276,21 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
     # a post's signature (read once): never its body, though it may hold more text than short replies
     signatures = {i for i in rep.members if not SIGNATURE_TOKENS.isdisjoint(blocks[i].tokens)}
     signed: set[str] = set()
+    undated: set[str] = set()
     for i, post, slot in zip(rep.members, rep.posts, rep.slots):
         size = len(blocks[i].text)
+        if slot not in undated and not says_when(blocks[i].text):
+            undated.add(slot)
         chars[slot] = chars.get(slot, 0) + size
         if kept[i]:
             kept_chars[slot] = kept_chars.get(slot, 0) + size
         slot_posts.setdefault(slot, set()).add(post)
         if i in signatures:
             signed.add(slot)
-    common = [s for s in chars if len(slot_posts[s]) >= MIN_BODY_SHARE * len(posts) and s not in signed]
+    # a slot whose every line says when (a post's date line) is a header, however much text it holds
+    stamps = {s for s in chars if s not in undated}
+    common = [s for s in chars if len(slot_posts[s]) >= MIN_BODY_SHARE * len(posts) and s not in signed
+              and s not in stamps]
     if not common:
         return None
     body = max(common, key=chars.__getitem__)
@@ -283,7 +300,7 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
     headers = _dated(rep, blocks, body, len(posts))
     if not headers:
         return None
-    if not any(scores[i] >= MIN_CONFIDENT for i, s in zip(rep.members, rep.slots) if s == body):
+    if not any(sure[i] for i, s in zip(rep.members, rep.slots) if s == body):
         return None
     recurring = max(2, MIN_FURNITURE_SHARE * len(posts))
     # a reply nested in a post (``/div/div/p`` under ``/div/p`` posts) has a body too
@@ -291,7 +308,7 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
     bodies = {s for s in chars if s == body or nested.match(s)}
     furniture = {s for s, c in chars.items() if s not in bodies and s not in headers
                  and len(slot_posts[s]) >= recurring and kept_chars.get(s, 0) < DROP_SHARE * c}
-    roles = np.zeros(n, dtype=np.int8)
+    roles = np.zeros(len(blocks), dtype=np.int8)
     for i, slot in zip(rep.members, rep.slots):
         if i in signatures:
             roles[i] = FURNITURE
@@ -309,12 +326,13 @@ def find_thread(blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
     ``scores`` and ``kept`` are the model's; ``comment`` marks the blocks of readers' comment
     threads (`blockclf.comments.comment_mask`): a thread holding any is left alone.
     """
-    keys = _candidates(blocks, scores)
+    sure = _sure(scores, kept)
+    keys = _candidates(blocks, sure)
     reps = [r for (parent, tag), seed in keys.items() if (r := _repetition(blocks, parent, tag, seed))]
     # the repetition holding most text that is a thread
     reps.sort(key=lambda r: -sum(len(blocks[i].text) for i in r.members))
     for rep in reps:
-        roles = _thread_roles(rep, blocks, scores, kept, len(blocks))
+        roles = _thread_roles(rep, blocks, scores, kept, sure)
         if roles is not None:
             if comment is not None and (comment & (roles != OUTSIDE)).any():
                 return None

@@ -236,3 +236,38 @@ def test_signatures_longer_than_the_replies_are_not_taken_for_their_bodies():
 ])
 def test_a_posts_header_says_when_in_several_languages(text, when):
     assert says_when(text) is when
+
+
+#: a Chinese forum's thread: one-line replies, each under a date line longer than itself
+_SHORT_REPLIES = ("元旦快乐！", "羡慕！！！", "这放假方式有点奇特啊", "我们放一天上一天再放一天")
+
+
+def _short_thread() -> str:
+    posts = "".join(f'<div class="item"><div class="meta"><a href="/u/{n}">用户{n}</a><div>2021-01-0{n} 10:3{n}:38'
+                    f'</div></div><div class="content"><p>{text}</p></div><div class="ops">点赞 评论</div></div>'
+                    for n, text in enumerate(_SHORT_REPLIES, 1))
+    return (f'<html><body><nav><a href="/">话题</a> <a href="/t">文章</a></nav><main><h1>又要放假了</h1>'
+            f'<div class="list">{posts}</div></main><footer>© 2022 Powered by BBS-GO</footer></body></html>')
+
+
+def test_a_date_line_is_never_a_posts_body_though_it_holds_more_characters():
+    blocks = _blocks(_short_thread())
+    scores = np.array([0.7 if b.text in _SHORT_REPLIES else 0.1 for b in blocks])
+    thread = find_thread(blocks, scores, scores >= 0.5)
+    assert thread is not None and thread.posts == 4
+    roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
+    assert all(roles[text] == BODY for text in _SHORT_REPLIES)
+    assert roles["2021-01-02 10:32:38"] == POST  # the dated header: left to the model, not the body
+
+
+def test_a_thread_the_model_is_unsure_of_is_read_from_what_it_keeps():
+    blocks = _blocks(_short_thread())
+    # no block is confident; the model keeps one reply, just over its threshold
+    scores = np.array([0.42 if b.text == _SHORT_REPLIES[1] else 0.15 if b.text in _SHORT_REPLIES else 0.05
+                       for b in blocks])
+    thread = find_thread(blocks, scores, scores >= 0.35)
+    assert thread is not None and thread.posts == 4
+    assert {b.text for b, r in zip(blocks, thread.roles) if r == BODY} == set(_SHORT_REPLIES)
+    # where the model is sure of some other block, a kept reply alone does not make a thread
+    scores[[i for i, b in enumerate(blocks) if b.text == "又要放假了"]] = 0.8
+    assert find_thread(blocks, scores, scores >= 0.35) is None
