@@ -527,15 +527,55 @@ def author_text(text: str | None) -> str | None:
 def byline_author(blocks: Sequence[Block]) -> str | None:
     """The first short block whose element or near ancestors are a byline or author box (not a
     comment's: ``<dt class="comment-author">Ana said...</dt>``; not the headline, in a post whose
-    box is marked with its author's name, "entry-author-ana")."""
-    for b in blocks[:400]:
-        tokens = b.tokens[-6:]
-        if (not b.hidden and len(b.text) <= 120 and b.heading_level != 1 and _BYLINE_TOKENS.intersection(tokens)
-                and not _comment_token(tokens)):
-            name = author_text(b.text)
-            if name:
-                return name
+    box is marked with its author's name, "entry-author-ana").
+
+    The class and id words every block shares are the page's own (``<body
+    class="s-author-admin">``), which mark no block; and a run of `MIN_DIRECTORY_ITEMS` list
+    items marked so is a list of the site's authors (a sidebar's "Authors" widget), not a byline.
+    """
+    head = blocks[:400]
+    shared = _shared_prefix([b.tokens for b in head if not b.hidden])
+    marked = [not b.hidden and len(b.text) <= 120 and b.heading_level != 1
+              and _BYLINE_TOKENS.intersection(b.tokens[shared:][-6:]) and not _comment_token(b.tokens[-6:])
+              for b in head]
+    i = 0
+    while i < len(head):
+        if not marked[i]:
+            i += 1
+            continue
+        run = i + 1  # the list items marked like this one that follow it
+        while (run < len(head) and marked[run] and head[run].tag == "li" and head[i].tag == "li"
+               and head[run].parent_xpath == head[i].parent_xpath):
+            run += 1
+        if run - i >= MIN_DIRECTORY_ITEMS:
+            i = run
+            continue
+        name = author_text(head[i].text)
+        if name:
+            return name
+        i += 1
     return None
+
+
+#: this many list items in a row, each marked as an author, list the site's authors
+MIN_DIRECTORY_ITEMS = 5
+
+
+def _shared_prefix(token_lists: Sequence[tuple[str, ...]]) -> int:
+    """How many leading class and id words all the blocks share: the page's (``<html>``,
+    ``<body>`` and a wrapper around everything), which say nothing of one block."""
+    if not token_lists:
+        return 0
+    first = token_lists[0]
+    n = len(first)
+    for tokens in token_lists[1:]:
+        k = 0
+        while k < n and k < len(tokens) and tokens[k] == first[k]:
+            k += 1
+        n = k
+        if n == 0:
+            break
+    return n
 
 
 #: a byline block without a class: "By Jane Doe" (not "By the numbers", "By 2030, ...")

@@ -1170,3 +1170,28 @@ def test_a_date_element_that_says_updated_gives_the_change_date():
 def test_a_posted_by_line_under_the_headline_names_the_author():
     body = "<h1>Budget talks</h1><p>Posted by Rudy Galfi, Product Manager</p>"
     assert meta_of(page(body=body)).author == "Rudy Galfi"
+
+
+def test_the_pages_own_author_class_marks_no_block_as_a_byline():
+    """A blog theme marks ``<body>`` (and a wrapper around everything) with the author's login
+    ("s-author-admin"): every block then carries the word, so the first short one, the
+    site's menu, is no byline."""
+    html = ('<html><head><title>At Carven - Paris</title></head><body class="single s-author-admin">'
+            '<div id="wrapper"><div id="top"><a href="/">hanneli.com</a> <a href="/about">About / Contact</a></div>'
+            f'<div class="post"><h2>At Carven - Paris</h2><p>{PROSE * 3}</p></div></div></body></html>')
+    assert meta_of(html).author is None
+    byline = html.replace("<h2>At Carven - Paris</h2>", '<h2>At Carven - Paris</h2><p class="byline">By Hanneli Mustaparta</p>')
+    assert meta_of(byline).author == "Hanneli Mustaparta"
+
+
+def test_a_list_of_the_sites_authors_is_no_byline():
+    """A sidebar's "Authors" widget lists everyone who writes for the site: none of them is
+    the page's author; a byline with two names in a list still is."""
+    names = ["nfldotcom", "Michael Fabiano", "Adam Rank", "Kevin Patra", "Gil Brandt", "Marc Sessler"]
+    widget = ('<div class="widget widget_authors"><h3>Authors</h3><ul>'
+              + "".join(f'<li><a href="/author/{n}"><strong>{n}</strong></a></li>' for n in names) + "</ul></div>")
+    body = f"<h2>Fantasy football: Finley could see more targets</h2><p>{PROSE * 3}</p>{widget}"
+    assert meta_of(page(body=body)).author is None
+    two = ('<ul class="authors"><li><a href="/author/ana">Ana Lopez</a></li>'
+           '<li><a href="/author/ben">Ben Ode</a></li></ul>')
+    assert meta_of(page(body=f"<h2>Budget talks</h2>{two}<p>{PROSE}</p>")).author == "Ana Lopez"
