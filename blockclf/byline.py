@@ -80,6 +80,9 @@ _PLACE = re.compile(r"(,)?\s+in\s+(?=[A-Z])")
 #: the address of an author's page
 _AUTHOR_HREF = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|journalists?|reporters?)/[^/?#]+"
                           r"|[?&]author=[^&#]", re.IGNORECASE)
+#: a link to a map: a forum member's place beside the name ("oregon, spr"), never a name
+_MAP_HREF = re.compile(r"//(?:www\.)?(?:maps\.google\.|google\.[a-z.]+/maps|maps\.apple\.com|openstreetmap\.org"
+                       r"|bing\.com/maps)", re.IGNORECASE)
 #: a "by" that a link to the author follows
 _ENDS_WITH_BY = re.compile(r"(?<!\w)(?:by|von|par|por|door)\s*:?\s*$", re.IGNORECASE)
 _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\bnote\b|\bview\b|\bupdated\b"
@@ -89,7 +92,11 @@ _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\
                        # a footer's legal links, in a box some sites call "byline"
                        r"|\bterms\s+of\s+(?:use|service)\b|\bprivacy\b|\bcopyright\b|\brights\s+reserved\b"
                        # and the links beside them
-                       r"|\bpermalink\b|\bsubscribe\b|\bbookmark\b|^\s*search\b"
+                       r"|\bpermalink\b|\bsubscribe\b|\bbookmark\b|^\s*search\b|\badverti[sz](?:e|ing)\b"
+                       # a forum's label beside a member's name ("Joined: Mar 2019")
+                       r"|^\s*joined\b|\blikes?\b|\bguidelines\b"
+                       # an author's feed beside the name
+                       r"|\brss\b|\batom\b|\bfeed\b"
                        # the same links on Chinese sites: mobile version, share, follow, subscribe,
                        # bookmark, log in, sign up, comment, print
                        r"|手机版|分享|关注|订阅|收藏|登录|注册|评论|打印"
@@ -235,8 +242,10 @@ def _box_name(el: etree._Element) -> str | None:
     else:
         # a link that reads as a sentence is the post's own ("Lets say A is a friend of B..."), not a name
         links = [a for a in islice(el.iter("a"), 20) if _few_words(text := _text_of(a)) and author_text(text)]
+        if links and all(_MAP_HREF.search(a.get("href") or "") for a in links):
+            return None  # a place on a map ("oregon, spr" beside a forum member's name)
         authored = [a for a in links if _author_link(a)]
-        links = authored if len(authored) >= 2 else links[:1]
+        links = authored or links[:1]  # "Posted in <a>Architecture</a> By <a href=/author/lavinia>"
     if not links:
         return author_text(el.get("content") or _text_of(el))
     names: list[str] = []
@@ -550,7 +559,7 @@ def byline_author(blocks: Sequence[Block]) -> str | None:
         if run - i >= MIN_DIRECTORY_ITEMS:
             i = run
             continue
-        name = author_text(head[i].text)
+        name = author_text(head[i].text) if not _MAP_HREF.search(head[i].rich or "") else None
         if name:
             return name
         i += 1

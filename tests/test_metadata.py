@@ -1195,3 +1195,24 @@ def test_a_list_of_the_sites_authors_is_no_byline():
     two = ('<ul class="authors"><li><a href="/author/ana">Ana Lopez</a></li>'
            '<li><a href="/author/ben">Ben Ode</a></li></ul>')
     assert meta_of(page(body=f"<h2>Budget talks</h2>{two}<p>{PROSE}</p>")).author == "Ana Lopez"
+
+
+def test_a_box_with_a_category_link_and_an_author_link_names_the_author():
+    box = ('<ul class="author_details"><li>Posted in <a href="/architecture/">Architecture</a></li>'
+           '<li>By <a href="/author/lavinia/">Lavinia</a></li></ul>')
+    assert meta_of(page(body=f"<h1>Home Revival Project</h1>{box}")).author == "Lavinia"
+    feed = ('<div class="byline"><a href="/author/laura-beck/">Laura Beck</a> '
+            '<a href="/author/laura-beck/rss">RSS</a></div>')
+    assert meta_of(page(body=f"<h1>Budget talks</h1>{feed}")).author == "Laura Beck"
+
+
+@pytest.mark.parametrize("box", [
+    # a footer some sites call "byline": its links are the site's, not a name
+    '<div id="byline"><ul><li><a href="/pages/advertise">Advertise</a></li>'
+    '<li><a href="/pages/guidelines">Community Guidelines</a></li></ul></div>',
+    # a forum member's stats and place, marked "author-…"
+    '<div class="author-registered">Joined: <span>Oct 1999</span></div><div class="author-likes">Likes: 52</div>'
+    '<div class="author-location"><a href="https://maps.google.com/maps?q=oregon">oregon, spr</a></div>',
+])
+def test_a_sites_links_a_members_stats_and_a_place_name_no_author(box):
+    assert meta_of(page(body=f"<h1>Budget talks</h1>{box}")).author is None
