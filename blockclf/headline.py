@@ -19,8 +19,8 @@ from .metrics import tokens
 from .words import WORD, title_parts, title_words
 
 __all__ = ["H1_BLOCKS", "MAX_LOGO_WORDS", "SITE_TITLE_MIN_OTHERS", "best_title_run", "clean_title", "h1_headline",
-           "h1_texts", "lead_heading", "linked_h1", "site_like", "site_title_parts", "site_titles",
-           "without_site_parts"]
+           "h1_texts", "lead_heading", "linked_h1", "site_free_headline", "site_like", "site_title_parts",
+           "site_titles", "without_site_parts"]
 
 #: an <h1> of at most this many words that is not the headline may be the site's logo
 MAX_LOGO_WORDS = 6
@@ -313,6 +313,18 @@ def site_title_parts(titles: Sequence[Sequence[str | None]]) -> list[frozenset[s
     counts = Counter(p for k in keyed for p in k)
     return [frozenset(p for p in k if counts[p] - 1 >= SITE_TITLE_MIN_OTHERS and 2 * (counts[p] - 1) >= others)
             if len(k) > 1 else frozenset() for k in keyed]
+
+
+def site_free_headline(headline: str | None, page_title: str | None, parts: frozenset[str]) -> str | None:
+    """The headline without its site's title parts (`without_site_parts`); when the headline
+    is nothing but them (a blog's name in its logo's ``<h1>``, "EDDIE ROSS"), the page's
+    ``<title>`` without them ("EDDIE ROSS - flower magazine" gives "flower magazine"), if that
+    leaves anything."""
+    if headline and parts and page_title and all(p.strip().casefold() in parts for p, _, _ in title_parts(headline)):
+        rest = without_site_parts(page_title, parts)
+        if rest and rest != page_title:
+            return rest
+    return without_site_parts(headline, parts)
 
 
 def without_site_parts(title: str | None, parts: frozenset[str]) -> str | None:

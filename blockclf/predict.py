@@ -33,8 +33,8 @@ from .comments import (
 from .data import registered_domain
 from .explain import NEVER_KEPT, hidden_kind
 from .features import FEATURES, feature_matrix
+from .headline import site_free_headline
 from .headline import site_titles as batch_site_titles
-from .headline import without_site_parts
 from .html import Document, Limits, PageError, Source, parse
 from .metadata import page_metadata
 from .model import SURE_RANGE, Model, cached_model
@@ -316,7 +316,7 @@ def _headlines(pages: Sequence[Page], site_titles: Sequence[frozenset[str]] | No
     """Each page's headline, without its site's title parts when they are given."""
     if site_titles is None:
         return [_title(p) for p in pages]
-    return [without_site_parts(_title(p), parts) or "" for p, parts in zip(pages, site_titles)]
+    return [site_free_headline(_title(p), p.doc.title, parts) or "" for p, parts in zip(pages, site_titles)]
 
 
 def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple[int, int]],

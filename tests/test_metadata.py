@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blockclf import extract, headline, prepare
+from blockclf import extract, extract_batch, headline, prepare
 from blockclf.headline import site_title_parts, without_site_parts
 from blockclf.html import parse
 from blockclf.metadata import MAX_JSONLD_CHARS, Metadata, clean_title, page_metadata
@@ -1104,6 +1104,20 @@ def test_title_parts_a_sites_other_pages_share():
     assert without_site_parts("Contacts - Site", frozenset({"site"})) == "Contacts - Site"  # one word left
     # every part the site's: a blog that titles every page with its own names keeps them
     assert without_site_parts("Dana Boyd | Apophenia", frozenset({"dana boyd", "apophenia"})) == "Dana Boyd | Apophenia"
+
+
+def test_a_headline_that_only_names_the_site_gives_way_to_the_title_without_it():
+    """A blog's name in its logo's <h1> taken for the headline ("EDDIE ROSS"): in a batch
+    where the site's other pages share that title part, the <title> without it is the headline."""
+    posts = ["flower magazine", "On Quadrille Today", "Color Life"]
+    pages = [prepare(f"<html><head><title>EDDIE ROSS - {t}</title></head><body><h1><a href='/'>EDDIE ROSS</a></h1>"
+                     f"<h3>{t}</h3><p>{PROSE * 3}</p></body></html>".encode(), site="eddieross.com") for t in posts]
+    assert all(p.metadata.title == "EDDIE ROSS" for p in pages)  # a page alone cannot tell
+    assert [r.title for r in extract_batch(pages)] == posts
+    # a title all of whose parts are the site's stays whole
+    same = [prepare(f"<html><head><title>EDDIE ROSS</title></head><body><h1>EDDIE ROSS</h1><p>{PROSE * 3}</p>"
+                    "</body></html>".encode(), site="eddieross.com") for _ in posts]
+    assert [r.title for r in extract_batch(same)] == ["EDDIE ROSS"] * 3
 
 
 @pytest.mark.parametrize(("line", "published", "modified"), [
