@@ -96,7 +96,7 @@ _NOT_NAME = re.compile(r"https?://|@\w+\.\w|\bfollow\b|\bcomments?\b|\bshare\b|\
                        # a forum's label beside a member's name ("Joined: Mar 2019")
                        r"|^\s*joined\b|\blikes?\b|\bguidelines\b"
                        # an author's feed beside the name
-                       r"|\brss\b|\batom\b|\bfeed\b"
+                       r"|\brss\b|\bfeed\b"
                        # the same links on Chinese sites: mobile version, share, follow, subscribe,
                        # bookmark, log in, sign up, comment, print
                        r"|手机版|分享|关注|订阅|收藏|登录|注册|评论|打印"

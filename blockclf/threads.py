@@ -14,8 +14,8 @@ position) up to `MAX_LEVELS` above a block scored `MIN_CONFIDENT` or more (on a 
 block is, a block the model keeps) are candidates, and only when at least `MIN_POSTS` - 1 of
 their nearest siblings hold a block at the same path as that block and their own text has a
 dated line (below): a few set lookups, so that a page without such a repetition around its
-content stops there. A candidate's parent and tag give
-its *posts*: the blocks under ``parent/tag[k]``.
+content stops there. A candidate's parent and tag give its *posts*: the blocks under
+``parent/tag[k]``.
 
 *Thread.* The posts make a thread when at least `MIN_POSTS` of them hold text, one slot holds
 a block in at least `MIN_BODY_SHARE` of them (the *body*: of those slots, the one holding most
@@ -23,9 +23,9 @@ text, a slot whose every line says when excepted, as short posts in Chinese hold
 characters than their date lines; at most `MAX_BODY_LINK_SHARE` of it in links, one of its
 blocks scored `MIN_CONFIDENT` or more, or kept on a page where none is) and another slot
 gives a short line with a date, a time or an age ("May 2, 2024", "19:44", "2 years ago",
-"Posted", "Joined") in at least `MIN_HEADED_SHARE` of them. Repeated
-sections of a document, product cards and menus have no such line. Of the page's threads, the
-one holding most text is taken.
+"Posted", "Joined") in at least `MIN_HEADED_SHARE` of them. Repeated sections of a document,
+product cards and menus have no such line. Of the page's threads, the one holding most text
+is taken.
 
 *Decisions.* Every block of the body slot is kept, and so is every block of a reply nested in
 a post (the body slot under more elements of the post's tag). The dated header lines keep the
@@ -266,7 +266,8 @@ def _dated(rep: _Repetition, blocks: Sequence[Block], body: str, posts: int) -> 
 
 def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
                   sure: np.ndarray) -> np.ndarray | None:
-    """Each block's role (`Thread.roles`, ``n`` blocks) when the repetition is a thread, else None."""
+    """Each block's role (`Thread.roles`, one per block) when the repetition is a thread, else
+    None; ``sure`` marks the blocks a thread is read from (`_sure`)."""
     posts = set(rep.posts)
     if len(posts) < MIN_POSTS:
         return None
