@@ -10,22 +10,20 @@ post (a block's path inside its post; the position of a paragraph, list item or 
 out, and a first element's ``[1]`` read as a lone element's none) once for all the posts.
 
 *Posts.* Only elements that have siblings of their own tag (their step in the path carries a
-position) up to `MAX_LEVELS` above a block scored `MIN_CONFIDENT` or more (on a page where no
-block is, a block the model keeps) are candidates, and only when at least `MIN_POSTS` - 1 of
-their nearest siblings hold a block at the same path as that block and their own text has a
-dated line (below): a few set lookups, so that a page without such a repetition around its
-content stops there. A candidate's parent and tag give its *posts*: the blocks under
-``parent/tag[k]``.
+position) up to `MAX_LEVELS` above a block scored `MIN_CONFIDENT` or more are candidates, and
+only when at least `MIN_POSTS` - 1 of their nearest siblings hold a block at the same path as
+that block and their own text has a dated line (below): a few set lookups, so that a page
+without such a repetition around its content stops there. A candidate's parent and tag give
+its *posts*: the blocks under ``parent/tag[k]``.
 
 *Thread.* The posts make a thread when at least `MIN_POSTS` of them hold text, one slot holds
 a block in at least `MIN_BODY_SHARE` of them (the *body*: of those slots, the one holding most
 text, a slot whose every line says when excepted, as short posts in Chinese hold fewer
 characters than their date lines; at most `MAX_BODY_LINK_SHARE` of it in links, one of its
-blocks scored `MIN_CONFIDENT` or more, or kept on a page where none is) and another slot
-gives a short line with a date, a time or an age ("May 2, 2024", "19:44", "2 years ago",
-"Posted", "Joined") in at least `MIN_HEADED_SHARE` of them. Repeated sections of a document,
-product cards and menus have no such line. Of the page's threads, the one holding most text
-is taken.
+blocks scored `MIN_CONFIDENT` or more) and another slot gives a short line with a date, a
+time or an age ("May 2, 2024", "19:44", "2 years ago", "Posted", "Joined") in at least
+`MIN_HEADED_SHARE` of them. Repeated sections of a document, product cards and menus have no
+such line. Of the page's threads, the one holding most text is taken.
 
 *Decisions.* Every block of the body slot is kept, and so is every block of a reply nested in
 a post (the body slot under more elements of the post's tag). The dated header lines keep the
@@ -122,9 +120,9 @@ class Thread:
     numbers: np.ndarray
 
 
-def _candidates(blocks: Sequence[Block], sure: np.ndarray) -> dict[tuple[str, str], int]:
-    """The (parent path, tag) of the indexed elements up to `MAX_LEVELS` above a block the
-    thread is read from (``sure``, `_sure`) that look like posts, each with one such block.
+def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, str], int]:
+    """The (parent path, tag) of the indexed elements up to `MAX_LEVELS` above a confidently
+    kept block that look like posts, each with one such block.
 
     An element looks like a post when at least `MIN_POSTS` - 1 of its siblings of its tag
     (up to `_PROBE` before and past it) hold a block at the same path inside them as the confident
@@ -138,7 +136,7 @@ def _candidates(blocks: Sequence[Block], sure: np.ndarray) -> dict[tuple[str, st
     # replies (one more wrapper around its text) does not hide the replies' repetition
     tried: set[tuple[str, str, str]] = set()
     seen: set[str] = set()  # element paths walked up from already
-    for i in np.flatnonzero(sure).tolist():
+    for i in np.flatnonzero(scores >= MIN_CONFIDENT).tolist():
         b = blocks[i]
         if b.hidden:
             continue
@@ -158,14 +156,6 @@ def _candidates(blocks: Sequence[Block], sure: np.ndarray) -> dict[tuple[str, st
                         keys[key] = i
             path = head
     return keys
-
-
-def _sure(scores: np.ndarray, kept: np.ndarray) -> np.ndarray:
-    """The blocks a thread is read from: those scored `MIN_CONFIDENT` or more, or, on a page
-    where the model is that sure of no block, those it keeps (a thread of one-line replies,
-    whose every post is short and none stands out, as a Chinese forum's often is)."""
-    sure = scores >= MIN_CONFIDENT
-    return sure if sure.any() else kept.astype(bool)
 
 
 def says_when(text: str) -> bool:
@@ -264,10 +254,9 @@ def _dated(rep: _Repetition, blocks: Sequence[Block], body: str, posts: int) -> 
     return {s for s, p in dated.items() if len(p) >= MIN_HEADED_SHARE * posts}
 
 
-def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
-                  sure: np.ndarray) -> np.ndarray | None:
-    """Each block's role (`Thread.roles`, one per block) when the repetition is a thread, else
-    None; ``sure`` marks the blocks a thread is read from (`_sure`)."""
+def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
+                  kept: np.ndarray) -> np.ndarray | None:
+    """Each block's role (`Thread.roles`, one per block) when the repetition is a thread, else None."""
     posts = set(rep.posts)
     if len(posts) < MIN_POSTS:
         return None
@@ -301,7 +290,7 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
     headers = _dated(rep, blocks, body, len(posts))
     if not headers:
         return None
-    if not any(sure[i] for i, s in zip(rep.members, rep.slots) if s == body):
+    if not any(scores[i] >= MIN_CONFIDENT for i, s in zip(rep.members, rep.slots) if s == body):
         return None
     recurring = max(2, MIN_FURNITURE_SHARE * len(posts))
     # a reply nested in a post (``/div/div/p`` under ``/div/p`` posts) has a body too
@@ -327,13 +316,12 @@ def find_thread(blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
     ``scores`` and ``kept`` are the model's; ``comment`` marks the blocks of readers' comment
     threads (`blockclf.comments.comment_mask`): a thread holding any is left alone.
     """
-    sure = _sure(scores, kept)
-    keys = _candidates(blocks, sure)
+    keys = _candidates(blocks, scores)
     reps = [r for (parent, tag), seed in keys.items() if (r := _repetition(blocks, parent, tag, seed))]
     # the repetition holding most text that is a thread
     reps.sort(key=lambda r: -sum(len(blocks[i].text) for i in r.members))
     for rep in reps:
-        roles = _thread_roles(rep, blocks, scores, kept, sure)
+        roles = _thread_roles(rep, blocks, scores, kept)
         if roles is not None:
             if comment is not None and (comment & (roles != OUTSIDE)).any():
                 return None

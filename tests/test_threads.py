@@ -258,16 +258,3 @@ def test_a_date_line_is_never_a_posts_body_though_it_holds_more_characters():
     roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
     assert all(roles[text] == BODY for text in _SHORT_REPLIES)
     assert roles["2021-01-02 10:32:38"] == POST  # the dated header: left to the model, not the body
-
-
-def test_a_thread_the_model_is_unsure_of_is_read_from_what_it_keeps():
-    blocks = _blocks(_short_thread())
-    # no block is confident; the model keeps one reply, just over its threshold
-    scores = np.array([0.42 if b.text == _SHORT_REPLIES[1] else 0.15 if b.text in _SHORT_REPLIES else 0.05
-                       for b in blocks])
-    thread = find_thread(blocks, scores, scores >= 0.35)
-    assert thread is not None and thread.posts == 4
-    assert {b.text for b, r in zip(blocks, thread.roles) if r == BODY} == set(_SHORT_REPLIES)
-    # where the model is sure of some other block, a kept reply alone does not make a thread
-    scores[[i for i, b in enumerate(blocks) if b.text == "又要放假了"]] = 0.8
-    assert find_thread(blocks, scores, scores >= 0.35) is None
