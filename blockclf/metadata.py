@@ -46,6 +46,7 @@ from .byline import (
     near_fields,
     near_headline,
 )
+from .data import registered_domain
 from .headline import best_title_run, clean_title, h1_headline, h1_texts, lead_heading, linked_h1, site_like
 from .html import Document, join_url
 from .jsonld import (
@@ -324,8 +325,13 @@ def _site_root(url: str) -> bool:
 
 
 def _domain(url: str | None) -> str | None:
+    """The name a site's address gives it: its registered domain's first label ("bbc" for
+    ``news.bbc.co.uk``, not "co"; an archived copy's site), else the label before the last."""
     if not url:
         return None
+    registered = registered_domain(url)
+    if registered:
+        return registered.split(".")[0]
     try:
         host = urlsplit(url).hostname or ""
     except ValueError:
@@ -427,18 +433,22 @@ def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None, wan
 
 def _without_site(author: str | None, sitename: str | None, domain: str | None) -> str | None:
     """The author without the site's name after a comma ("Dan Merica, CNN", "Julian Seiferth,
-    t-online"), after "for" ("Arion McNicoll for CNN"), or as the last word of a byline's lines
-    joined ("Ed Hornick CNN"; only a word that is the site's whole name or its domain's): the
-    site is `sitename`'s to say. Only after people's names: an office's own ("Department of
-    Primary Industries, Queensland") stays whole."""
+    t-online"), after "for" ("Arion McNicoll for CNN"), or after the name where a byline's lines
+    were joined ("Ed Hornick CNN", "Helen Briggs BBC News", "Mariko Oi BBC News, Singapore":
+    from a word that is the site's whole name or its domain's, with what follows it, the desk
+    and the place): the site is `sitename`'s to say. Only after people's names: an office's own
+    ("Department of Primary Industries, Queensland") stays whole."""
     if not author:
         return author
     m = _FOR_SITE.match(author)
     if m and _people(m.group(1)) and _names_site(m.group(2), sitename, domain):  # "Arion McNicoll for CNN"
         return m.group(1)
+    words = author.split()
+    for i in range(2, len(words)):  # a byline's lines joined: "Ed Hornick CNN", "Mariko Oi BBC News, Singapore"
+        if _names_site(words[i].rstrip(",;"), sitename, domain) and _people(names := " ".join(words[:i]).rstrip(",;")):
+            return names
     if ", " not in author:
-        names, _, last = author.rpartition(" ")  # a byline's lines joined: "Ed Hornick CNN"
-        return names if _names_site(last, sitename, domain) and _people(names) else author
+        return author
     names, last = author.rsplit(", ", 1)
     return names if site_like(last, sitename, domain) and _people(names) else author
 

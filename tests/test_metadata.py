@@ -406,10 +406,26 @@ def test_publishers_own_date_tags(meta, want):
     ("Arion McNicoll for CNN", "CNN", "Arion McNicoll"),
     ("Ana Marie Cox", "Cox Media", "Ana Marie Cox"),  # a word of the site's name is a name's too
     ("Texas Coalition for Heritage Spanish", "Heritage Spanish Network", "Texas Coalition for Heritage Spanish"),
+    # the site's name and the desk and place after it, a byline's lines joined
+    ("Helen Briggs BBC News", "BBC News", "Helen Briggs"),
+    ("Mariko Oi BBC News, Singapore", "BBC News", "Mariko Oi"),
+    ("Maryam Maruf BBC World Service", "BBC News", "Maryam Maruf"),
 ])
 def test_the_sites_name_after_the_authors_goes(author, site, want):
     head = f'<meta name="author" content="{author}"><meta property="og:site_name" content="{site}">'
-    assert meta_of(page(head)).author == want
+    assert meta_of(page(head), url="https://www.bbc.co.uk/news/world-asia-22036778").author == want
+
+
+def test_a_site_under_a_country_suffix_is_named_by_its_own_label():
+    """``news.bbc.co.uk`` names the site "bbc", not "co": its title loses "BBC" as a .com site's
+    loses its name, and so does a byline "Name BBC, Washington" without an og:site_name."""
+    html = page(body="<p class='byline'>By Jane O'Brien<br>BBC, Washington</p>",
+                title="BBC - Science &amp; Nature - North Kent Marshes")
+    m = meta_of(html, url="http://news.bbc.co.uk/sn/tvradio/x.shtml")
+    assert (m.title, m.author) == ("Science & Nature - North Kent Marshes", "Jane O'Brien")
+    # an archived copy's site is the site it archives
+    m = meta_of(page(title="NY Post - Budget talks"), url="http://web.archive.org/web/2013/http://www.nypost.com/p/x")
+    assert m.title == "Budget talks"
 
 
 def test_an_icon_fonts_glyph_is_no_part_of_a_headline_or_a_name():
