@@ -144,7 +144,11 @@ def h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[
     for head in h1:
         if token_overlap(head, title) >= 0.9:
             if len(head) <= len(title):
-                return head
+                # an <h1> that copies the title, the site's name at its end too ("… – Artlyst"):
+                # only a part that is that name (`_names_site`), not one that holds it
+                kept = _without_ends(head, title_parts(head), lambda p: _names_site(p, sitename, domain),
+                                     lambda p: False)
+                return kept if title_words(kept) >= 2 else head
             # an <h1> that holds the whole title and more ("News & Observer | newsobserver.com |
             # Players to be evaluated…" beside that title without its first part): the title,
             # without the site's names at its ends

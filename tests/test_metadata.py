@@ -1246,3 +1246,14 @@ def test_a_box_with_a_category_link_and_an_author_link_names_the_author():
 ])
 def test_a_sites_links_a_members_stats_and_a_place_name_no_author(box):
     assert meta_of(page(body=f"<h1>Budget talks</h1>{box}")).author is None
+
+
+def test_an_h1_that_copies_the_title_loses_the_sites_name_at_its_end():
+    head = '<meta property="og:site_name" content="Artlyst">'
+    body = "<h1>Critics’ Choice: Best UK Art Exhibitions 2025 – Artlyst</h1>"
+    m = meta_of(page(head=head, body=body, title="Critics’ Choice: Best UK Art Exhibitions 2025 – Artlyst - Artlyst"))
+    assert m.title == "Critics’ Choice: Best UK Art Exhibitions 2025"
+    # a last part that only holds the site's name is the headline's ("Take C.A.R.E. - comwrap auf der DMEXCO")
+    body = "<h1>Take C.A.R.E. - comwrap auf der DMEXCO 2018</h1>"
+    m = meta_of(page(body=body, title="Take C.A.R.E. - comwrap auf der DMEXCO 2018"), url="https://www.comwrap.com/blog/x")
+    assert m.title == "Take C.A.R.E. - comwrap auf der DMEXCO 2018"
