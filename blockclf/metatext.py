@@ -138,12 +138,19 @@ def url_date(url: str | None, strict: bool = False) -> str | None:
         return None
 
 
+#: class and ``itemprop`` words of a ``<time>`` that says a date of something other than the
+#: page: an event's ("tribe-events-widget-events-list__event-datetime"), a birthday, an
+#: offer's expiry (a change's date is the page's, and stands in for its publication's)
+_OTHER_TIME = re.compile(r"bday|birth|death|dtstart|dtend|event|expir|deadline", re.IGNORECASE)
+
+
 def time_element_date(times: Sequence[etree._Element]) -> str | None:
-    """The ``datetime`` of a ``<time pubdate>``, else of the first ``<time datetime>`` that parses."""
+    """The ``datetime`` of a ``<time pubdate>``, else of the first ``<time datetime>`` that parses
+    and is not marked as the date of something else (`_OTHER_TIME`: an upcoming event's)."""
     first = None
     for el in times:
         value = el.get("datetime")
-        if not value:
+        if not value or _OTHER_TIME.search(f"{el.get('class') or ''} {el.get('itemprop') or ''}"):
             continue
         if el.get("pubdate") is not None or "published" in (el.get("class") or "").lower():
             parsed = parse_date(value)

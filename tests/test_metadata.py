@@ -1257,3 +1257,11 @@ def test_an_h1_that_copies_the_title_loses_the_sites_name_at_its_end():
     body = "<h1>Take C.A.R.E. - comwrap auf der DMEXCO 2018</h1>"
     m = meta_of(page(body=body, title="Take C.A.R.E. - comwrap auf der DMEXCO 2018"), url="https://www.comwrap.com/blog/x")
     assert m.title == "Take C.A.R.E. - comwrap auf der DMEXCO 2018"
+
+
+def test_an_upcoming_events_time_is_not_the_pages_date():
+    widget = ('<ul class="tribe-events-widget"><li><time class="tribe-events-widget-events-list__event-datetime" '
+              'datetime="2026-03-16">March 16</time> Spring fair</li></ul>')
+    assert meta_of(page(body=f"<h1>Budget talks</h1>{widget}")).date is None
+    posted = '<time class="entry-date published updated" datetime="2025-11-08T22:03:19+00:00">Nov 8</time>'
+    assert meta_of(page(body=f"<h1>Budget talks</h1>{posted}{widget}")).date == "2025-11-08T22:03:19+00:00"
