@@ -650,15 +650,19 @@ _NOT_PAGE_DATE = re.compile(r"bday|birth|death|dtstart|dtend|event|expir|deadlin
 
 def headline_block(blocks: Sequence[Block], headline: str | None) -> int | None:
     """The index of the block that says the ``headline``, or else of a heading much like it
-    (None: no block says it, and nothing is read around it)."""
+    (None: no block says it, and nothing is read around it). A linked list item that says it
+    (the post in a sidebar's "Recent posts", before the post itself) is taken only when no
+    other block says it and no heading is much like it."""
     if not headline:
         return None
-    at = next((i for i, b in enumerate(blocks) if b.text == headline), None)
+    said = [i for i, b in enumerate(blocks) if b.text == headline]
+    at = next((i for i in said if not (blocks[i].tag == "li" and 2 * blocks[i].link_chars >= len(blocks[i].text))),
+              None)
     if at is None:
         at = next((i for i, b in enumerate(blocks)
                    if b.heading_level and len(b.text) <= 2 * len(headline) and token_overlap(b.text, headline) >= 0.8),
                   None)
-    return at
+    return at if at is not None else next(iter(said), None)
 
 
 #: the dash after a date that opens a story's first paragraph ("Feb. 23, 2015 -- …")

@@ -258,8 +258,12 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
     title_tokens = tokens(title)
     logos = [h for h in h1 if 2 <= len(tokens(h)) <= MAX_LOGO_WORDS and token_overlap(h, title) < 0.5
              and title_tokens[:len(tokens(h))] != tokens(h)]
+    # a title that says its first part twice ("High Scalability - High Scalability - Post") names
+    # its site there, whether or not the page gives its name or address
+    doubled = parts[0].strip().casefold() if len(parts) >= 3 and parts[0].strip().casefold() == parts[1].strip(
+        ).casefold() else None
     kept = _without_ends(title, spans, lambda p: site_like(p, sitename, domain, logos),
-                         lambda p: site_like(p, sitename, domain))
+                         lambda p: site_like(p, sitename, domain) or p.strip().casefold() == doubled)
     return kept if len(tokens(kept)) >= 2 else title
 
 

@@ -1265,3 +1265,20 @@ def test_an_upcoming_events_time_is_not_the_pages_date():
     assert meta_of(page(body=f"<h1>Budget talks</h1>{widget}")).date is None
     posted = '<time class="entry-date published updated" datetime="2025-11-08T22:03:19+00:00">Nov 8</time>'
     assert meta_of(page(body=f"<h1>Budget talks</h1>{posted}{widget}")).date == "2025-11-08T22:03:19+00:00"
+
+
+def test_a_sidebars_link_to_the_post_is_not_where_its_dateline_is_read():
+    """The post's title as a linked item of a "Recent posts" list comes before the post: the
+    dateline is read under the headline itself, not under the sidebar's link."""
+    others = "".join(f'<li><a href="/p/{n}">Another post about caching, part {n}</a></li>' for n in range(2, 12))
+    recent = f'<ul class="recent"><li><a href="/p/1">Stuff The Internet Says On Scalability</a></li>{others}</ul>'
+    post = ('<h2><a href="/p/1">Stuff The Internet Says On Scalability</a></h2><div>Friday, October 26, 2012 at 9:15AM</div>'
+            f"<p>{PROSE * 3}</p>")
+    m = meta_of(page(body=recent + post, title="Stuff The Internet Says On Scalability"))
+    assert m.date is not None and m.date.startswith("2012-10-26")
+
+
+def test_a_title_that_says_its_first_part_twice_names_its_site_there():
+    m = meta_of(page(title="High Scalability - High Scalability - Saving Cash Using Less Cache"))
+    assert m.title == "Saving Cash Using Less Cache"
+    assert meta_of(page(title="Cache - Cache")).title == "Cache - Cache"  # nothing else to keep
