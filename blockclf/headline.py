@@ -19,8 +19,8 @@ from .metrics import tokens
 from .words import WORD, title_parts, title_words
 
 __all__ = ["H1_BLOCKS", "MAX_LOGO_WORDS", "SITE_TITLE_MIN_OTHERS", "best_title_run", "clean_title", "h1_headline",
-           "h1_texts", "lead_heading", "linked_h1", "site_free_headline", "site_like", "site_title_parts",
-           "site_titles", "without_site_parts"]
+           "h1_texts", "lead_heading", "linked_h1", "names_site", "site_free_headline", "site_like",
+           "site_title_parts", "site_titles", "without_site_parts"]
 
 #: an <h1> of at most this many words that is not the headline may be the site's logo
 MAX_LOGO_WORDS = 6
@@ -62,7 +62,7 @@ def _is_host(part: str) -> bool:
     return _HOST_END.search(part) is not None and host_domain(part) is not None
 
 
-def _names_site(text: str, sitename: str | None, domain: str | None) -> bool:
+def names_site(text: str, sitename: str | None, domain: str | None) -> bool:
     """Whether a text is the site's name: its site name, a host name, or its domain's name with
     at most a short ending (``"TownDispatch"``, ``"TownDispatch.com"``), not a headline that
     holds it (``"TownDispatch wins a press award"``)."""
@@ -79,7 +79,7 @@ def best_title_run(text: str, title: str, spans: Sequence[tuple[str, int, int]],
               domain: str | None = None, *, anywhere: bool = False, leading: bool = False,
               start: int = 0) -> tuple[int, int] | None:
     """The consecutive title parts a text is, as (first, end) part indices: the run most like it
-    (token F1 at least `RUN_MIN_F1`; the earliest of equals) that does not name the site (`_names_site`).
+    (token F1 at least `RUN_MIN_F1`; the earliest of equals) that does not name the site (`names_site`).
     For an ``<h1>``, only runs that are the title's start or hold most of its words count (an
     h1 that is neither is a site's logo or a section's name); ``anywhere`` lifts that. The
     title's start is its part ``start``, after the site's name that some titles begin with.
@@ -120,7 +120,7 @@ def best_title_run(text: str, title: str, spans: Sequence[tuple[str, int, int]],
             score = 2 * common / (n_text + n_run) if n_run else 0.0  # `token_overlap`, counted as it grows
             at_start = i == 0 or (i <= start and n_run > 1)  # not "Site - Shop"'s "Shop"
             if (score >= RUN_MIN_F1 and score > best and (anywhere or at_start or 2 * n_run >= n_title)
-                    and not _names_site(" ".join(parts[i:j]), sitename, domain)):
+                    and not names_site(" ".join(parts[i:j]), sitename, domain)):
                 best, where = score, (i, j)
     return where
 
@@ -139,14 +139,14 @@ def h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[
     """
     later = single = None
     start = 0
-    while start < len(spans) - 1 and _names_site(spans[start][0], sitename, domain):
+    while start < len(spans) - 1 and names_site(spans[start][0], sitename, domain):
         start += 1
     for head in h1:
         if token_overlap(head, title) >= 0.9:
             if len(head) <= len(title):
                 # an <h1> that copies the title, the site's name at its end too ("… – Artlyst"):
-                # only a part that is that name (`_names_site`), not one that holds it
-                kept = _without_ends(head, title_parts(head), lambda p: _names_site(p, sitename, domain),
+                # only a part that is that name (`names_site`), not one that holds it
+                kept = _without_ends(head, title_parts(head), lambda p: names_site(p, sitename, domain),
                                      lambda p: False)
                 return kept if title_words(kept) >= 2 else head
             # an <h1> that holds the whole title and more ("News & Observer | newsobserver.com |

@@ -47,7 +47,16 @@ from .byline import (
     near_headline,
 )
 from .data import registered_domain
-from .headline import best_title_run, clean_title, h1_headline, h1_texts, lead_heading, linked_h1, site_like
+from .headline import (
+    best_title_run,
+    clean_title,
+    h1_headline,
+    h1_texts,
+    lead_heading,
+    linked_h1,
+    names_site,
+    site_like,
+)
 from .html import Document, join_url
 from .jsonld import (
     MAX_JSONLD_CHARS,
@@ -431,6 +440,18 @@ def _near_best_headline(h1: Sequence[etree._Element], raw_title: str | None, wan
     return near
 
 
+def _title_site(page_title: str | None, domain: str | None) -> str | None:
+    """The site's name as the ``<title>`` writes it at either end, for a page that declares none:
+    a part that its address confirms ("Technology | The Guardian" on theguardian.com, "BBC -
+    Science & Nature" on bbc.co.uk; `headline.names_site`), never a guess from the words alone."""
+    if not page_title or not domain:
+        return None
+    parts = [p.strip() for p, _, _ in title_parts(page_title)]
+    if len(parts) < 2:
+        return None
+    return next((p for p in (parts[-1], parts[0]) if p and names_site(p, None, domain)), None)
+
+
 def _without_site(author: str | None, sitename: str | None, domain: str | None) -> str | None:
     """The author without the site's name after a comma ("Dan Merica, CNN", "Julian Seiferth,
     t-online"), after "for" ("Arion McNicoll for CNN"), or after the name where a byline's lines
@@ -523,6 +544,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         # parts is the headline
         title = lead_heading(raw_title, blocks, sitename, domain) or title
     title = _after_blog_name(title, blocks, h1) or title
+    sitename = sitename or _title_site(page_title, domain)
 
     near: dict[str, str] = {}
     if author is None or published is None or is_handle(author):

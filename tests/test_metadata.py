@@ -316,7 +316,7 @@ def _runs_one_by_one(text, title, spans, sitename=None, domain=None, *, anywhere
             score = token_overlap(text, run)
             at_start = i == 0 or (i <= start and n_run > 1)
             if (score >= 0.9 and score > best and (anywhere or at_start or 2 * n_run >= n_title)
-                    and not headline._names_site(run, sitename, domain)):
+                    and not headline.names_site(run, sitename, domain)):
                 best, where = score, (i, j)
     return where
 
@@ -1282,3 +1282,17 @@ def test_a_title_that_says_its_first_part_twice_names_its_site_there():
     m = meta_of(page(title="High Scalability - High Scalability - Saving Cash Using Less Cache"))
     assert m.title == "Saving Cash Using Less Cache"
     assert meta_of(page(title="Cache - Cache")).title == "Cache - Cache"  # nothing else to keep
+
+
+def test_a_title_part_its_address_confirms_names_the_site():
+    """A page that declares no site name gets the one its <title> writes at an end, when its
+    address confirms it; a part the address does not confirm is no site's name."""
+    m = meta_of(page(title="Technology | The Guardian"), url="https://www.theguardian.com/technology")
+    assert m.sitename == "The Guardian"
+    m = meta_of(page(title="BBC NEWS | Asia-Pacific | Two cargo ships collide off Japan"),
+                url="http://news.bbc.co.uk/2/hi/asia-pacific/7950000.stm")
+    assert m.sitename == "BBC NEWS"
+    assert meta_of(page(title="Budget talks | Town News"), url="https://example.org/x").sitename is None
+    declared = '<meta property="og:site_name" content="Guardian News">'
+    assert meta_of(page(head=declared, title="Technology | The Guardian"),
+                   url="https://www.theguardian.com/technology").sitename == "Guardian News"
