@@ -543,18 +543,26 @@ def byline_author(blocks: Sequence[Block]) -> str | None:
     items marked so is a list of the site's authors (a sidebar's "Authors" widget), not a byline.
     """
     head = blocks[:400]
-    shared = _shared_prefix([b.tokens for b in head if not b.hidden])
-    marked = [not b.hidden and len(b.text) <= 120 and b.heading_level != 1
-              and _BYLINE_TOKENS.intersection(b.tokens[shared:][-6:]) and not _comment_token(b.tokens[-6:])
-              for b in head]
+    shared = -1  # the page's own words, counted when a block first looks marked
+
+    def marked(b: Block) -> bool:
+        nonlocal shared
+        near = b.tokens[-6:]
+        if (b.hidden or len(b.text) > 120 or b.heading_level == 1 or not _BYLINE_TOKENS.intersection(near)
+                or _comment_token(near)):
+            return False
+        if shared < 0:
+            shared = _shared_prefix([c.tokens for c in head if not c.hidden])
+        return bool(_BYLINE_TOKENS.intersection(b.tokens[shared:][-6:]))
+
     i = 0
     while i < len(head):
-        if not marked[i]:
+        if not marked(head[i]):
             i += 1
             continue
         run = i + 1  # the list items marked like this one that follow it
-        while (run < len(head) and marked[run] and head[run].tag == "li" and head[i].tag == "li"
-               and head[run].parent_xpath == head[i].parent_xpath):
+        while (run < len(head) and head[i].tag == "li" and head[run].tag == "li"
+               and head[run].parent_xpath == head[i].parent_xpath and marked(head[run])):
             run += 1
         if run - i >= MIN_DIRECTORY_ITEMS:
             i = run
