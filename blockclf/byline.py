@@ -14,7 +14,7 @@ from itertools import chain, islice
 from lxml import etree
 
 from .block import Block
-from .metatext import clean_value, is_url, parse_date, token_overlap
+from .metatext import OTHER_DATE_WORDS, clean_value, is_url, parse_date, token_overlap
 
 __all__ = ["BY_BLOCKS_AFTER_H1", "COMMENT_LEVELS", "DATED_BYLINE_MAX_CHARS", "DATELINE_AFTER", "DATELINE_BEFORE",
            "DATELINE_MAX_CHARS", "JOB_WORDS", "MAX_BY_LINKS", "NEAR_HEADLINE_LEVELS", "NEAR_HEADLINE_MAX_ELEMENTS",
@@ -652,8 +652,6 @@ _DATELINE_REST = re.compile(rf"(?:{_DATE_MARKS}|{_WEEKDAYS}|{_CLOCK_WORDS}|(?:pu
 #: "Published August 7, 2023 by Nicole Burke"
 DATED_BYLINE_MAX_CHARS = 120
 _BYLINE_WORD = re.compile(r"\b(?:by|posted|published|submitted)\b", re.IGNORECASE)
-#: class words of a line that gives another date than the page's: a person's, an event's
-_NOT_PAGE_DATE = re.compile(r"bday|birth|death|dtstart|dtend|event|expir|deadline")
 
 
 def headline_block(blocks: Sequence[Block], headline: str | None) -> int | None:
@@ -690,7 +688,7 @@ def dateline(blocks: Sequence[Block], headline: str | None) -> tuple[str | None,
         return None, None
     for b in blocks[max(0, at - DATELINE_BEFORE):at + DATELINE_AFTER + 1]:
         text = b.text
-        if any(_NOT_PAGE_DATE.search(t) for t in b.tokens):
+        if any(OTHER_DATE_WORDS.search(t) for t in b.tokens):  # a person's, an event's date
             continue
         opening = _TEXT_DATE.match(text)
         if opening and _OPENING_DASH.match(text, opening.end()):  # "Feb. 23, 2015 -- Peanut allergies have…"

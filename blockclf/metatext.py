@@ -19,7 +19,8 @@ from lxml import etree
 
 from .metrics import tokens
 
-__all__ = ["ICON_CHARS", "clean_value", "is_url", "parse_date", "time_element_date", "token_overlap", "url_date"]
+__all__ = ["ICON_CHARS", "OTHER_DATE_WORDS", "clean_value", "is_url", "parse_date", "time_element_date",
+           "token_overlap", "url_date"]
 
 _WS = re.compile(r"\s+")
 #: an icon font's glyphs, Unicode's private use area (a character class's range): drawn as
@@ -138,19 +139,19 @@ def url_date(url: str | None, strict: bool = False) -> str | None:
         return None
 
 
-#: class and ``itemprop`` words of a ``<time>`` that says a date of something other than the
-#: page: an event's ("tribe-events-widget-events-list__event-datetime"), a birthday, an
+#: class and ``itemprop`` words of an element that gives a date of something other than the
+#: page: an event's ("tribe-events-widget-events-list__event-datetime"), a person's, an
 #: offer's expiry (a change's date is the page's, and stands in for its publication's)
-_OTHER_TIME = re.compile(r"bday|birth|death|dtstart|dtend|event|expir|deadline", re.IGNORECASE)
+OTHER_DATE_WORDS = re.compile(r"bday|birth|death|dtstart|dtend|event|expir|deadline", re.IGNORECASE)
 
 
 def time_element_date(times: Sequence[etree._Element]) -> str | None:
     """The ``datetime`` of a ``<time pubdate>``, else of the first ``<time datetime>`` that parses
-    and is not marked as the date of something else (`_OTHER_TIME`: an upcoming event's)."""
+    and is not marked as the date of something else (`OTHER_DATE_WORDS`: an upcoming event's)."""
     first = None
     for el in times:
         value = el.get("datetime")
-        if not value or _OTHER_TIME.search(f"{el.get('class') or ''} {el.get('itemprop') or ''}"):
+        if not value or OTHER_DATE_WORDS.search(f"{el.get('class') or ''} {el.get('itemprop') or ''}"):
             continue
         if el.get("pubdate") is not None or "published" in (el.get("class") or "").lower():
             parsed = parse_date(value)
