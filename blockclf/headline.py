@@ -260,8 +260,8 @@ def clean_title(title: str | None, *, h1: Sequence[str] = (), sitename: str | No
              and title_tokens[:len(tokens(h))] != tokens(h)]
     # a title that says its first part twice ("High Scalability - High Scalability - Post") names
     # its site there, whether or not the page gives its name or address
-    doubled = parts[0].strip().casefold() if len(parts) >= 3 and parts[0].strip().casefold() == parts[1].strip(
-        ).casefold() else None
+    first = parts[0].strip().casefold()
+    doubled = first if len(parts) >= 3 and parts[1].strip().casefold() == first else None
     kept = _without_ends(title, spans, lambda p: site_like(p, sitename, domain, logos),
                          lambda p: site_like(p, sitename, domain) or p.strip().casefold() == doubled)
     return kept if len(tokens(kept)) >= 2 else title
