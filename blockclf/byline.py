@@ -139,8 +139,13 @@ _ROLE_ONLY = re.compile(r"(?:staff|admin|administrator|editors?|authors?|writers
                         r"|(?:(?:senior|junior|new|full|active|registered)\s+)?(?:members?|moderators?|users?)"
                         # a label that names no one: "About the author", "Posted on", "More from"
                         r"|about\s+(?:the\s+)?authors?|(?:posted|written|published)(?:\s+(?:on|in|at))?"
-                        r"|more\s+from|show\s+more|read\s+more|(?:all\s+|more\s+)?posts(?:\s+by\s+author)?|archives?)",
+                        r"|more\s+from|show\s+more|read\s+more|(?:all\s+|more\s+)?posts(?:\s+by\s+author)?|archives?"
+                        # a placeholder: "No Author", "No Primary Author", "The Author", "Guest Author"
+                        r"|no\s+(?:primary\s+)?authors?|the\s+authors?|(?:authors?\s+)?guest\s+(?:authors?|writers?|bloggers?|posts?)"
+                        r"|anonymous\s+(?:guest|users?|authors?))",
                         re.IGNORECASE)
+#: a forum's badge after a member's name: the thread's original poster ("Marty OP")
+_BADGE_AFTER_NAME = re.compile(r"\s+OP$")
 #: a job title written right after the name, without a comma: "Jane Doe Senior Editor", "Jeff
 #: Latzke AP Sports Writer"
 _JOB_AFTER_NAME = re.compile(r"\s(?:(?:ap|associated\s+press|reuters|afp|upi|cnn|bbc|mcclatchy|"
@@ -312,7 +317,7 @@ def near_fields(near: Sequence[etree._Element], want_date: bool = True
                 _put_marked_date(found, el)
             if "byline" in marks:
                 authors.append((2, n, el))
-            elif "author" in marks and _AUTHOR_MARK.search(marks):
+            elif "author" in marks and _AUTHOR_MARK.search(marks) and not _AVATAR_MARK.search(marks):
                 authors.append((3, n, el))
             elif el.tag == "a":
                 links.append(el)
@@ -513,7 +518,7 @@ def author_text(text: str | None) -> str | None:
         text = text[1:-1]  # a name wholly in brackets, "(Rich Smith)"; one word so is a label: "[www]"
         if len(text.split()) < 2:
             return None
-    text = _BY_PREFIX.sub("", text).strip(" |,;:-–—@／")
+    text = _BADGE_AFTER_NAME.sub("", _BY_PREFIX.sub("", text).strip(" |,;:-–—@／"))
     parts = [p.strip() for p in text.split(",")]
     if len(parts) > 1:
         text = ", ".join(p for i, p in enumerate(parts)
@@ -549,7 +554,7 @@ def byline_author(blocks: Sequence[Block]) -> str | None:
         nonlocal shared
         near = b.tokens[-6:]
         if (b.hidden or len(b.text) > 120 or b.heading_level == 1 or not _BYLINE_TOKENS.intersection(near)
-                or _comment_token(near)):
+                or _comment_token(near) or not _AVATAR_TOKENS.isdisjoint(near)):
             return False
         if shared < 0:
             shared = _shared_prefix([c.tokens for c in head if not c.hidden])
@@ -574,6 +579,9 @@ def byline_author(blocks: Sequence[Block]) -> str | None:
     return None
 
 
+#: class words of an author's picture, whose text is the initials drawn in its place ("NB")
+_AVATAR_TOKENS = frozenset({"avatar", "initials"})
+_AVATAR_MARK = re.compile(r"avatar|initials")
 #: this many list items in a row, each marked as an author, list the site's authors
 MIN_DIRECTORY_ITEMS = 5
 

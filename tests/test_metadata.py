@@ -1296,3 +1296,22 @@ def test_a_title_part_its_address_confirms_names_the_site():
     declared = '<meta property="og:site_name" content="Guardian News">'
     assert meta_of(page(head=declared, title="Technology | The Guardian"),
                    url="https://www.theguardian.com/technology").sitename == "Guardian News"
+
+
+@pytest.mark.parametrize(("author", "want"), [
+    ("No Primary Author", None), ("No Author", None), ("The Author", None), ("Guest Author", None),
+    ("Author Guest blogger", None), ("Anonymous Guest", None),  # placeholders name no one
+    ("Marty OP", "Marty"),  # a forum's badge for the thread's original poster
+    ("Jane Doe", "Jane Doe"),
+])
+def test_a_placeholder_names_no_one_and_a_badge_goes(author, want):
+    assert meta_of(page(head=f'<meta name="author" content="{author}">')).author == want
+
+
+def test_an_authors_avatar_initials_are_no_name():
+    card = ('<div class="article-author"><span>The Author</span></div><div class="author-card"><a href="/blog/x">'
+            '<div class="content-container"><span class="avatar author-avatar"><span class="initials"><span>NB</span>'
+            '</span></span><div class="author-meta"><span class="subhead author-meta--name">Nicole Burke</span>'
+            "<p class='author-meta--description'>As founder of Rooted Garden, I have designed kitchen gardens.</p>"
+            "</div></div></a></div>")
+    assert meta_of(page(body=f"<h1>Budget talks</h1>{card}")).author == "Nicole Burke"
