@@ -317,7 +317,7 @@ def near_fields(near: Sequence[etree._Element], want_date: bool = True
                 _put_marked_date(found, el)
             if "byline" in marks:
                 authors.append((2, n, el))
-            elif "author" in marks and _AUTHOR_MARK.search(marks) and not _AVATAR_MARK.search(marks):
+            elif "author" in marks and _AUTHOR_MARK.search(marks) and not _AVATAR.search(marks):
                 authors.append((3, n, el))
             elif el.tag == "a":
                 links.append(el)
@@ -554,7 +554,7 @@ def byline_author(blocks: Sequence[Block]) -> str | None:
         nonlocal shared
         near = b.tokens[-6:]
         if (b.hidden or len(b.text) > 120 or b.heading_level == 1 or not _BYLINE_TOKENS.intersection(near)
-                or _comment_token(near) or not _AVATAR_TOKENS.isdisjoint(near)):
+                or _comment_token(near) or any(_AVATAR.search(t) for t in near)):
             return False
         if shared < 0:
             shared = _shared_prefix([c.tokens for c in head if not c.hidden])
@@ -580,8 +580,7 @@ def byline_author(blocks: Sequence[Block]) -> str | None:
 
 
 #: class words of an author's picture, whose text is the initials drawn in its place ("NB")
-_AVATAR_TOKENS = frozenset({"avatar", "initials"})
-_AVATAR_MARK = re.compile(r"avatar|initials")
+_AVATAR = re.compile(r"avatar|initials")
 #: this many list items in a row, each marked as an author, list the site's authors
 MIN_DIRECTORY_ITEMS = 5
 

@@ -243,13 +243,13 @@ def _repetition(blocks: Sequence[Block], parent: str, tag: str, seed: int) -> _R
                        [_slot(t) for _, _, t in found])
 
 
-def _dated(rep: _Repetition, blocks: Sequence[Block], body: str, posts: int) -> set[str]:
+def _dated(rep: _Repetition, when: Sequence[bool], body: str, posts: int) -> set[str]:
     """The slots besides the body that say when each post was written in at least
-    `MIN_HEADED_SHARE` of the posts: short lines holding a date, a time or an age."""
+    `MIN_HEADED_SHARE` of the posts: short lines holding a date, a time or an age (``when``:
+    `says_when` of each of the repetition's blocks)."""
     dated: dict[str, set[str]] = {}
-    for i, post, slot in zip(rep.members, rep.posts, rep.slots):
-        text = blocks[i].text
-        if slot != body and says_when(text):
+    for said, post, slot in zip(when, rep.posts, rep.slots):
+        if slot != body and said:
             dated.setdefault(slot, set()).add(post)
     return {s for s, p in dated.items() if len(p) >= MIN_HEADED_SHARE * posts}
 
@@ -267,9 +267,10 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
     signatures = {i for i in rep.members if not SIGNATURE_TOKENS.isdisjoint(blocks[i].tokens)}
     signed: set[str] = set()
     undated: set[str] = set()
-    for i, post, slot in zip(rep.members, rep.posts, rep.slots):
+    when = [says_when(blocks[i].text) for i in rep.members]  # read once, for the body and the headers
+    for i, said, post, slot in zip(rep.members, when, rep.posts, rep.slots):
         size = len(blocks[i].text)
-        if slot not in undated and not says_when(blocks[i].text):
+        if not said:
             undated.add(slot)
         chars[slot] = chars.get(slot, 0) + size
         if kept[i]:
@@ -287,7 +288,7 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
     linked = sum(blocks[i].link_chars for i, s in zip(rep.members, rep.slots) if s == body)
     if linked > MAX_BODY_LINK_SHARE * chars[body]:
         return None  # a list of links (headlines, related pages), not posts
-    headers = _dated(rep, blocks, body, len(posts))
+    headers = _dated(rep, when, body, len(posts))
     if not headers:
         return None
     if not any(scores[i] >= MIN_CONFIDENT for i, s in zip(rep.members, rep.slots) if s == body):
