@@ -1,6 +1,6 @@
 """Blocks that only label a piece of page furniture set among an article's paragraphs: an
-advertisement's slot ("Advertisement", "Anzeige", "Story continues below advertisement") or a
-share bar ("Share:", "Folgen auf:").
+advertisement's slot ("Advertisement", "Anzeige", "Story continues below advertisement"), a
+share bar ("Share:", "Folgen auf:") or a rail of links to other stories ("Related posts:").
 
 News and magazine pages set such a label over every ad slot, and the slots sit between the
 article's paragraphs: the label is a short block inside the article's own container, with the
@@ -14,6 +14,11 @@ A share bar's label is such a block too: "Share:", "Share this article", "Folgen
 over a row of icons inside the article's header or after its last paragraph, and their icons
 leave them alone as text. A block whose whole text is one of `SHARE_LABELS` is removed the same
 way, with the reason ``share-label``.
+
+So is the label over a rail of other stories ("Related posts:", "You may also like", "Lesen Sie
+auch"; `RELATED_LABELS`), with the reason ``related-label``, a heading included: such a heading
+heads the rail, which the model weighs as it is, not a section of the article. A reader met it
+alone at an article's end when the rail's links were removed.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["AD_LABELS", "SHARE_LABELS", "is_ad_label", "label_kind", "label_mask"]
+__all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "is_ad_label", "label_kind", "label_mask"]
 
 #: the whole text of an ad slot's label, lower-cased, punctuation read as spaces, in the
 #: languages of the web's most common news sites
@@ -128,18 +133,78 @@ SHARE_LABELS = frozenset(label.strip() for label in """
     공유
     공유하기
     """.strip().splitlines())
+#: the whole text of a label over a rail of links to other stories, lower-cased, punctuation
+#: read as spaces: "Related posts:", "You may also like", "Lesen Sie auch", in the languages of
+#: `AD_LABELS` (a heading that says so is not one: `label_kind`)
+RELATED_LABELS = frozenset(label.strip() for label in """
+    related
+    related post
+    related posts
+    related article
+    related articles
+    related story
+    related stories
+    related content
+    related coverage
+    related links
+    related news
+    related reading
+    related topics
+    you may also like
+    you might also like
+    you may also be interested in
+    more stories
+    recommended
+    recommended for you
+    recommended stories
+    recommended articles
+    recommended reading
+    read next
+    read also
+    also read
+    mehr zum thema
+    lesen sie auch
+    das könnte sie auch interessieren
+    ähnliche artikel
+    weitere artikel
+    à lire aussi
+    articles liés
+    articles similaires
+    sur le même sujet
+    noticias relacionadas
+    te puede interesar
+    artículos relacionados
+    leggi anche
+    articoli correlati
+    notícias relacionadas
+    leia também
+    gerelateerde artikelen
+    lees ook
+    relaterade artiklar
+    läs också
+    powiązane artykuły
+    похожие статьи
+    читайте также
+    ilgili haberler
+    相关文章
+    相关阅读
+    相關文章
+    関連記事
+    관련기사
+    """.strip().splitlines())
 #: the longest label, in characters: longer blocks are not looked at
-_LONGEST = max(len(label) for label in AD_LABELS | SHARE_LABELS) + 8
+_LONGEST = max(len(label) for label in AD_LABELS | SHARE_LABELS | RELATED_LABELS) + 8
 _NOT_WORD = re.compile(r"[\W_]+")
 
 
 def _text_kind(text: str) -> str | None:
-    """``"ad-label"`` or ``"share-label"`` for a text that is nothing but such a label (in any
-    case, punctuation read as spaces), else None."""
+    """``"ad-label"``, ``"share-label"`` or ``"related-label"`` for a text that is nothing but
+    such a label (in any case, punctuation read as spaces), else None."""
     if not text or len(text) > _LONGEST:
         return None
     words = _NOT_WORD.sub(" ", text).strip().lower()
-    return "ad-label" if words in AD_LABELS else "share-label" if words in SHARE_LABELS else None
+    return ("ad-label" if words in AD_LABELS else "share-label" if words in SHARE_LABELS
+            else "related-label" if words in RELATED_LABELS else None)
 
 
 def is_ad_label(text: str) -> bool:
@@ -167,18 +232,21 @@ def _elsewhere(block: Block) -> bool:
 
 def label_kind(block: Block) -> str | None:
     """``"ad-label"`` for a block that labels an ad slot (`is_ad_label`), ``"share-label"`` for one
-    that labels a share bar (its whole text one of `SHARE_LABELS`), ``"related-link"`` for a link
-    to another story behind a label saying so (`_elsewhere`), else None; a heading is none of
-    them (a page's heading "Share" or "Sponsored" heads a section of its own)."""
+    that labels a share bar (its whole text one of `SHARE_LABELS`), ``"related-label"`` for one
+    that labels a rail of other stories (`RELATED_LABELS`), ``"related-link"`` for a link to
+    another story behind a label saying so (`_elsewhere`), else None. A heading labels only a
+    rail: a page's heading "Share" or "Sponsored" heads a section of its own, a heading
+    "Related posts" the rail."""
+    kind = _text_kind(block.text)
     if block.heading_level:
-        return None
-    return _text_kind(block.text) or ("related-link" if _elsewhere(block) else None)
+        return kind if kind == "related-label" else None
+    return kind or ("related-link" if _elsewhere(block) else None)
 
 
 def label_mask(blocks: Sequence[Block], among: np.ndarray | None = None) -> np.ndarray:
-    """One flag a block: whether it labels an ad slot or a share bar (`label_kind`); only the
-    blocks flagged in ``among`` are looked at (the kept ones: a removed label needs no second
-    look)."""
+    """One flag a block: whether it labels an ad slot, a share bar or a rail of other stories, or
+    links to another story behind a label (`label_kind`); only the blocks flagged in ``among``
+    are looked at (the kept ones: a removed label needs no second look)."""
     if among is None:
         return np.fromiter((label_kind(b) is not None for b in blocks), bool, len(blocks))
     out = np.zeros(len(blocks), dtype=bool)

@@ -212,6 +212,7 @@ _COMMENT_FATE = {"remove": "part of readers' comments (a thread, or a product's 
 #: what the view says of a block whose text is a label of page furniture (`ads.label_kind`)
 _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed whatever its score",
                 "share-label": "a share bar's label (\"Share:\", \"Follow us\"): removed whatever its score",
+                "related-label": "a label over other stories (\"Related posts\"): removed whatever its score",
                 "related-link": "a link to another story behind a label (\"Related: …\"): removed whatever its score"}
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",

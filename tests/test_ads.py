@@ -117,7 +117,7 @@ def test_a_heading_that_says_share_is_not_a_label():
     ('Related: the council will vote on the bridge next week.', None),  # no link: a sentence of the story
     ('Read more about ad blocking <a href="/ab">here</a>.', None),  # no label
     ('More: <a href="http://bookletpress.org">http://bookletpress.org</a>', None),  # a reference
-    ('Related: <a href="/r"> </a>', None),  # a label and nothing after it
+    ('Related: <a href="/r"> </a>', "related-label"),  # a label and nothing after it: a rail's label
     ('Related: <a href="/a">the council</a> will vote on the bridge next week, the mayor said.', None),
 ])
 def test_a_link_to_another_story_behind_a_label_is_a_label(markup, kind):
@@ -133,3 +133,41 @@ def test_a_link_to_another_story_is_removed_and_logged():
     assert [rec["text"] for rec in removal_log(res) if rec.get("reason") == "related-link"] == [
         "Related: How dams change a river"]
     assert "a link to another story" in explain_html(res)
+
+
+@pytest.mark.parametrize("text, kind", [("Related posts:", "related-label"), ("RELATED ARTICLES", "related-label"),
+                                        ("You may also like", "related-label"), ("Lesen Sie auch:", "related-label"),
+                                        ("関連記事", "related-label"), ("Related to this, the council voted.", None),
+                                        ("Recommended dose", None), ("More stories from the flood", None)])
+def test_a_rails_label(text, kind):
+    blocks = segment(parse(f"<html><body><div><span>{text}</span></div></body></html>"))
+    assert [label_kind(b) for b in blocks] == [kind]
+
+
+def _rail_page(label: str, tag: str) -> str:
+    """An article ending in a rail of other stories under ``label`` (in ``tag``)."""
+    rail = "".join(f'<li><a href="/story-{i}">Another story of the river, part {i}</a></li>' for i in range(4))
+    body = "".join(f"<p>{p}</p>" for p in PARAS)
+    return (f"<html><head><title>Why Rivers Meander</title></head><body><nav><a href='/'>Home</a></nav>"
+            f'<article class="article-body"><h1>Why Rivers Meander</h1>{body}'
+            "<p>The county's related work on the dams is reported in the spring.</p>"
+            f'<div class="post-related"><{tag}>{label}</{tag}><ul>{rail}</ul></div></article>'
+            "<footer>© Example News</footer></body></html>")
+
+
+@pytest.mark.parametrize("label, tag", [("Related Posts:", "strong"), ("Related posts", "h3"),
+                                        ("You may also like", "div"), ("Lesen Sie auch", "h4")])
+def test_a_rails_label_is_removed_and_logged_heading_or_not(label, tag):
+    res = extract(_rail_page(label, tag))
+    assert PARAS[0] in res.text and PARAS[-1] in res.text
+    assert "related work on the dams" in res.text  # a sentence with the word is text
+    assert label not in res.text.splitlines()
+    assert [rec["text"] for rec in removal_log(res) if rec.get("reason") == "related-label"] == [label]
+    assert explain_html(res).count("a label over other stories") == 1
+
+
+def test_a_heading_that_names_a_section_is_not_a_rails_label():
+    blocks = [b for b in segment(parse(_rail_page("Related posts", "h3").replace(
+        "<h1>Why Rivers Meander</h1>", "<h1>Why Rivers Meander</h1><h2>Related research</h2>"))) if b.heading_level]
+    assert [(b.text, label_kind(b)) for b in blocks] == [("Why Rivers Meander", None), ("Related research", None),
+                                                         ("Related posts", "related-label")]
