@@ -17,8 +17,8 @@ way, with the reason ``share-label``.
 
 So is the label over a rail of other stories ("Related posts:", "You may also like", "Lesen Sie
 auch"; `RELATED_LABELS`), with the reason ``related-label``, a heading included: such a heading
-heads the rail, which the model weighs as it is, not a section of the article. A reader met it
-alone at an article's end when the rail's links were removed.
+heads the rail, not a section of the article. The rail's links stay to the model; it often
+removed them and kept their label, which a reader then met alone at an article's end.
 """
 
 from __future__ import annotations
@@ -134,8 +134,8 @@ SHARE_LABELS = frozenset(label.strip() for label in """
     공유하기
     """.strip().splitlines())
 #: the whole text of a label over a rail of links to other stories, lower-cased, punctuation
-#: read as spaces: "Related posts:", "You may also like", "Lesen Sie auch", in the languages of
-#: `AD_LABELS` (a heading that says so is not one: `label_kind`)
+#: read as spaces: "Related posts:", "You may also like", "Lesen Sie auch", in 14 languages (a
+#: heading that says so is one too: `label_kind`)
 RELATED_LABELS = frozenset(label.strip() for label in """
     related
     related post
