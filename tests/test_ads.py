@@ -171,3 +171,13 @@ def test_a_heading_that_names_a_section_is_not_a_rails_label():
         "<h1>Why Rivers Meander</h1>", "<h1>Why Rivers Meander</h1><h2>Related research</h2>"))) if b.heading_level]
     assert [(b.text, label_kind(b)) for b in blocks] == [("Why Rivers Meander", None), ("Related research", None),
                                                          ("Related posts", "related-label")]
+
+
+def test_a_tables_value_is_not_a_rails_label():
+    """A field table's "Recommended" says how much a field is wanted: a value, which stays."""
+    rows = "".join(f"<tr><td>field_{i}</td><td>Number</td><td>{level}</td></tr>"
+                   for i, level in enumerate(["Required", "Recommended", "Optional", "Recommended"]))
+    blocks = segment(parse(f"<html><body><table><tr><th>Field</th><th>Type</th><th>Related</th></tr>{rows}"
+                           "</table><p><b>Related posts:</b></p></body></html>"))
+    assert [(b.text, label_kind(b)) for b in blocks if label_kind(b) or b.text in ("Recommended", "Related")] == [
+        ("Related", None), ("Recommended", None), ("Recommended", None), ("Related posts:", "related-label")]
