@@ -602,9 +602,13 @@ def _shared_prefix(token_lists: Sequence[tuple[str, ...]]) -> int:
     return n
 
 
-#: a byline block without a class: "By Jane Doe" (not "By the numbers", "By 2030, ...")
-_BY_LINE = re.compile(r"^(?:by|written by|words by|text by|story by|posted by|published by|submitted by)\s*:?\s+\S",
-                      re.IGNORECASE)
+#: a byline block without a class: "By Jane Doe" (not "By the numbers", "By 2030, ..."), and
+#: "by" in the languages whose bylines say it before the name ("Von Anna Schmidt", "Por Steven
+#: Lee Myers, Keith Bradsher y Tariq Panja", "Par Jean Dupont", "Door Jan de Vries", "Av Kari
+#: Nordmann", "di Mario Rossi"): the words after it must read as names (`looks_like_name`),
+#: which a sentence that opens with the word ("Von Berlin aus fuhr er") does not
+_BY_LINE = re.compile(r"^(?:by|written by|words by|text by|story by|posted by|published by|submitted by|"
+                      r"von|por|par|door|av|af|przez|di)\s*:?\s+\S", re.IGNORECASE)
 #: words a name may hold in lower case
 _NAME_PARTICLES = frozenset("and und et y e de del della der den di da do dos du la le van von bin ibn al zu".split())
 #: and those of an organisation's name ("Susan G. Komen for the Cure")

@@ -903,6 +903,18 @@ def test_by_line_without_a_class_after_the_headline():
         assert meta_of(page(body=f"<h1>Budget talks</h1><h2>{line}</h2>")).author is None
 
 
+@pytest.mark.parametrize("line, name", [
+    ("Von Anna Schmidt", "Anna Schmidt"), ("Por Steven Lee Myers, Keith Bradsher y Tariq Panja",
+                                           "Steven Lee Myers, Keith Bradsher y Tariq Panja"),
+    ("Par Jean Dupont et Marie Curie", "Jean Dupont et Marie Curie"), ("Door Jan de Vries", "Jan de Vries"),
+    ("di Mario Rossi", "Mario Rossi"), ("Av Kari Nordmann", "Kari Nordmann"),
+    ("Von Berlin aus fuhr der Zug weiter", None), ("Por qué sube el precio del pan", None),
+    ("Par ailleurs, la ville recule", None),  # sentences that open with the word
+])
+def test_by_line_in_other_languages(line, name):
+    assert meta_of(page(body=f"<h1>Haushalt</h1><p>{line}</p>")).author == name
+
+
 def test_digits_inside_a_word_stay_in_the_name():
     assert meta_of(page('<meta name="author" content="BR24 Redaktion">')).author == "BR24 Redaktion"
 
