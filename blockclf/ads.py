@@ -230,23 +230,19 @@ def _elsewhere(block: Block) -> bool:
     return bool(after) and block.link_chars >= _ELSEWHERE_LINKED * len(after)
 
 
-#: a table's cells, where "Recommended" or "Related" is a value ("Required | Recommended |
-#: Optional"), not a rail's label
-_CELLS = frozenset(("td", "th"))
-
-
 def label_kind(block: Block) -> str | None:
     """``"ad-label"`` for a block that labels an ad slot (`is_ad_label`), ``"share-label"`` for one
     that labels a share bar (its whole text one of `SHARE_LABELS`), ``"related-label"`` for one
     that labels a rail of other stories (`RELATED_LABELS`), ``"related-link"`` for a link to
     another story behind a label saying so (`_elsewhere`), else None. A heading labels only a
     rail: a page's heading "Share" or "Sponsored" heads a section of its own, a heading
-    "Related posts" the rail; a table's cell labels no rail (`_CELLS`)."""
+    "Related posts" the rail. A table's cell labels no rail: there "Recommended" is a value
+    ("Required | Recommended | Optional")."""
     kind = _text_kind(block.text)
-    if kind == "related-label" and block.tag in _CELLS:
-        return None
+    if kind == "related-label":
+        return None if block.tag in ("td", "th") else kind
     if block.heading_level:
-        return kind if kind == "related-label" else None
+        return None
     return kind or ("related-link" if _elsewhere(block) else None)
 
 

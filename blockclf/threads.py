@@ -279,9 +279,8 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
         if i in signatures:
             signed.add(slot)
     # a slot whose every line says when (a post's date line) is a header, however much text it holds
-    stamps = {s for s in chars if s not in undated}
     common = [s for s in chars if len(slot_posts[s]) >= MIN_BODY_SHARE * len(posts) and s not in signed
-              and s not in stamps]
+              and s in undated]
     if not common:
         return None
     body = max(common, key=chars.__getitem__)
