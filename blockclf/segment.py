@@ -100,6 +100,19 @@ def _drawn(text: str) -> str:
     return text.translate(_UNDRAWN)
 
 
+#: characters that shape or break the letters around them and are nothing at a block's edge,
+#: where there is no letter on one side: an empty paragraph of a site's editor holds a lone
+#: joiner (``<p>&zwj;</p>``), which would be written as a line that looks blank
+_EDGE_MARKS: Final = "\u200c\u200d\u00ad "
+
+
+def _folded(text: str) -> str:
+    """``text`` with its runs of white space folded to one space and without `_EDGE_MARKS`
+    at its two ends."""
+    text = " ".join(text.split())
+    return text if text.isascii() else text.strip(_EDGE_MARKS)
+
+
 #: an inline style that sets an element as a subscript or superscript
 _SHIFTED: Final = re.compile(r"vertical-align\s*:\s*(?:sub|super)", re.IGNORECASE)
 
@@ -373,8 +386,8 @@ class _Segmenter:
             text = "\n".join(line for line in lines if line)
             code = _verbatim(_markup(_drawn("".join(rich))) if rich is not None else escape(raw, False))
         else:
-            text = " ".join(raw.split())
-            code = " ".join(_markup(_drawn("".join(rich))).split()) if rich is not None else None
+            text = _folded(raw)
+            code = _folded(_markup(_drawn("".join(rich)))) if rich is not None else None
         if text:
             self._emit(text, owner, code)
         else:
@@ -419,7 +432,7 @@ class _Segmenter:
         site's notice over the page (`Block.notice`).
         """
         counts = [0, 0, 0]
-        text = " ".join(_drawn(_flat_text(el, self.skip_tags, counts)).split())
+        text = _folded(_drawn(_flat_text(el, self.skip_tags, counts)))
         if not text:
             return
         link_chars = len(text) if link else min(len(text), counts[2])

@@ -143,8 +143,8 @@ def visible_text(root, noscript: bool = False) -> str:
 
 
 #: characters a browser draws nothing for (zero-width space, word joiner, byte-order mark), which
-#: the text leaves out
-NOT_DRAWN = str.maketrans("", "", "\u200b\u2060\ufeff")
+#: the text leaves out, and the joiners and soft hyphen it leaves out at a block's edge
+NOT_DRAWN = str.maketrans("", "", "\u200b\u2060\ufeff\u200c\u200d\u00ad")
 
 
 def squash(text: str) -> str:

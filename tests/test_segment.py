@@ -421,6 +421,16 @@ def test_characters_no_browser_draws_leave_the_text_letters_shaped_by_joiners_st
     assert persian.text == "\u0641\u0627\u200c\u0633"  # a non-joiner shapes Persian letters
 
 
+def test_a_lone_joiner_is_no_paragraph_and_a_joiner_at_an_edge_is_dropped():
+    # a site's editor writes empty paragraphs as <p>&zwj;</p>: a line that looks blank in the output
+    page = ('<p>&zwj;</p><p>Intro.&zwj;</p><p>&zwj; <strong>Thankfully</strong>, no\u00ad</p>'
+            '<div hidden>&zwnj;</div><p>family \U0001f468\u200d\U0001f469 here</p>')
+    intro, thanks, family = blocks_of(page)
+    assert intro.text == "Intro." and thanks.text == "Thankfully, no"
+    assert thanks.rich == "<strong>Thankfully</strong>, no"
+    assert family.text == "family \U0001f468\u200d\U0001f469 here"  # the joiner inside an emoji stays
+
+
 def test_empty_page_has_no_blocks():
     assert blocks_of("<html><body><div> </div><p>\n</p></body></html>") == []
 
