@@ -86,6 +86,10 @@ class Block:
         gap: a blank line stands before the block inside its element (two line breaks with no
             text between, ``<br><br>``, as older pages and forums end a paragraph): the writers
             start a new paragraph there rather than a broken line. Nothing else reads it.
+        rules: the element paths of the elements that hold the rules (``<hr>``) the page draws
+            between the block and the block before it; the writers draw one between kept text
+            that such an element holds (`structure.ruled`: not an ad box's own rules). Nothing
+            else reads it.
     """
 
     index: int
@@ -113,6 +117,7 @@ class Block:
     notice: bool = False
     images: str | None = None
     gap: bool = False
+    rules: tuple[str, ...] = ()
 
     @property
     def parent_xpath(self) -> str:

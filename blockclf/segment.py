@@ -313,6 +313,7 @@ class _Segmenter:
         # (`Block.gap`); the blocks there were at the last ``<br>``
         self.gap = False
         self.br_blocks = -1
+        self.rules: tuple[str, ...] = ()  # where the rules (``<hr>``) since the last block stand (`Block.rules`)
 
     def add(self, text: str, link: bool) -> None:
         edge = self.edge
@@ -542,9 +543,11 @@ class _Segmenter:
                 column=column,
                 hidden=self.pending_revealed,
                 gap=self.gap,
+                rules=self.rules,
             )
         )
         self.gap = False
+        self.rules = ()
         if heading:
             self.headings.append((heading, text[:200]))
             self.heading_path = self.heading_path + (text[:200],)
@@ -731,6 +734,11 @@ class _Segmenter:
             self.started = True
             if block:
                 self.gap, self.br_blocks = False, -1
+                if tag == "hr":
+                    holder = el.getparent()
+                    where = self._path(holder) if holder is not None else "/"
+                    if where not in self.rules:
+                        self.rules = self.rules + (where,)
             else:  # a second <br> with no text since the first ends a paragraph
                 self.gap = self.gap or (self.br_blocks == len(self.blocks) and len(self.blocks) > 0)
                 self.br_blocks = len(self.blocks)

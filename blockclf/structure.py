@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .result import Result
 
 __all__ = ["COMMENTS_HEADING", "LIST_ELEMENTS", "STRUCTURAL", "Item", "cell_gap", "comments_apart", "headline",
-           "kept_items", "pictures_before", "post_breaks", "titled", "without_empty_columns"]
+           "kept_items", "pictures_before", "post_breaks", "ruled", "titled", "without_empty_columns"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
@@ -61,7 +61,8 @@ class Item:
 
     block: Block
     chain: tuple[tuple[str, str], ...]
-    #: the block opens the next post of a thread page (`post_breaks`): a rule goes before it
+    #: a rule goes before the block: it opens the next post of a thread page (`post_breaks`),
+    #: or the page draws one between it and the kept text before it (`ruled`)
     post_break: bool = False
     #: images (`Block.images` markup) that stand between a removed block and this one, the
     #: first kept after it: an article's photo set before its first paragraph, or before its
@@ -227,9 +228,40 @@ def kept_items(res: Result) -> list[Item]:
              for b in _joined_headings(kept)]
     layout = _layout_tables(pairs) | _layout_quotes(pairs)
     breaks = post_breaks(res, [b for b, _ in pairs])
+    rules = ruled(res)
     before = pictures_before(res)
-    return [Item(b, _without(chain, layout) if layout else chain, id(b) in breaks, before.get(b.index))
-            for b, chain in pairs]
+    items = []
+    for b, chain in pairs:
+        if layout:
+            chain = _without(chain, layout)
+        rule = b.index in rules and not any(t == "td" or t == "th" for _, t in chain)
+        items.append(Item(b, chain, id(b) in breaks or rule, before.get(b.index)))
+    return items
+
+
+def ruled(res: Result) -> set[int]:
+    """The ``index`` of each kept block that the page sets apart from the kept text before it
+    by a rule (`Block.rules`: an ``<hr>`` anywhere between the two, in an element that holds
+    one of them): a break between an article's parts, or between the entries of a page of
+    several. The rules of a box between them that holds neither (an advertisement's, around
+    its label) draw nothing, nor does a rule before the first kept text or after the last, or
+    one within a table (`kept_items`)."""
+    out: set[int] = set()
+    pending: list[str] = []
+    last: str | None = None  # the element path of the kept block before
+    for b, k in zip(res.blocks, res.kept):
+        if b.rules:
+            pending += b.rules
+        if k and b.rich != "":
+            if pending and last is not None and any(_holds(p, last) or _holds(p, b.xpath) for p in pending):
+                out.add(b.index)
+            pending, last = [], b.xpath
+    return out
+
+
+def _holds(path: str, xpath: str) -> bool:
+    """True when the element at ``path`` holds the element at ``xpath``."""
+    return xpath.startswith(path) and xpath[len(path):len(path) + 1] in ("/", "")
 
 
 def pictures_before(res: Result) -> dict[int, str]:

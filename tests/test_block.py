@@ -43,7 +43,7 @@ def test_construction_takes_every_field_as_the_dataclass_declares_it():
     assert [p.default for p in params] == [inspect.Parameter.empty if f.default is dataclasses.MISSING
                                            else f.default for f in fields]
     values = [7, "t", "td", "/html/body/table/tr/td[2]", 5, ("H",), 2, 1, 1, 3, 1, 90, ("c",), ("html", "td"),
-              False, True, "<b>t</b>", "py", 4, 2, 3, True, True, '<img src="a.jpg" alt="">', True]
+              False, True, "<b>t</b>", "py", 4, 2, 3, True, True, '<img src="a.jpg" alt="">', True, ("/html/body",)]
     assert len(values) == len(fields)
     b = Block(*values)
     assert [getattr(b, f.name) for f in fields] == values

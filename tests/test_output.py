@@ -248,6 +248,29 @@ def test_a_blank_line_of_two_line_breaks_ends_a_paragraph():
         "Before.\n\nStart.\\\nEnd.\n\nNext.\n")
 
 
+def test_a_rule_the_page_draws_between_kept_text_is_written():
+    body = ('<nav>Menu</nav><hr><p>Part one.</p><p>More of it.</p><hr><hr><aside>Ad</aside><p>Part two <hr>tail.</p>'
+            '<table><tr><th>Key</th><th>Value</th></tr><tr><td>Size</td><td><hr>Large</td></tr></table><hr>'
+            '<footer>Foot</footer>')
+    res = page(body, drop=("Menu", "Ad", "Foot"))
+    assert [(b.text, b.rules) for b in res.blocks if b.rules] == [
+        ("Part one.", ("/html/body",)), ("Ad", ("/html/body",)), ("tail.", ("/html/body",)),
+        ("Large", ("/html/body/table/tr[2]/td[2]",)), ("Foot", ("/html/body",))]
+    # not before the first kept text or after the last, once for two rules, never inside a table
+    assert to_markdown(res) == ("Part one.\n\nMore of it.\n\n---\n\nPart two\n\n---\n\ntail.\n\n"
+                                "| Key | Value |\n| --- | --- |\n| Size | Large |\n")
+    assert to_html(res).count("<hr>") == 2 and "<hr>\n<p>Part two</p>" in to_html(res)
+    assert to_text(res) == "Part one.\nMore of it.\n\nPart two\n\ntail.\nKey | Value\nSize | Large"
+    assert [b.rules for b in page("<pre>a<hr>b</pre><p>c</p>").blocks] == [(), ()]  # code draws none
+
+
+def test_the_rules_of_a_removed_box_between_kept_text_draw_nothing():
+    # an advertisement set inside a paragraph between two rules of its own
+    res = page('<div><p>Only eight players <div class="ad"><hr><p>Advertisement</p><hr></div>broke par.</p>'
+               '<p>Next.</p></div>', drop=("Advertisement",))
+    assert to_markdown(res) == "Only eight players\n\nbroke par.\n\nNext.\n"
+
+
 def test_a_headline_with_its_comments_counted_in_it_is_written_once():
     res = titled_page('<h2 class="story">Steve Jobs\' Yacht Revealed <span class="comments">40</span></h2>'
                       "<p>The yacht was shown in the Netherlands.</p>", "Steve Jobs' Yacht Revealed")
