@@ -79,6 +79,8 @@ _SAFE_URL: Final = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", 
 #: footnote's mark ("preference<a href=#fn1>1</a>") and "3<span>rd</span>" stay joined
 _SHOWN_EDGE, _WORD_EDGE = 1, 2
 _JOINING_TAGS: Final = frozenset(("sup", "sub", "i", "var"))
+#: the most rule holders a block records (`Block.rules`): those nearest the block
+_MAX_RULES: Final = 4
 _ORDINAL: Final = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
 #: a tag in the pending markup is written between these (private-use characters, taken out of
 #: page text), so that page text is escaped once per block rather than piece by piece
@@ -737,8 +739,8 @@ class _Segmenter:
                 if tag == "hr":
                     holder = el.getparent()
                     where = self._path(holder) if holder is not None else "/"
-                    if where not in self.rules:
-                        self.rules = self.rules + (where,)
+                    if where not in self.rules:  # the nearest few: a page of 40,000 boxed rules costs no more
+                        self.rules = (self.rules + (where,))[-_MAX_RULES:]
             else:  # a second <br> with no text since the first ends a paragraph
                 self.gap = self.gap or (self.br_blocks == len(self.blocks) and len(self.blocks) > 0)
                 self.br_blocks = len(self.blocks)

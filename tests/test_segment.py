@@ -431,6 +431,12 @@ def test_a_lone_joiner_is_no_paragraph_and_a_joiner_at_an_edge_is_dropped():
     assert family.text == "family \U0001f468\u200d\U0001f469 here"  # the joiner inside an emoji stays
 
 
+def test_a_block_records_the_nearest_few_rule_holders_only():
+    # each rule in a box of its own: recording all of them made segmenting quadratic in their number
+    start, end = blocks_of("<p>start</p>" + "<div><hr></div>" * 3000 + "<p>end</p>")
+    assert start.rules == () and end.rules == tuple(f"/html/body/div[{k}]" for k in range(2997, 3001))
+
+
 def test_empty_page_has_no_blocks():
     assert blocks_of("<html><body><div> </div><p>\n</p></body></html>") == []
 
