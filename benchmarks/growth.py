@@ -5,7 +5,7 @@ library's defaults and written as Markdown, text and JSON; the script prints bot
 their ratio. Work that grows with the page gives about 4; work that grows with its square
 gives about 16, and a page of a few hundred kilobytes then takes seconds to minutes. The
 kinds are what real pages carry in bulk (keyword-stuffed titles, paragraphs of bold words,
-thousands of comments, posts, table cells, list items, headings, dates, bylines, images).
+thousands of comments, posts, table cells, list items, headings, dates, bylines, images, rules).
 The exit status is 1 when a ratio is over ``--max-ratio`` (default 6).
 
     python benchmarks/growth.py                 # sizes 2,000 and 8,000
@@ -69,6 +69,8 @@ KINDS: dict[str, Callable[[int], str]] = {
     "images": lambda n: "<title>T</title><h1>T</h1>"
     + "".join(f"<figure><img src='/i{i}.jpg' alt='pic {i}'><figcaption>Caption {i}</figcaption></figure>"
               for i in range(n)) + PROSE,
+    "rules in boxes of their own": lambda n: "<title>T</title><h1>T</h1>" + PROSE + "<div><hr></div>" * (n * 4)
+    + PROSE + "".join(f"<div><hr><p>Part {i} of the essay, set apart by a rule.</p></div>" for i in range(n)),
 }
 
 
