@@ -738,7 +738,7 @@ class _Segmenter:
                 self.gap, self.br_blocks = False, -1
                 if tag == "hr":
                     holder = el.getparent()
-                    where = self._path(holder) if holder is not None else "/"
+                    where = self._path(holder) if holder is not None else ""  # "": the whole page
                     if where not in self.rules:  # the nearest few: a page of 40,000 boxed rules costs no more
                         self.rules = (self.rules + (where,))[-_MAX_RULES:]
             else:  # a second <br> with no text since the first ends a paragraph
