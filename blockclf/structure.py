@@ -234,9 +234,13 @@ def kept_items(res: Result) -> list[Item]:
     for b, chain in pairs:
         if layout:
             chain = _without(chain, layout)
-        rule = b.index in rules and not any(t == "td" or t == "th" for _, t in chain)
+        rule = b.index in rules and not any(t in _NO_RULE_IN for _, t in chain)
         items.append(Item(b, chain, id(b) in breaks or rule, before.get(b.index)))
     return items
+
+
+#: elements whose parts a rule would cut apart in Markdown: a row's cells, a term and its definition
+_NO_RULE_IN = frozenset(("td", "th", "dt", "dd"))
 
 
 def ruled(res: Result) -> set[int]:
@@ -245,7 +249,7 @@ def ruled(res: Result) -> set[int]:
     one of them): a break between an article's parts, or between the entries of a page of
     several. The rules of a box between them that holds neither (an advertisement's, around
     its label) draw nothing, nor does a rule before the first kept text or after the last, or
-    one within a table (`kept_items`)."""
+    one within a table or a definition list (`kept_items`)."""
     out: set[int] = set()
     pending: list[str] = []
     last: str | None = None  # the element path of the kept block before

@@ -262,6 +262,7 @@ def test_a_rule_the_page_draws_between_kept_text_is_written():
     assert to_html(res).count("<hr>") == 2 and "<hr>\n<p>Part two</p>" in to_html(res)
     assert to_text(res) == "Part one.\nMore of it.\n\nPart two\n\ntail.\nKey | Value\nSize | Large"
     assert [b.rules for b in page("<pre>a<hr>b</pre><p>c</p>").blocks] == [(), ()]  # code draws none
+    assert to_markdown(page("<dl><dt>Term</dt><hr><dd>Meaning</dd></dl>")) == "Term\n: Meaning\n"  # nor a term from its definition
 
 
 def test_the_rules_of_a_removed_box_between_kept_text_draw_nothing():
