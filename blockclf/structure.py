@@ -234,33 +234,52 @@ def kept_items(res: Result) -> list[Item]:
     for b, chain in pairs:
         if layout:
             chain = _without(chain, layout)
-        rule = b.index in rules and not any(t in _NO_RULE_IN for _, t in chain)
+        holders = rules.get(b.index)
+        rule = holders is not None and not _cuts(holders, chain)
         items.append(Item(b, chain, id(b) in breaks or rule, before.get(b.index)))
     return items
 
 
-#: elements whose parts a rule would cut apart in Markdown: a row's cells, a term and its definition
-_NO_RULE_IN = frozenset(("td", "th", "dt", "dd"))
+#: the parts of a table or a definition list that a rule drawn inside it would cut apart in
+#: Markdown: its cells, a term and its definition (`_cuts`)
+_PARTED = frozenset(("td", "th", "dt", "dd"))
 
 
-def ruled(res: Result) -> set[int]:
-    """The ``index`` of each kept block that the page sets apart from the kept text before it
-    by a rule (`Block.rules`: an ``<hr>`` anywhere between the two, in an element that holds
-    one of them): a break between an article's parts, or between the entries of a page of
-    several. The rules of a box between them that holds neither (an advertisement's, around
-    its label) draw nothing, nor does a rule before the first kept text or after the last, or
-    one within a table or a definition list (`kept_items`)."""
-    out: set[int] = set()
+def ruled(res: Result) -> dict[int, list[str]]:
+    """Per kept block that the page sets apart from the kept text before it by a rule, its
+    ``index`` and the element paths of the elements holding those rules (`Block.rules`: an
+    ``<hr>`` anywhere between the two, in an element that holds one of them): a break between
+    an article's parts, or between the entries of a page of several. The rules of a box
+    between them that holds neither (an advertisement's, around its label) draw nothing, nor
+    does a rule before the first kept text or after the last."""
+    out: dict[int, list[str]] = {}
     pending: list[str] = []
     last: str | None = None  # the element path of the kept block before
     for b, k in zip(res.blocks, res.kept):
         if b.rules:
             pending += b.rules
         if k and b.rich != "":
-            if pending and last is not None and any(_holds(p, last) or _holds(p, b.xpath) for p in pending):
-                out.add(b.index)
+            if pending and last is not None:
+                holders = [p for p in pending if _holds(p, last) or _holds(p, b.xpath)]
+                if holders:
+                    out[b.index] = holders
             pending, last = [], b.xpath
     return out
+
+
+def _cuts(holders: list[str], chain: tuple[tuple[str, str], ...]) -> bool:
+    """True when every rule of ``holders`` stands inside a table or a definition list that is
+    written as one around the block (``chain``, laid out: a layout table's parts are gone, and
+    text in a table but in no cell is no table's), where a rule would part its rows, cells, or
+    a term from its definition; a rule before such a list or table is drawn."""
+    parts = []
+    container = None
+    for path, tag in chain:
+        if tag == "table" or tag == "dl":
+            container = path
+        elif container is not None and tag in _PARTED:
+            parts.append(container)
+    return bool(parts) and all(any(_holds(part, h) for part in parts) for h in holders)
 
 
 def _holds(path: str, xpath: str) -> bool:

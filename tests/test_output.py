@@ -263,6 +263,14 @@ def test_a_rule_the_page_draws_between_kept_text_is_written():
     assert to_text(res) == "Part one.\nMore of it.\n\nPart two\n\ntail.\nKey | Value\nSize | Large"
     assert [b.rules for b in page("<pre>a<hr>b</pre><p>c</p>").blocks] == [(), ()]  # code draws none
     assert to_markdown(page("<dl><dt>Term</dt><hr><dd>Meaning</dd></dl>")) == "Term\n: Meaning\n"  # nor a term from its definition
+    # a rule inside a table that lays the page out (written as paragraphs) is drawn
+    prose = "a paragraph of prose long enough to read as the article that the page lays out in one cell."
+    assert to_markdown(page(f"<table><tr><td><p>One, {prose}</p><hr><p>Two, {prose}</p></td></tr></table>")) == (
+        f"One, {prose}\n\n---\n\nTwo, {prose}\n")
+    # a rule before a table or a definition list is drawn
+    assert to_markdown(page("<p>Text.</p><hr><dl><dt>Term</dt><dd>Meaning</dd></dl>")) == "Text.\n\n---\n\nTerm\n: Meaning\n"
+    assert to_markdown(page("<p>Text.</p><hr><table><tr><th>K</th><th>V</th></tr></table>")) == (
+        "Text.\n\n---\n\n| K | V |\n| --- | --- |\n")
 
 
 def test_the_rules_of_a_removed_box_between_kept_text_draw_nothing():
