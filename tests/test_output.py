@@ -261,8 +261,11 @@ def test_a_rule_the_page_draws_between_kept_text_is_written():
                                 "| Key | Value |\n| --- | --- |\n| Size | Large |\n")
     assert to_html(res).count("<hr>") == 2 and "<hr>\n<p>Part two</p>" in to_html(res)
     assert to_text(res) == "Part one.\nMore of it.\n\nPart two\n\ntail.\nKey | Value\nSize | Large"
+
+
+def test_a_rule_parts_no_definition_list_or_table_written_as_one_but_is_drawn_before_one():
     assert [b.rules for b in page("<pre>a<hr>b</pre><p>c</p>").blocks] == [(), ()]  # code draws none
-    assert to_markdown(page("<dl><dt>Term</dt><hr><dd>Meaning</dd></dl>")) == "Term\n: Meaning\n"  # nor a term from its definition
+    assert to_markdown(page("<dl><dt>Term</dt><hr><dd>Meaning</dd></dl>")) == "Term\n: Meaning\n"
     # a rule inside a table that lays the page out (written as paragraphs) is drawn
     prose = "a paragraph of prose long enough to read as the article that the page lays out in one cell."
     assert to_markdown(page(f"<table><tr><td><p>One, {prose}</p><hr><p>Two, {prose}</p></td></tr></table>")) == (
