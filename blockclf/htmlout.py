@@ -69,8 +69,8 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
             if pictures and len(stack) == pictures_at:
                 out.append(pictures)
                 pictures = ""
-        if it.post_break:
-            out.append("<hr>\n")  # a rule between a thread's posts
+        if it.post_break and out:
+            out.append("<hr>\n")  # a rule between posts, or the page's own
         # a photo set before the kept text starts: a paragraph of its own, or at the start of
         # the item or cell it comes before (a list goes on), never in code
         before = images_html(it.images_before, base) if images and it.images_before and not b.heading_level else ""

@@ -289,8 +289,8 @@ def titled_markdown(res: Result, head: str | None, items: list[Item], images: bo
     while i < len(items):
         chain = items[i].chain
         tags = [t for _, t in chain]
-        if items[i].post_break:
-            writer.chunks.append((["---"], "other", 0))  # a rule between a thread's posts
+        if items[i].post_break and writer.chunks:  # never first: a document opening with --- reads as front matter
+            writer.chunks.append((["---"], "other", 0))  # a rule between posts, or the page's own
         if "td" in tags or "th" in tags:
             table = next(p for p, t in reversed(chain) if t == "table") if "table" in tags else chain[0][0]
             j = _table_end(items, i, table)

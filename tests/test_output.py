@@ -276,6 +276,21 @@ def test_a_rule_parts_no_definition_list_or_table_written_as_one_but_is_drawn_be
         "Text.\n\n---\n\n| K | V |\n| --- | --- |\n")
 
 
+def test_a_document_never_opens_with_a_rule(monkeypatch):
+    # "---" on a Markdown document's first line opens front matter for many readers
+    from dataclasses import replace
+
+    import blockclf.htmlout
+    from blockclf.markdown import titled_markdown
+    from blockclf.structure import kept_items
+
+    res = page("<p>First.</p><hr><p>Second.</p>")
+    items = [replace(it, post_break=True) for it in kept_items(res)]  # a break asked for before the first too
+    assert titled_markdown(res, None, items) == "First.\n\n---\n\nSecond.\n"
+    monkeypatch.setattr(blockclf.htmlout, "kept_items", lambda _res: items)
+    assert to_html(res) == "<p>First.</p>\n<hr>\n<p>Second.</p>\n"
+
+
 def test_the_rules_of_a_removed_box_between_kept_text_draw_nothing():
     # an advertisement set inside a paragraph between two rules of its own
     res = page('<div><p>Only eight players <div class="ad"><hr><p>Advertisement</p><hr></div>broke par.</p>'
