@@ -222,7 +222,7 @@ def plain(md: str) -> str:
     md = _CODE_SPAN.sub(keep, md)
     for _ in range(2):  # an image inside a link
         md = re.sub(r"(?<!\\)!?\[((?:\\.|[^\[\]\\])*)\]\((?:<[^>]*>|[^)\s]*)(?: \"[^\"]*\")?\)", r"\1", md)
-    md = re.sub(r"(?<!\\)(\*\*|__|\*)", "", md)
+    md = re.sub(r"(?<!\\)(\*\*|__|\*|~~)", "", md)
     md = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", md)
     md = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], md)
     return _fold(md)

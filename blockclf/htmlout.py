@@ -1,7 +1,7 @@
 """Kept blocks as clean, minimal HTML that is safe to embed.
 
 Only structural elements (headings, paragraphs, lists, definition lists, tables, quotes,
-code) and inline ``a``, ``code``, ``strong``, ``em`` (and ``img`` on request) are written,
+code) and inline ``a``, ``code``, ``strong``, ``em``, ``del`` (and ``img`` on request) are written,
 with no attributes but ``href``/``src``/``alt``, ``value`` of ordered items, ``colspan`` and
 the code language's class; all page text is escaped and script addresses never reach an
 ``href``. The nesting comes from the blocks' structural chains (`blockclf.structure`).

@@ -1,7 +1,7 @@
 """A block's inline content (`Block.rich`) written as plain text, Markdown or safe HTML.
 
 `Block.rich` is escaped text with a few tags the segmenter itself wrote (``a``, ``code``,
-``strong``, ``em``, ``img``), so it is read here with one regular expression, never parsed
+``strong``, ``em``, ``del``, ``img``), so it is read here with one regular expression, never parsed
 as page HTML. A block element inside an inline one can leave a tag unmatched in a block:
 unmatched closing tags are dropped and open ones closed at the end.
 """
@@ -19,11 +19,12 @@ from .html import join_url
 __all__ = ["block_html", "block_images", "block_markdown", "block_plain", "escape_line_start", "images_html",
            "images_markdown", "md_escape"]
 
-_TAG = re.compile(r'<(/?)(a|code|strong|em|img)((?: [a-z]+="[^"]*")*)>')
+_TAG = re.compile(r'<(/?)(a|code|strong|em|del|img)((?: [a-z]+="[^"]*")*)>')
 _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
-#: what Markdown reads as markup besides backslashes, backticks, stars and brackets: an
+#: what Markdown reads as markup besides backslashes, backticks, stars and brackets: a tilde
+#: (struck-out text, ``~~x~~``, where a reader takes tildes as GitHub's Markdown does), an
 #: underscore at a word's edge, a tag's start, a character reference
-_MD_OTHER = r"|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)"
+_MD_OTHER = r"|~|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)"
 _MD_INLINE = re.compile(r"([\\`*\[\]])" + _MD_OTHER)
 #: `_MD_INLINE` outside a link's or an image's brackets: a bracket makes Markdown only where a
 #: "]" opens a link's address, a reference or a definition ("](", "][", "]:"), ends the text
@@ -33,7 +34,7 @@ _MD_TEXT = re.compile(r"([\\`*]|\](?=[(\[:]|$)|(?<=\[[ xX])\])" + _MD_OTHER)
 #: `_MD_TEXT` for a whole line's text, which nothing follows on its line ("[1]" at its end stays)
 _MD_LINE = re.compile(r"([\\`*]|\](?=[(\[:])|(?<=\[[ xX])\])" + _MD_OTHER)
 #: a character that `_MD_INLINE` may escape
-_MD_SPECIAL = re.compile(r"[\\`*\[\]_<&]")
+_MD_SPECIAL = re.compile(r"[\\`*\[\]_<&~]")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+=]|-(?=\s|-|$)|\d+(?=[.)](?:\s|$))|(?:`{3,}|~{3,}))")
 _UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data|file):", re.IGNORECASE)
 _URL_UNSAFE = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"})
@@ -62,7 +63,9 @@ def escape_line_start(line: str) -> str:
 
 
 #: spans that read as one when a page closes one and opens the next at once
-_JOINED = frozenset({"strong", "em", "code"})
+_JOINED = frozenset({"strong", "em", "code", "del"})
+#: the marks Markdown writes a span of emphasis or struck-out text between
+_MARKS = {"strong": "**", "em": "*", "del": "~~"}
 #: spans of emphasis, which Markdown writes with runs of the same character
 _EMPHASIS = frozenset({"strong", "em"})
 
@@ -288,7 +291,7 @@ def _close(stack: list[list], base: str | None) -> None:
     else:
         # what stands before it, through the spans it opens (they may be written without stars)
         before = lead or next((p[-1] for level in reversed(stack) for p in reversed(level[2]) if p), "")
-        out = _emphasis("**" if tag == "strong" else "*", stripped, lead, trail, before)
+        out = _emphasis(_MARKS[tag], stripped, lead, trail, before)
     stack[-1][2].append(out)
 
 
@@ -429,7 +432,7 @@ def _escaped(text: str, start: int, at: int) -> bool:
 
 
 def block_html(block: Block, base: str | None = None, images: bool = False, images_after: bool = True) -> str:
-    """The block's text as HTML: escaped, with only ``a``, ``code``, ``strong``, ``em`` (and
+    """The block's text as HTML: escaped, with only ``a``, ``code``, ``strong``, ``em``, ``del`` (and
     ``img``; `Block.images` at its end unless ``images_after`` is False, as in `block_markdown`)."""
     after = _images(block.images, _image_html, base) if images and images_after and block.images else ""
     if block.rich is None:

@@ -57,9 +57,11 @@ _MAX_TOKENS: Final = 48
 _PROSE_TAGS: Final = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "article", "section", "blockquote")
 #: the attributes of an element that has none (never changed)
 _NO_ATTRIBUTES: Final[dict[str, str]] = {}
-#: inline elements the renderers keep, by the tag they are written as in `Block.rich`
+#: inline elements the renderers keep, by the tag they are written as in `Block.rich` (struck-out
+#: text, a corrected word or an old price, as ``del``)
 _INLINE: Final = {"a": "a", "code": "code", "kbd": "code", "samp": "code", "tt": "code", "strong": "strong",
-                  "b": "strong", "em": "em", "i": "em", "img": "img", "base": "base", "button": "button"}
+                  "b": "strong", "em": "em", "i": "em", "del": "del", "s": "del", "strike": "del", "img": "img",
+                  "base": "base", "button": "button"}
 #: an absolute web address with a host, its scheme in lower case
 _PLAIN_ABSOLUTE: Final = re.compile(r"https?://[^/?#\s]")
 #: what urljoin may rewrite in an absolute address: tabs, line breaks, parameters (;), an empty

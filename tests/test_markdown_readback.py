@@ -1,5 +1,5 @@
 """Markdown read back by a CommonMark parser says what the page says: the same words, in order,
-as the text output, and its bold, italic, links and code as the page has them.
+as the text output, and its bold, italic, struck-out text, links and code as the page has them.
 
 markdown-it-py is CommonMark's reference implementation in Python; a hand-written check of
 Markdown's rules for emphasis beside punctuation would only repeat the writer's own reading.
@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 from blockclf import Result, parse, segment
 from blockclf.render import to_html, to_markdown, to_text
 
-COMMONMARK = MarkdownIt("commonmark").enable("table")  # tables as GitHub writes them
+COMMONMARK = MarkdownIt("commonmark").enable(["table", "strikethrough"])  # tables and ~~ as GitHub writes them
 _BLOCK_TAGS = re.compile(r"</?(?:p|h[1-6]|li|ul|ol|blockquote|pre|table|thead|tbody|tr|td|th|hr|br|dd|dt|dl)\b[^>]*>")
 
 
@@ -46,16 +46,20 @@ def plain(markup: str) -> str:
 
 
 def spans(markup: str) -> list[int]:
-    return [markup.count(f"<{tag}>") + markup.count(f"<{tag} ") for tag in ("strong", "em", "code", "a")]
+    """How many bold, italic, code, link and struck-out spans (a reader's ``s``, blockclf's ``del``)."""
+    return [markup.count(f"<{tag}>") + markup.count(f"<{tag} ") for tag in ("strong", "em", "code", "a")] + [
+        markup.count("<s>") + markup.count("<del>")]
 
 
 def assert_read_back(res: Result) -> None:
     out = rendered(res)
     assert words(plain(out)) == words(to_text(res))  # the same words, in their order
-    assert spans(out) == spans(to_html(res))  # bold, italic, code and links, as the page has them
+    assert spans(out) == spans(to_html(res))  # bold, italic, code, links and struck-out text, as the page has them
     # (marks alone in bold, "Combo**®**", are written plain: docs/output.md)
     stars = plain(out).count("*") - to_text(res).count("*")
     assert stars == 0, f"{stars} stars of Markdown's own shown: {to_markdown(res)!r}"
+    tildes = plain(out).count("~") - to_text(res).count("~")
+    assert tildes == 0, f"{tildes} tildes of Markdown's own shown: {to_markdown(res)!r}"
 
 
 @pytest.mark.parametrize("body", [
@@ -68,6 +72,8 @@ def assert_read_back(res: Result) -> None:
     "<p>post</p></li></ol><ul><li>a</li></ul><ul><li>b</li></ul>",
     "<p>Rated <b>A*</b>and x<b>*C</b>, <b>D**</b>E.</p>",
     "<table><tr><th>Plan</th><th>Price</th></tr><tr><td><b>Yes</b> Pro</td><td><b>$9</b>/mo</td></tr></table>",
+    "<p>Now <del>$90</del> $30, <s>Leicas</s> proper cameras, ~4-8 reps, a ~~literal~~ pair, x<s>y</s><s>z</s>, "
+    "<strike>e, </strike>f.</p>",
 ])
 def test_markdown_reads_back_as_the_page(body):
     assert_read_back(page(body))
@@ -80,12 +86,12 @@ _RUNS = st.lists(st.one_of(_LETTERS, _MARKS, st.just(" ")), min_size=1, max_size
 
 @st.composite
 def inline_html(draw: st.DrawFn) -> str:
-    """A paragraph's inline markup: text of letters, marks and spaces, in bold, italic, code and
-    links, one span at a time (emphasis beside or inside emphasis makes runs of stars that
-    Markdown reads its own way: docs/output.md)."""
+    """A paragraph's inline markup: text of letters, marks and spaces, in bold, italic, code,
+    links and struck-out text, one span at a time (emphasis beside or inside emphasis makes
+    runs of stars that Markdown reads its own way: docs/output.md)."""
     parts = []
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["text", "text", "b", "em", "code", "a"]))
+        kind = draw(st.sampled_from(["text", "text", "b", "em", "code", "a", "del"]))
         inner = html.escape(draw(_RUNS), quote=False)
         parts.append(inner if kind == "text" else f'<a href="/p">{inner}</a>' if kind == "a"
                      else f"<{kind}>{inner}</{kind}>")
@@ -100,3 +106,5 @@ def test_any_inline_markup_reads_back_with_its_words_and_no_stray_stars(markup):
     assert words(plain(out)) == words(to_text(res))
     stars = plain(out).count("*") - to_text(res).count("*")
     assert stars == 0, f"{stars} stars of Markdown's own shown: {to_markdown(res)!r}"
+    tildes = plain(out).count("~") - to_text(res).count("~")
+    assert tildes == 0, f"{tildes} tildes of Markdown's own shown: {to_markdown(res)!r}"
