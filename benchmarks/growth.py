@@ -38,7 +38,7 @@ def _ld(obj: object) -> str:
 KINDS: dict[str, Callable[[int], str]] = {
     "title of many parts": lambda n: "<title>" + "|".join(["a"] * min(n // 16, 500)) + "</title><h1>a a</h1>" + PROSE,
     "emphasis in one paragraph": lambda n: "<title>T</title><h1>T</h1><p>"
-    + "<b>*x*</b><i>_y_</i><code>`z`</code>[a](b) " * n + "</p>",
+    + "<b>*x*</b><i>_y_</i><code>`z`</code><s>~w~</s>[a](b) " * n + "</p>",
     "h1 headings": lambda n: "<title>A | B</title>" + "".join(f"<h1>Head {i}</h1>{PROSE}" for i in range(n)),
     "headings beside a long title": lambda n: "<title>" + " | ".join(f"w{i}" for i in range(150)) + "</title>"
     + "".join(f"<h2>w0 w1 x{i}</h2>" for i in range(n)) + PROSE,
