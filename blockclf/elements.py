@@ -19,7 +19,7 @@ from lxml import etree
 __all__ = ["ANCHOR_GLYPHS", "BADGE_CLASSES", "CONSENT", "CONSENT_CLASSES", "CONSENT_IDS", "DOT", "FURNITURE_CLASSES",
            "ICON", "NOTICE", "NOTICE_IDS", "SCREEN_READER_CLASSES", "SKIP_TAGS", "class_tokens", "code_lang",
            "image_source", "is_anchor_glyph", "is_badge", "is_furniture", "is_furniture_button", "is_hidden",
-           "is_small_image", "overlay_kind"]
+           "is_small_image", "is_top_link", "overlay_kind"]
 
 #: elements whose content a browser never shows as text
 SKIP_TAGS: Final = frozenset(
@@ -103,6 +103,15 @@ _BUTTON_LABELS: Final = frozenset(("", "copy", "copied", "copied!", "copy code",
                                    "reset", "edit", "try it"))
 #: texts of in-page links that are furniture: heading anchors, footnote back-links
 ANCHOR_GLYPHS: Final = frozenset("¶ # § 🔗 ⚓ ↩ ↵ ^ ↑".split())
+#: what a link back to the top of the page says (`is_top_link`), in the languages most common on
+#: the web, with any arrow or caret around it
+_TOP_LINK: Final = re.compile(
+    r"[\s↑⇧⬆▲△^⌃︿]*(?:(?:back|return|go|jump|scroll|skip)?\s*(?:up\s*)?to\s+(?:the\s+)?top(?:\s+of\s+(?:the\s+)?page)?"
+    r"|top(?:\s+of\s+(?:the\s+)?page)?|page\s+top|(?:zurück\s+)?nach\s+oben|zum\s+seitenanfang|seitenanfang"
+    r"|retour\s+en\s+haut|vers\s+le\s+haut|haut\s+de\s+(?:la\s+)?page|(?:volver|ir)\s+arriba"
+    r"|torna\s+(?:su|all'inizio)|(?:terug\s+)?naar\s+boven|till\s+toppen|do\s+góry|наверх"
+    r"|ページ(?:の)?(?:トップ|先頭)(?:へ)?(?:戻る)?|トップへ戻る|(?:回到|返回)顶部)[\s↑⇧⬆▲△^⌃︿]*",
+    re.IGNORECASE)
 #: the most pixels an image may be drawn across (either way) and still be an icon, a rule or a
 #: tracking pixel: RSS and share buttons (16, 20), one-pixel spacers and lines
 SMALL_IMAGE_PX: Final = 24
@@ -242,6 +251,17 @@ def is_furniture_button(el: etree._Element) -> bool:
     """
     label = " ".join("".join(t for t in el.itertext() if isinstance(t, str)).split()).lower()
     return label in _BUTTON_LABELS
+
+
+def is_top_link(el: etree._Element) -> bool:
+    """True for a link into the page that takes a reader back to its top ("Back to top", "Top
+    of page", "Nach oben", "↑ Top"): a control of the page, written nowhere, as a heading's
+    anchor glyph is not."""
+    href = el.get("href")
+    if href is None or not href.startswith("#") or len(el) > 3:
+        return False
+    text = "".join(t for t in el.itertext() if isinstance(t, str))
+    return len(text) <= 40 and _TOP_LINK.fullmatch(text) is not None
 
 
 def is_anchor_glyph(el: etree._Element) -> bool:

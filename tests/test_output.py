@@ -355,6 +355,16 @@ def test_heading_anchor_glyphs_are_dropped_everywhere():
     assert res.blocks[0].text == "Install¶"  # what the model reads is unchanged
 
 
+def test_links_back_to_the_top_of_the_page_are_dropped_everywhere():
+    res = page('<a name="top"></a><p>Body one.</p><p><a href="#top">Back to top</a></p>'
+               '<p>Ends here. <a href="#top">&uarr; Top</a></p><p><a href="#oben">Nach oben</a></p>'
+               '<p><a href="#stories">Top stories</a> and <a href="/top">Back to top</a></p>')
+    assert to_markdown(res) == ("Body one.\n\nEnds here.\n\n[Top stories](https://site.org/a/b.html#stories) and "
+                                "[Back to top](https://site.org/top)\n")  # another page's "top" is a link
+    assert to_text(res) == "Body one.\nEnds here.\nTop stories and Back to top"
+    assert "Back to top" in res.blocks[1].text  # what the model reads is unchanged
+
+
 def test_expand_toggles_of_forum_quotes_are_dropped_everywhere():
     res = page('<blockquote class="bbCodeBlock"><div class="bbCodeBlock-content"><div class="bbCodeBlock-expandContent">'
                'Gases are transparent.</div><div class="bbCodeBlock-expandLink js-expandLink"><a role="button">'
