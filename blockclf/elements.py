@@ -255,13 +255,19 @@ def is_furniture_button(el: etree._Element) -> bool:
 
 def is_top_link(el: etree._Element) -> bool:
     """True for a link into the page that takes a reader back to its top ("Back to top", "Top
-    of page", "Nach oben", "↑ Top"): a control of the page, written nowhere, as a heading's
-    anchor glyph is not."""
+    of page", "Nach oben", "↑ Top") and stands alone in its element: a control of the page,
+    written nowhere, as a heading's anchor glyph is not. Beside other text it stays, as the
+    words around it would read wrong without it ("Return to <a>top</a>", "[<a>Top</a>]")."""
     href = el.get("href")
     if href is None or not href.startswith("#") or len(el) > 3:
         return False
     text = "".join(t for t in el.itertext() if isinstance(t, str))
-    return len(text) <= 40 and _TOP_LINK.fullmatch(text) is not None
+    if len(text) > 40 or _TOP_LINK.fullmatch(text) is None:
+        return False
+    parent = el.getparent()
+    previous = el.getprevious()
+    before = (previous.tail if previous is not None else parent.text) if parent is not None else None
+    return not ((before and not before.isspace()) or (el.tail and not el.tail.isspace()))
 
 
 def is_anchor_glyph(el: etree._Element) -> bool:

@@ -357,12 +357,19 @@ def test_heading_anchor_glyphs_are_dropped_everywhere():
 
 def test_links_back_to_the_top_of_the_page_are_dropped_everywhere():
     res = page('<a name="top"></a><p>Body one.</p><p><a href="#top">Back to top</a></p>'
-               '<p>Ends here. <a href="#top">&uarr; Top</a></p><p><a href="#oben">Nach oben</a></p>'
+               '<div><a href="#top">&uarr; Top</a><br><a href="#oben">Nach oben</a></div><p>Ends here.</p>'
                '<p><a href="#stories">Top stories</a> and <a href="/top">Back to top</a></p>')
     assert to_markdown(res) == ("Body one.\n\nEnds here.\n\n[Top stories](https://site.org/a/b.html#stories) and "
                                 "[Back to top](https://site.org/top)\n")  # another page's "top" is a link
     assert to_text(res) == "Body one.\nEnds here.\nTop stories and Back to top"
     assert "Back to top" in res.blocks[1].text  # what the model reads is unchanged
+
+
+def test_a_link_to_the_top_beside_other_words_stays():
+    # the words around it would read wrong without it
+    res = page('<p>Return to <a href="#top">top</a></p><p>[<a href="#top">Top</a>]</p>'
+               '<p>Ends here. <a href="#top">Top</a></p>')
+    assert to_text(res) == "Return to top\n[Top]\nEnds here. Top"
 
 
 def test_expand_toggles_of_forum_quotes_are_dropped_everywhere():
