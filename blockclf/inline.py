@@ -21,10 +21,12 @@ __all__ = ["block_html", "block_images", "block_markdown", "block_plain", "escap
 
 _TAG = re.compile(r'<(/?)(a|code|strong|em|del|img)((?: [a-z]+="[^"]*")*)>')
 _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
-#: what Markdown reads as markup besides backslashes, backticks, stars and brackets: a tilde
-#: (struck-out text, ``~~x~~``, where a reader takes tildes as GitHub's Markdown does), an
-#: underscore at a word's edge, a tag's start, a character reference
-_MD_OTHER = r"|~|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)"
+#: what Markdown reads as markup besides backslashes, backticks, stars and brackets: a run of
+#: tildes, or one beside a space or the text's edge, where it could meet the ``~~`` of struck-out
+#: text (for a reader that takes tildes as GitHub's Markdown does; one inside a word or an
+#: address, "/~user/", stays as it is), an underscore at a word's edge, a tag's start, a
+#: character reference
+_MD_OTHER = r"|~(?=~|\s|$)|(?<=~|\s)~|^~|(?<![^\W_])_|_(?![^\W_])|<(?=[A-Za-z/!?])|&(?=#?\w+;)"
 _MD_INLINE = re.compile(r"([\\`*\[\]])" + _MD_OTHER)
 #: `_MD_INLINE` outside a link's or an image's brackets: a bracket makes Markdown only where a
 #: "]" opens a link's address, a reference or a definition ("](", "][", "]:"), ends the text
@@ -312,6 +314,8 @@ def _emphasis(mark: str, stripped: str, lead: str, trail: str, before: str) -> s
         # letter or other stars no reader takes for emphasis, and which add nothing to a mark
         return f"{lead}{stripped}{trail}"
     head, body, tail = _outside_punctuation(stripped, before)
+    if not body:  # escaped marks alone ("a**\\` .**"), all written outside: without stars
+        return f"{lead}{stripped}{trail}"
     if _glued(before) and _is_mark(body[0]):  # code or a link right after a letter: "a**`x`**"
         return f"{lead}{stripped}{trail}"  # can open no emphasis there
     # a letter after its end: the punctuation moves out, or, where none can (it ends with code
@@ -337,8 +341,8 @@ def _joined(pieces: list[str]) -> str:
         piece = pieces[i]
         if isinstance(piece, _Emphasis) and _glued(following):
             out[i] = piece.moved
-        if piece:
-            following = piece[0]
+        if out[i]:  # as written: a span after it may have lost its marks (struck-out "a[" before a letter)
+            following = out[i][0]
     return "".join(out)
 
 

@@ -299,10 +299,14 @@ def test_the_rules_of_a_removed_box_between_kept_text_draw_nothing():
 
 
 def test_struck_out_text_is_struck_out_in_markdown_and_html_and_plain_in_text():
-    res = page("<p>Now <del>$90</del> $30: <s>Leicas</s> proper cameras, <strike>old</strike> new, ~4 reps.</p>")
-    assert to_markdown(res) == "Now ~~$90~~ $30: ~~Leicas~~ proper cameras, ~~old~~ new, \\~4 reps.\n"
-    assert to_html(res) == "<p>Now <del>$90</del> $30: <del>Leicas</del> proper cameras, <del>old</del> new, ~4 reps.</p>\n"
-    assert to_text(res) == "Now $90 $30: Leicas proper cameras, old new, ~4 reps."
+    res = page("<p>Now <del>$90</del> $30: <s>Leicas</s> proper cameras, <strike>old</strike> new, ~4 reps, "
+               "/~user/, a ~~pair~~ the page writes.</p>")
+    # the page's own tildes escaped where a reader could take them for struck-out text's
+    assert to_markdown(res) == ("Now ~~$90~~ $30: ~~Leicas~~ proper cameras, ~~old~~ new, \\~4 reps, /~user/, "
+                                "a \\~\\~pair\\~\\~ the page writes.\n")
+    assert to_html(res) == ("<p>Now <del>$90</del> $30: <del>Leicas</del> proper cameras, <del>old</del> new, ~4 reps, "
+                            "/~user/, a ~~pair~~ the page writes.</p>\n")
+    assert to_text(res) == "Now $90 $30: Leicas proper cameras, old new, ~4 reps, /~user/, a ~~pair~~ the page writes."
 
 
 def test_a_headline_with_its_comments_counted_in_it_is_written_once():
