@@ -235,6 +235,35 @@ def _benchmark_sample(n: int = 40) -> list[Path]:
     return [p for p in paths if p.exists()][:n]
 
 
+#: inline and structural markup the writers turn into Markdown, HTML and JSON, and text that
+#: Markdown reads as syntax
+_WRITTEN_TAGS = _TAGS + ("hr", "del", "s", "strike", "strong", "em", "code", "kbd", "img", "dl", "dt", "dd", "h3",
+                         "sup", "sub", "q")
+_WRITTEN_ATTRS = _ATTRS + (' src="/i.png" alt="a*b"', ' href="#top"', ' href="javascript:x"', ' colspan="2"')
+_WRITTEN_SOUP = st.lists(st.one_of(
+    st.text(alphabet=st.sampled_from([*"ab c~*_`[]()!#>-|\\.", "\u200d", "商"]), max_size=12),
+    st.builds(lambda t, a: f"<{t}{a}>", st.sampled_from(_WRITTEN_TAGS), st.sampled_from(_WRITTEN_ATTRS)),
+    st.builds(lambda t: f"</{t}>", st.sampled_from(_WRITTEN_TAGS)),
+), max_size=50).map("".join)
+
+
+@FUZZ
+@given(_WRITTEN_SOUP)
+def test_fuzz_every_format_writes_any_tag_soup(soup):
+    # a writer that fails loses the page ("output failed"): every format writes whatever was kept
+    from blockclf import Result
+    from blockclf.render import to_dict, to_html, to_markdown, to_text
+
+    blocks = segment(parse(f"<html><body>{soup}</body></html>"))
+    kept = np.array([i % 3 != 1 for i in range(len(blocks))], dtype=bool)
+    res = Result(blocks=blocks, scores=np.where(kept, 0.9, 0.1), kept=kept, threshold=0.5, favor="balanced",
+                 title="T", url="https://site.org/a/b.html", name="page")
+    for images in (False, True):
+        assert isinstance(to_markdown(res, images=images), str) and isinstance(to_html(res, images=images), str)
+        json.dumps(to_dict(res, images=images))
+    assert isinstance(to_text(res), str)
+
+
 @pytest.mark.skipif(not (BENCH / "index.jsonl").exists(), reason=f"benchmark not found at {BENCH} (set BLOCKCLF_BENCH)")
 def test_nothing_lost_on_benchmark_pages(model):
     sample = _benchmark_sample()
