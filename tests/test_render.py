@@ -215,13 +215,14 @@ def test_removal_log_has_one_record_per_removed_block():
 
 
 def _joined_one_by_one(pieces):
-    """`inline._joined` by its definition: each emphasis looks at the first piece after it with text."""
-    out = []
-    for i, piece in enumerate(pieces):
-        if isinstance(piece, inline._Emphasis) and inline._glued(next((p[0] for p in pieces[i + 1:] if p), "")):
-            piece = piece.moved
-        out.append(piece)
-    return "".join(out)
+    """`inline._joined` by its definition: each emphasis looks at the first piece after it with
+    text, as that piece is written."""
+    written = list(pieces)
+    for i in range(len(pieces) - 1, -1, -1):
+        following = next((p[0] for p in written[i + 1:] if p), "")
+        if isinstance(pieces[i], inline._Emphasis) and inline._glued(following):
+            written[i] = pieces[i].moved
+    return "".join(written)
 
 
 def _emphasis_piece(text: str) -> str:
@@ -230,8 +231,17 @@ def _emphasis_piece(text: str) -> str:
     return span
 
 
+def _marks_piece(text: str) -> str:
+    """A span that, before a letter, is written without its marks (it ends with a mark that no
+    closing stars may follow there): what follows it as written is then its own first character."""
+    span = inline._Emphasis(f"~~{text}~~")
+    span.moved = text
+    return span
+
+
 _PIECES = st.lists(st.one_of(st.sampled_from(["", " ", "a", "b c", ".", "**", "x*", "中"]),
-                             st.sampled_from(["a", "b", "中"]).map(_emphasis_piece)), max_size=12)
+                             st.sampled_from(["a", "b", "中"]).map(_emphasis_piece),
+                             st.sampled_from(["a[", "[", "中["]).map(_marks_piece)), max_size=12)
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
