@@ -300,9 +300,10 @@ def _close(stack: list[list], base: str | None) -> None:
 class _Emphasis(str):
     """An emphasis span that ends with punctuation, written with it inside the stars;
     ``moved`` writes it after them (or, for a mark alone, without stars), as the span must be
-    when a letter follows."""
+    when a letter follows; ``run`` is the character its marks are made of."""
 
     moved: str
+    run: str = "*"
 
 
 def _emphasis(mark: str, stripped: str, lead: str, trail: str, before: str) -> str:
@@ -313,19 +314,22 @@ def _emphasis(mark: str, stripped: str, lead: str, trail: str, before: str) -> s
         # marks alone, not code or a link ("Combo**®**", "**✓**"): without stars, which beside a
         # letter or other stars no reader takes for emphasis, and which add nothing to a mark
         return f"{lead}{stripped}{trail}"
-    head, body, tail = _outside_punctuation(stripped, before)
+    run = mark[0]  # a star, or the tilde of struck-out text
+    head, body, tail = _outside_punctuation(stripped, before, run)
     if not body:  # escaped marks alone ("a**\\` .**"), all written outside: without stars
         return f"{lead}{stripped}{trail}"
-    if _glued(before) and _is_mark(body[0]):  # code or a link right after a letter: "a**`x`**"
+    if _glued(before, run) and _is_mark(body[0], run):  # code or a link right after a letter: "a**`x`**"
         return f"{lead}{stripped}{trail}"  # can open no emphasis there
-    # a letter after its end: the punctuation moves out, or, where none can (it ends with code
-    # or a link), the stars go
-    moved = f"{lead}{head}{body}" if not tail and _is_mark(body[-1]) else f"{lead}{head}{mark}{body}{mark}{tail}"
+    # a letter after its end: the punctuation moves out, or, where none can (it ends with code,
+    # a link or another span's marks), the stars go
+    moved = (f"{lead}{head}{body}" if not tail and _is_mark(body[-1], run)
+             else f"{lead}{head}{mark}{body}{mark}{tail}")
     out = f"{lead}{head}{mark}{body}{tail}{mark}{trail}"
     if trail or out == moved:
         return out
     span = _Emphasis(out)  # how its end is written depends on what follows
     span.moved = moved
+    span.run = run
     return span
 
 
@@ -339,7 +343,7 @@ def _joined(pieces: list[str]) -> str:
     following = ""  # the first character written after the piece at hand ("" at the end)
     for i in range(len(pieces) - 1, -1, -1):
         piece = pieces[i]
-        if isinstance(piece, _Emphasis) and _glued(following):
+        if isinstance(piece, _Emphasis) and _glued(following, piece.run):
             out[i] = piece.moved
         if out[i]:  # as written: a span after it may have lost its marks (struck-out "a[" before a letter)
             following = out[i][0]
@@ -347,9 +351,9 @@ def _joined(pieces: list[str]) -> str:
 
 
 #: ASCII punctuation that no Markdown written here is made of (escapes, links, images, code,
-#: emphasis, entities): it may be written outside a span's stars (";" ends no entity written
-#: here, whose "&amp;" is always followed by the rest of the page's text)
-_LOOSE_ASCII = frozenset(".,:;?'\"$%#@~^=+-/|")
+#: emphasis, struck-out text, entities): it may be written outside a span's stars (";" ends no
+#: entity written here, whose "&amp;" is always followed by the rest of the page's text)
+_LOOSE_ASCII = frozenset(".,:;?'\"$%#@^=+-/|")
 
 
 def _is_punctuation(ch: str) -> bool:
@@ -357,11 +361,11 @@ def _is_punctuation(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "PS"
 
 
-def _glued(ch: str) -> bool:
-    """Whether stars beside ``ch`` open or close emphasis only on a letter's side: beside a
-    letter or a digit, or beside other stars, which would make one run with them; not beside
-    a space, punctuation, or the start or end of the line."""
-    return ch == "*" or (bool(ch) and not ch.isspace() and not _is_punctuation(ch))
+def _glued(ch: str, run: str = "*") -> bool:
+    """Whether stars (or the tildes of struck-out text: ``run``) beside ``ch`` open or close a
+    span only on a letter's side: beside a letter or a digit, or beside more of ``run``, which
+    would make one run with them; not beside a space, punctuation, or the start or end of the line."""
+    return ch == run or (bool(ch) and not ch.isspace() and not _is_punctuation(ch))
 
 
 def _escape_bang(pieces: list[str]) -> None:
@@ -379,16 +383,17 @@ def _escape_bang(pieces: list[str]) -> None:
 _LINK_END = re.compile(r"\]\([^()\s]*\)$")
 
 
-def _is_mark(ch: str) -> bool:
-    """Punctuation or a symbol, but a star: a star beside stars makes one run with them."""
-    return ch != "*" and _is_punctuation(ch)
+def _is_mark(ch: str, run: str = "*") -> bool:
+    """Punctuation or a symbol, but the character of the span's own marks (``run``): a star
+    beside stars makes one run with them, and a star beside tildes is a mark like any other."""
+    return ch != run and _is_punctuation(ch)
 
 
 def _is_loose_punctuation(ch: str, also: str = "") -> bool:
     return (ch in _LOOSE_ASCII or ch in also) if ch.isascii() else _is_punctuation(ch)
 
 
-def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
+def _outside_punctuation(text: str, before: str, run: str = "*") -> tuple[str, str, str]:
     """``text``, to be written inside emphasis, as what goes before the opening stars, what
     goes inside, and what may go after the closing ones; ``before`` is the character the
     opening stars follow ("" at the start of the line or of the span around).
@@ -404,7 +409,7 @@ def _outside_punctuation(text: str, before: str) -> tuple[str, str, str]:
     unless nothing else can: then it moves with its backslash (``**a**\\*b``, not
     ``**a\\***b``, whose stars would show)."""
     start, end = 0, len(text)
-    glued = _glued(before)
+    glued = _glued(before, run)
     if glued:  # a link opens with "[", never with a parenthesis
         while start < end and _is_loose_punctuation(text[start], "()"):
             start += 1

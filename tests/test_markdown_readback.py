@@ -116,6 +116,7 @@ def test_any_inline_markup_reads_back_with_its_words_and_no_stray_stars(markup):
 @pytest.mark.parametrize("markup", [
     "a<b>` .</b>",  # bold holding only escaped marks after a letter: the page could not be written at all
     "<b>a.</b><del>a[</del>a",  # bold whose next span loses its marks before a letter
+    "<del><em>a</em></del>a",  # struck-out italic before a letter: a star is a mark beside tildes
 ])
 def test_cases_the_generated_paragraphs_found_read_back(markup):
     assert_words_and_no_stray_marks(page(f"<p>word {markup} end</p>"))
