@@ -718,7 +718,7 @@ class _Segmenter:
                     self.base_read = True
                     base = join_url(self.base, href.strip()) if self.base else href.strip()
                     self.base = base if base and _SAFE_URL.match(base) else self.base
-            elif inline == "a" and (is_anchor_glyph(el) or is_top_link(el)):
+            elif inline == "a" and attrib.get("href", "").startswith("#") and (is_anchor_glyph(el) or is_top_link(el)):
                 furniture = True
             elif not pre and not self.furniture:
                 close = self._open(attrib, inline, tables > 0)

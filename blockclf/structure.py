@@ -283,8 +283,8 @@ def _cuts(holders: list[str], chain: tuple[tuple[str, str], ...]) -> bool:
 
 
 def _holds(path: str, xpath: str) -> bool:
-    """True when the element at ``path`` holds the element at ``xpath``."""
-    return xpath.startswith(path) and xpath[len(path):len(path) + 1] in ("/", "")
+    """True when the element at ``path`` is the element at ``xpath`` or holds it."""
+    return xpath == path or xpath.startswith(path + "/")
 
 
 def pictures_before(res: Result) -> dict[int, str]:
