@@ -518,7 +518,7 @@ def author_text(text: str | None) -> str | None:
         text = text[1:-1]  # a name wholly in brackets, "(Rich Smith)"; one word so is a label: "[www]"
         if len(text.split()) < 2:
             return None
-    text = _BADGE_AFTER_NAME.sub("", _BY_PREFIX.sub("", text).strip(" |,;:-–—@／"))
+    text = _BADGE_AFTER_NAME.sub("", _BY_PREFIX.sub("", text).strip(" |,;:-–—@／").rstrip(" /"))
     parts = [p.strip() for p in text.split(",")]
     if len(parts) > 1:
         text = ", ".join(p for i, p in enumerate(parts)

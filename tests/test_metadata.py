@@ -770,6 +770,7 @@ def test_text_the_identifier_refuses_leaves_the_declaration():
     ("Michael Goldfarb Writer and broadcaster", "Michael Goldfarb"),
     ("Eliot Caroom/The Star-Ledger", "Eliot Caroom"),
     ("Ed Silverman //", "Ed Silverman"),
+    ("By Ed Silverman // November 6th, 2012 // 10:07 am", "Ed Silverman"),  # the date cut off first
     ("M.A.Qudoos and Nada S. Mussallam (Our Staff Reporter)", "M.A.Qudoos and Nada S. Mussallam"),
     ("Jason Ditz is news editor of Antiwar.com.", "Jason Ditz"),
     ("Meaghan Weeden ● March 3", "Meaghan Weeden"),  # a symbol as separator
