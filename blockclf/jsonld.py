@@ -31,6 +31,14 @@ _TERM_SEPARATOR = re.compile(r"[,;，、；]")
 #: a keyword that is an address or a path ("f/4g", a lens's aperture, is neither)
 _ADDRESS = re.compile(r"(?:https?:)?//|www\.|/")
 _MAX_TERM_CHARS = 100
+#: a keyword that is a record's identifier, not a word for a reader: a UUID, a number of seven
+#: digits or more (a year, a postcode stay), a long hexadecimal digest; or a content system's field
+#: written out as ``key: value`` under a key no reader's tag has ("contentId: d9ce...",
+#: "hasProduct: true", "content-type: Product Review"): camel case, or joined by a hyphen or
+#: an underscore
+_IDENTIFIER = re.compile(r"(?i:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{7,}|"
+                         r"(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{16,})"
+                         r"|[a-z]{2,}(?:(?:[A-Z][a-z]+)+|(?:[-_][a-z]{2,})+):\s.*")
 
 
 #: the keys under which an object describes the page itself ("a WebPage's mainEntity is the
@@ -134,7 +142,8 @@ def jsonld_terms(value: Any) -> list[str]:
     """Keywords or sections: a string of them separated by commas (or semicolons, or the
     commas of Chinese and Japanese) or a list of strings; none that holds `_CODE_MARKS` (a
     broken tag's attribute runs on into markup or script), none without a letter or digit, and
-    none that is an address or a path (a page's URL given as its keyword, "/news/nation")."""
+    none that is an address or a path (a page's URL given as its keyword, "/news/nation"), and
+    none that is an identifier (`_IDENTIFIER`)."""
     if isinstance(value, str):
         # an entity escaped twice ("Food &amp;amp; Drink") is read before the semicolons part terms
         parts: Iterable[Any] = _TERM_SEPARATOR.split(unescape(value) if "&" in value else value)
@@ -148,7 +157,7 @@ def jsonld_terms(value: Any) -> list[str]:
             p = p.get("name")
         t = clean_value(p, _MAX_TERM_CHARS)
         if (t and t not in out and any(c.isalnum() for c in t) and not _CODE_MARKS.intersection(t) and "()" not in t
-                and not _ADDRESS.match(t)):
+                and not _ADDRESS.match(t) and not _IDENTIFIER.fullmatch(t)):
             out.append(t)
     return out[:MAX_TERMS]
 

@@ -249,6 +249,19 @@ def test_keywords_are_parted_as_their_page_writes_them(keywords, tags):
     assert meta_of(page(f'<meta name="keywords" content="{keywords}">')).tags == tags
 
 
+@pytest.mark.parametrize("keywords, tags", [
+    # a UUID, an article's number, a digest: a record's identifiers; a year and a postcode stay
+    ("26157981-b4f7-4929-adc1-e860c6f03636, Travel, 100312362, 9f86d081884c7d659a2f, 2018, 90402",
+     ("Travel", "2018", "90402")),
+    # a content system's fields written out; titles and sections with a colon stay
+    ("contentId: d9cefeed, hasProduct: true, content-type: Product Review, Running, "
+     "Kong: Skull Island, fallout: new vegas, Category: Travel",
+     ("Running", "Kong: Skull Island", "fallout: new vegas", "Category: Travel")),
+])
+def test_keywords_that_are_identifiers_are_no_tags(keywords, tags):
+    assert meta_of(page(f'<meta name="keywords" content="{keywords}">')).tags == tags
+
+
 def test_keywords_that_run_on_into_script_are_dropped():
     """A broken tag's attribute runs on into the page's script: those "keywords" are no tags."""
     junk = "Sport, Birmingham, str) ) { document.write('&lt;link href=, 2007 3:15 PM--&gt; &lt;script language="
