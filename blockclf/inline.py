@@ -448,7 +448,12 @@ def block_html(block: Block, base: str | None = None, images: bool = False, imag
         return escape(block.text, False) + after
     heading = bool(block.heading_level)
     out: list[str] = []
-    open_tags: list[tuple[str, bool]] = []  # each open tag, and whether it was written
+    # each open tag: its name, where it was written in ``out`` (None: not written) and how
+    # many visible pieces (words, images) were written before it; a span that closes with
+    # none since is left out, as Markdown leaves it (a link around an image not written, an
+    # empty <strong>): an empty <a> or <em> is markup with nothing for a reader
+    open_tags: list[tuple[str, int | None, int]] = []
+    visible = 0
     # where a space goes if a word follows an image written since the last text: after the
     # image and the tags it closes, before any it opens (no "<strong> Bold")
     space_at: int | None = None
@@ -457,27 +462,38 @@ def block_html(block: Block, base: str | None = None, images: bool = False, imag
             if space_at is not None and value[:1].isalnum():
                 out.insert(space_at, " ")
             out.append(escape(value, False))
+            visible += not value.isspace()
             space_at = None
         elif kind == "open":
             if value == "img":
                 if images and (written := _image_html(attrs, base)):
                     out.append(written)
+                    visible += 1
                     space_at = len(out)
             elif value == "a":
                 href = "" if heading and _within(attrs.get("href", ""), base) else _url(attrs.get("href", ""), base)
-                if href and ("a", True) in open_tags:  # a link in a link is no HTML: the outer one stands
-                    href = ""
-                if href:  # no usable address: the text, unlinked
+                if href and any(t == "a" and at is not None for t, at, _ in open_tags):
+                    href = ""  # a link in a link is no HTML: the outer one stands
+                # no usable address: the text, unlinked
+                open_tags.append((value, len(out) if href else None, visible))
+                if href:
                     out.append(f'<a href="{escape(href)}">')
-                open_tags.append((value, bool(href)))
             else:
+                open_tags.append((value, len(out), visible))
                 out.append(f"<{value}>")
-                open_tags.append((value, True))
-        elif open_tags and open_tags[-1][0] == value and open_tags.pop()[1]:  # closed, written if opened so
-            out.append(f"</{value}>")
-            if space_at == len(out) - 1:
-                space_at = len(out)
-    out += [f"</{t}>" for t, written in reversed(open_tags) if written]
+        elif open_tags and open_tags[-1][0] == value:
+            _tag, at, seen = open_tags.pop()
+            if at is not None and visible == seen:
+                out[at] = ""  # nothing to read in it: neither tag is written
+            elif at is not None:
+                out.append(f"</{value}>")
+                if space_at == len(out) - 1:
+                    space_at = len(out)
+    for t, at, seen in reversed(open_tags):
+        if at is not None and visible == seen:
+            out[at] = ""
+        elif at is not None:
+            out.append(f"</{t}>")
     html = "".join(out)
     return (html if block.tag == "pre" else " ".join(html.split())) + after
 

@@ -200,6 +200,14 @@ def test_a_heading_that_holds_a_paragraph_is_written_as_one():
     assert to_markdown(page(f"<h1>{blurb}</h1><p>Book now.</p>")).startswith("Cheap flights")
 
 
+def test_html_spans_with_nothing_to_read_are_left_out():
+    """A link around an image that is not written, an empty bold or italic: no tags, as in Markdown."""
+    res = page('<p><a href="/x"><img src="a.jpg"></a> Caption. <em> </em>Text <b></b>and <i><b></b></i>more.</p>')
+    assert to_html(res) == "<p>Caption. Text and more.</p>\n"
+    assert to_html(res, images=True).startswith('<p><a href="https://site.org/x"><img src="https://site.org/a/a.jpg"')
+    assert to_markdown(res) == "Caption. Text and more.\n"
+
+
 def test_a_blockquote_that_indents_the_page_is_no_quote():
     paras = "".join(f"<p>Paragraph {n} of the essay, which an old page indents with a quote element as a whole.</p>"
                     for n in range(8))
