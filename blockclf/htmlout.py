@@ -43,7 +43,34 @@ def _close(tag: str) -> str:
 
 #: the parts of lists and tables, which a paragraph does not stand between
 _ITEMS = frozenset(("li", "dt", "dd", "td", "th"))
+#: headings hold a line's words, no paragraph: an HTML parser that meets ``<h2><p>`` closes the
+#: heading first (lxml reads ``<h2></h2><p>...</p>``), so the heading's text would be lost to it
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _BREAK_AFTER = frozenset(("ul", "ol", "dl", "table", "thead", "tbody", "tfoot", "tr", "blockquote"))
+
+
+def _html_chain(chain: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """``chain`` as valid HTML nests it: a list holds items only, so a list around anything
+    else of the page's (text before its first ``<li>``, as a recipe sets its first step; a list
+    or a definition list set straight in it) is left out, and that text is a paragraph beside
+    the list, as Markdown writes it; an item a page set in no list (``<li>`` in a ``<div>``,
+    which browsers show with its marker) gets one, shared by the items side by side in one
+    element; a table set in a heading is written after it (`_HEADINGS`)."""
+    chain = tuple(step for n, step in enumerate(chain)
+                  if step[1] not in LIST_ELEMENTS or (n + 1 < len(chain) and chain[n + 1][1] == "li"))
+    table = next((n for n, (_, t) in enumerate(chain) if t == "table"), None)
+    if table is not None and any(t in _HEADINGS for _, t in chain[:table]):
+        # a table set in a heading: an HTML parser closes the heading before the table, so
+        # the heading's words are written before it and the table after it, as parsers read it
+        chain = tuple(step for n, step in enumerate(chain) if n > table or step[1] not in _HEADINGS)
+    if not any(t == "li" for _, t in chain):
+        return chain
+    out: list[tuple[str, str]] = []
+    for path, tag in chain:
+        if tag == "li" and not (out and out[-1][1] in LIST_ELEMENTS):
+            out.append((path.rsplit("/", 1)[0] + "/#list", "ul"))
+        out.append((path, tag))
+    return tuple(out)
 
 
 def to_html(res: Result, images: bool = False, title: bool = True) -> str:
@@ -59,7 +86,7 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
     # and how many elements stay open then
     pictures, pictures_at = "", 0
     for it in items:
-        b, chain = it.block, it.chain
+        b, chain = it.block, _html_chain(it.chain)
         k = 0
         while k < len(stack) and k < len(chain) and stack[k] == chain[k] and not it.post_break:
             k += 1
@@ -90,14 +117,20 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
         content = block_html(b, base, images, images_after=not apart)
         if before and b.tag != "pre" and not any(t == "pre" for _, t in chain):
             content = f"{before} {content}"
-        if it.own:
-            if k == len(chain) and last_xpath == b.xpath:  # more text of the same element
+        # a heading opened before this block: a line of it is written already (each block
+        # in a heading is a line of it, as the page shows it)
+        in_heading = any(t in _HEADINGS for _, t in stack[:k])
+        own = bool(chain) and chain[-1][0] == b.xpath  # the block's own element is the innermost written
+        if own:
+            if k == len(chain) and (last_xpath == b.xpath or in_heading):  # more text of the same element
                 out.append("<br>" if b.tag != "pre" else "\n")
             out.append(content)
+        elif in_heading or any(t in _HEADINGS for _, t in chain):
+            out.append(("<br>" if in_heading else "") + content)
         else:
             out.append(f"<p>{content}</p>\n")
         if images and b.heading_level and (line := images_html((it.images_before or "") + (b.images or ""), base)):
-            if it.own and stack:
+            if own and stack:
                 pictures, pictures_at = pictures + f"<p>{line}</p>\n", len(stack) - 1
             else:
                 out.append(f"<p>{line}</p>\n")

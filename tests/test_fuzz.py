@@ -247,21 +247,54 @@ _WRITTEN_SOUP = st.lists(st.one_of(
 ), max_size=50).map("".join)
 
 
+def _soup_result(soup: str, title: str):
+    """The soup's blocks as the writers receive them, two of every three kept."""
+    from blockclf import Result
+
+    blocks = segment(parse(f"<html><body>{soup}</body></html>"))
+    kept = np.array([i % 3 != 1 for i in range(len(blocks))], dtype=bool)
+    return Result(blocks=blocks, scores=np.where(kept, 0.9, 0.1), kept=kept, threshold=0.5, favor="balanced",
+                  title=title, url="https://site.org/a/b.html", name="page")
+
+
 @FUZZ
 @given(_WRITTEN_SOUP)
 def test_fuzz_every_format_writes_any_tag_soup(soup):
     # a writer that fails loses the page ("output failed"): every format writes whatever was kept
-    from blockclf import Result
     from blockclf.render import to_dict, to_html, to_markdown, to_text
 
-    blocks = segment(parse(f"<html><body>{soup}</body></html>"))
-    kept = np.array([i % 3 != 1 for i in range(len(blocks))], dtype=bool)
-    res = Result(blocks=blocks, scores=np.where(kept, 0.9, 0.1), kept=kept, threshold=0.5, favor="balanced",
-                 title="T", url="https://site.org/a/b.html", name="page")
+    res = _soup_result(soup, "T")
     for images in (False, True):
         assert isinstance(to_markdown(res, images=images), str) and isinstance(to_html(res, images=images), str)
         json.dumps(to_dict(res, images=images))
     assert isinstance(to_text(res), str)
+
+
+@FUZZ
+@given(_WRITTEN_SOUP)
+def test_fuzz_html_output_reads_back_as_written(soup):
+    # what an HTML parser (lxml's here) makes of the output is what was written: no heading
+    # left empty (lxml closes a heading before a paragraph or a table in it, and its words
+    # land outside it), no item out of a list, no list holding text outside its items, no
+    # link or emphasis with nothing in it
+    import lxml.html
+
+    from blockclf.render import to_html
+
+    res = _soup_result(soup, "")
+    for images in (False, True):
+        html = to_html(res, images=images)
+        if not html.strip():
+            continue
+        root = lxml.html.fragment_fromstring(html, create_parent="div")
+        for el in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+            assert el.xpath("string()").strip() or el.xpath(".//img"), html
+        for el in root.iter("li"):
+            assert el.getparent().tag in ("ul", "ol"), html
+        for el in root.iter("ul", "ol"):
+            assert not (el.text or "").strip() and all(c.tag == "li" and not (c.tail or "").strip() for c in el), html
+        for el in root.iter("a", "strong", "em", "del"):
+            assert el.xpath("string()").strip() or el.xpath(".//img"), html
 
 
 @pytest.mark.skipif(not (BENCH / "index.jsonl").exists(), reason=f"benchmark not found at {BENCH} (set BLOCKCLF_BENCH)")

@@ -200,6 +200,33 @@ def test_a_heading_that_holds_a_paragraph_is_written_as_one():
     assert to_markdown(page(f"<h1>{blurb}</h1><p>Book now.</p>")).startswith("Cheap flights")
 
 
+def test_html_headings_hold_their_lines_and_no_paragraph():
+    """A heading's blocks are lines of it: ``<h2><p>`` is no HTML, and lxml reads it as an empty
+    heading before a paragraph; a table set in a heading is written after it."""
+    lines = to_html(page("<h2><div>30 oz Tumbler</div><div>With lid</div></h2><p>Body.</p>"))
+    assert lines == "<h2>30 oz Tumbler<br>With lid</h2>\n<p>Body.</p>\n"
+    tail = to_html(page("<h3><span><div>Inside a div</div></span> and after</h3>"))
+    assert tail == "<h3>Inside a div<br>and after</h3>\n"
+    read = lxml.html.fragment_fromstring(lines, create_parent="div")
+    assert read.xpath("string(h2)") == "30 oz TumblerWith lid"
+    table = to_html(page("<h2>Specs<table><tr><td>Depth</td><td>40 m</td></tr></table></h2>"))
+    assert table.startswith("<h2>Specs</h2>\n<table>")
+
+
+def test_html_items_stand_in_lists_and_lists_hold_items():
+    """An item a page set in no list gets one (its siblings share it); text a page set in a list
+    but in no item is a paragraph beside the list, as Markdown writes it."""
+    loose = to_html(page("<div><li>First item</li><li>Second item</li></div>"))
+    assert loose == "<ul>\n<li>First item</li>\n<li>Second item</li>\n</ul>\n"
+    recipe = to_html(page("<ol>Preheat the oven.<li>Slice the squash.</li><li>Bake it.</li></ol>"))
+    assert recipe == ('<p>Preheat the oven.</p>\n<ol>\n<li value="1">Slice the squash.</li>\n'
+                      '<li value="2">Bake it.</li>\n</ol>\n')
+    nested = to_html(page("<ul><ul><li>OS: Windows 10</li><li>Memory: 8 GB</li></ul></ul>"))
+    assert nested == "<ul>\n<li>OS: Windows 10</li>\n<li>Memory: 8 GB</li>\n</ul>\n"
+    specs = to_html(page("<ul><b>Device</b>: Viper</ul><ul><b>Maker</b>: LG</ul>"))
+    assert specs == "<p><strong>Device</strong>: Viper</p>\n<p><strong>Maker</strong>: LG</p>\n"
+
+
 def test_html_spans_with_nothing_to_read_are_left_out():
     """A link around an image that is not written, an empty bold or italic: no tags, as in Markdown."""
     res = page('<p><a href="/x"><img src="a.jpg"></a> Caption. <em> </em>Text <b></b>and <i><b></b></i>more.</p>')
