@@ -34,6 +34,8 @@ _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", 
 STRUCTURAL = LIST_ELEMENTS | _TABLE_PARTS | frozenset(
     ("li", "dl", "dt", "dd", "blockquote", "pre", "h1", "h2", "h3", "h4", "h5", "h6"))
 _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+#: elements that `_without` leaves out of a chain by their own path (a table by its parts)
+_LAYOUT_PARTS = LIST_ELEMENTS | frozenset(("blockquote", "li"))
 #: a table cell with more text than this holds an article, not a value
 _LAYOUT_CELL_CHARS = 1500
 #: a table of at most this many cells with text, one of them holding two paragraphs of prose
@@ -45,9 +47,12 @@ _PROSE_CHARS = 80
 #: a cell holding one paragraph of prose this long holds an article's paragraph, not a value
 _PROSE_CELL_CHARS = 300
 #: a ``<blockquote>`` holding this share of a page's kept text, when that is this long or
-#: longer, indents the page rather than quotes (`_layout_quotes`)
+#: longer, indents the page rather than quotes (`_layout_quotes`); so does a list's only kept
+#: item holding paragraphs of prose (`_layout_items`)
 _LAYOUT_QUOTE_SHARE = 0.9
 _LAYOUT_QUOTE_MIN_CHARS = 500
+#: paragraphs of prose (`_prose`) that a list's only kept item holds when it lays out the page
+_LAYOUT_ITEM_PROSE = 2
 #: a heading this long ending as a sentence does, or any heading of `_LONG_HEADING_CHARS`, is
 #: written as a paragraph (`_paragraph_heading`)
 _SENTENCE_HEADING_CHARS = 120
@@ -163,14 +168,47 @@ def _layout_quotes(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
             or (total >= _LAYOUT_QUOTE_MIN_CHARS and n >= _LAYOUT_QUOTE_SHARE * total)}
 
 
+def _layout_items(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> set[str]:
+    """Paths of the list items (and the lists holding them) that lay the page out rather than
+    list: a list's only kept item holding `_LAYOUT_QUOTE_SHARE` of the kept text of a page that
+    keeps `_LAYOUT_QUOTE_MIN_CHARS` or more, among it paragraphs of prose (a theme that sets each
+    post in an ``<li>`` of its own: the whole article, or a forum's whole thread, written as
+    one bullet). A table of contents, whose root item holds every entry, holds no prose."""
+    total = 0
+    chars: dict[str, int] = {}
+    prose: dict[str, int] = {}
+    lists: dict[str | None, set[str]] = {}  # per list (None: an item in no list), its kept items
+    list_of: dict[str, str | None] = {}
+    for block, chain in items:
+        total += len(block.text)
+        for n, (path, tag) in enumerate(chain):
+            if tag == "li":
+                chars[path] = chars.get(path, 0) + len(block.text)
+                prose[path] = prose.get(path, 0) + _prose(block)
+                owner = chain[n - 1][0] if n and chain[n - 1][1] in LIST_ELEMENTS else None
+                lists.setdefault(owner, set()).add(path)
+                list_of[path] = owner
+    if total < _LAYOUT_QUOTE_MIN_CHARS:
+        return set()
+    out: set[str] = set()
+    for path, n in chars.items():
+        owner = list_of[path]
+        if (n >= _LAYOUT_QUOTE_SHARE * total and prose[path] >= _LAYOUT_ITEM_PROSE
+                and (owner is None or len(lists[owner]) == 1)):
+            out.add(path)
+            if owner is not None:
+                out.add(owner)
+    return out
+
+
 def _without(chain: tuple[tuple[str, str], ...], layout: set[str]) -> tuple[tuple[str, str], ...]:
-    """``chain`` without the parts of the layout tables and the layout quotes in ``layout``."""
+    """``chain`` without the parts of the layout tables, quotes and list items in ``layout``."""
     out = []
     skipping = False
     for path, tag in chain:
         if tag == "table":
             skipping = path in layout
-        if (skipping and tag in _TABLE_PARTS) or (tag == "blockquote" and path in layout):
+        if (skipping and tag in _TABLE_PARTS) or (tag in _LAYOUT_PARTS and path in layout):
             continue
         out.append((path, tag))
     return tuple(out)
@@ -226,7 +264,7 @@ def kept_items(res: Result) -> list[Item]:
     kept = [b for b, k in zip(res.blocks, res.kept) if k and b.rich != ""]
     pairs = [_as_paragraph(b) if b.heading_level and _paragraph_heading(b) else (b, _chain(b))
              for b in _joined_headings(kept)]
-    layout = _layout_tables(pairs) | _layout_quotes(pairs)
+    layout = _layout_tables(pairs) | _layout_quotes(pairs) | _layout_items(pairs)
     breaks = post_breaks(res, [b for b, _ in pairs])
     rules = ruled(res)
     before = pictures_before(res)

@@ -235,6 +235,21 @@ def test_html_spans_with_nothing_to_read_are_left_out():
     assert to_markdown(res) == "Caption. Text and more.\n"
 
 
+def test_a_list_item_that_holds_the_page_is_no_list():
+    """A theme that sets the post in an ``<li>`` of its own: the article is not one bullet."""
+    para = "<p>WhatsApp, the mobile messaging app, has passed 100 million downloads on Google Play this week.</p>"
+    post = page(f"<div><li><h2>WhatsApp passes 100 million</h2>{para * 6}</li></div>")
+    assert to_markdown(post).startswith("## WhatsApp passes 100 million\n\nWhatsApp, the mobile")
+    assert to_text(post).startswith("WhatsApp passes 100 million\nWhatsApp, the mobile")
+    assert "<li>" not in to_html(post)
+    # items of a list with more than one kept, or without prose (a table of contents), stay items
+    steps = page(f"<ol><li><h2>Step one</h2>{para * 6}</li><li><h2>Step two</h2>{para}</li></ol>")
+    assert to_markdown(steps).startswith("1. ## Step one")
+    toc = page('<ul><li><a href="/p">package</a><ul>' + "".join(f'<li><a href="/m{n}">module {n} of the package</a></li>'
+                                                                 for n in range(40)) + "</ul></li></ul>")
+    assert to_markdown(toc).startswith("- [package](")
+
+
 def test_a_blockquote_that_indents_the_page_is_no_quote():
     paras = "".join(f"<p>Paragraph {n} of the essay, which an old page indents with a quote element as a whole.</p>"
                     for n in range(8))
