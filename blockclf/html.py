@@ -229,11 +229,18 @@ def _unswallow(root: etree._Element, text: str, warnings: list[str]) -> etree._E
 ABSOLUTE_URL = re.compile(r"^https?://[^/?#\s]+", re.IGNORECASE)
 
 
+#: a script statement (``getElementById("font");``, ``function goPrint() {``): a ``<title>``
+#: whose end tag a damaged page lost runs on into the script after it up to the next tag
+_TITLE_SCRIPT = re.compile(r"[\w.$]+\([^()]*\)\s*;|\bfunction\s*[\w$]*\s*\(")
+
+
 def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
     title = ""
     t = _first(root, "title")
     if t is not None:
-        title = " ".join("".join(map(str, t.itertext())).split())
+        title = "".join(map(str, t.itertext()))
+        code = _TITLE_SCRIPT.search(title)
+        title = " ".join((title[:code.start()] if code else title).split())
     canonical = og = None
     for link in root.iter("link"):
         if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):

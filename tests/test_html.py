@@ -160,6 +160,17 @@ def test_corrupt_gz_is_a_page_error(tmp_path: Path):
     assert exc.value.reason == "bad-gzip"
 
 
+def test_a_title_that_runs_on_into_script_ends_where_the_script_starts():
+    # a damaged page lost the title's end tag and the start of the script after it
+    head = ('<title>Korean Golfer Wins 7th PGA Title(The Korea Times)ntById("font");\n'
+            'obj.style.fontSize = fontSize+"pt";\n}\nfunction goPrint() {\n\twindow.open("/print");\n}</title>')
+    assert parse(f"<html><head>{head}</head><body><p>x</p></body></html>").title == (
+        "Korean Golfer Wins 7th PGA Title(The Korea Times)")
+    for kept in ("{SavourTheSeason} Days 29, 30: Pumpkin Pie", "Take that, Real World; I made it!",
+                 "Nightwing (and Shiva) Now Contemporaries; You Know What That Means", "f(x) = x²; a primer"):
+        assert parse(f"<html><head><title>{kept}</title></head><body><p>x</p></body></html>").title == kept
+
+
 def test_title_canonical_and_lang():
     doc = parse('<html lang="de"><head><title>  A   Title\n</title>'
                 '<link rel="alternate stylesheet" href="/x.css"><link rel="Canonical" href="https://ex.org/a">'
