@@ -85,11 +85,21 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
     # the images after a heading (an article's lead photo), written once the heading closes,
     # and how many elements stay open then
     pictures, pictures_at = "", 0
+    para = None  # the element whose paragraph is open: its next line (after a <br>) goes on in it
     for it in items:
         b, chain = it.block, _html_chain(it.chain)
         k = 0
         while k < len(stack) and k < len(chain) and stack[k] == chain[k] and not it.post_break:
             k += 1
+        own = bool(chain) and chain[-1][0] == b.xpath  # the block's own element is the innermost written
+        headed = any(t in _HEADINGS for _, t in chain)
+        # more text of the same paragraph after a line break, as Markdown writes it broken (a
+        # blank line between, `Block.gap`, or a photo set before it, starts a new paragraph)
+        broken = (para == b.xpath and not b.gap and not own and not headed and k == len(chain) == len(stack)
+                  and not (images and it.images_before))
+        if para is not None and not broken:
+            out.append("</p>\n")
+            para = None
         while len(stack) > k:
             out.append(_close(stack.pop()[1]))
             out.append("\n")
@@ -120,21 +130,23 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
         # a heading opened before this block: a line of it is written already (each block
         # in a heading is a line of it, as the page shows it)
         in_heading = any(t in _HEADINGS for _, t in stack[:k])
-        own = bool(chain) and chain[-1][0] == b.xpath  # the block's own element is the innermost written
         if own:
             if k == len(chain) and (last_xpath == b.xpath or in_heading):  # more text of the same element
                 out.append("<br>" if b.tag != "pre" else "\n")
             out.append(content)
-        elif in_heading or any(t in _HEADINGS for _, t in chain):
+        elif headed:
             out.append(("<br>" if in_heading else "") + content)
         else:
-            out.append(f"<p>{content}</p>\n")
+            out.append(f"<br>{content}" if broken else f"<p>{content}")
+            para = b.xpath
         if images and b.heading_level and (line := images_html((it.images_before or "") + (b.images or ""), base)):
             if own and stack:
                 pictures, pictures_at = pictures + f"<p>{line}</p>\n", len(stack) - 1
             else:
                 out.append(f"<p>{line}</p>\n")
         last_xpath = b.xpath
+    if para is not None:
+        out.append("</p>\n")
     while stack:
         out.append(_close(stack.pop()[1]))
         out.append("\n")

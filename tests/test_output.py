@@ -213,6 +213,15 @@ def test_html_headings_hold_their_lines_and_no_paragraph():
     assert table.startswith("<h2>Specs</h2>\n<table>")
 
 
+def test_html_a_paragraph_broken_into_lines_is_one_paragraph():
+    """Lines a ``<br>`` breaks stay one paragraph, as Markdown writes them (an address, a verse);
+    two breaks in a row part paragraphs."""
+    address = page("<p>12 Main Street<br>Springfield<br>USA</p><p>Open daily.</p>")
+    assert to_html(address) == "<p>12 Main Street<br>Springfield<br>USA</p>\n<p>Open daily.</p>\n"
+    assert to_markdown(address) == "12 Main Street\\\nSpringfield\\\nUSA\n\nOpen daily.\n"
+    assert to_html(page("<p>One line<br><br>After a blank line</p>")) == "<p>One line</p>\n<p>After a blank line</p>\n"
+
+
 def test_html_items_stand_in_lists_and_lists_hold_items():
     """An item a page set in no list gets one (its siblings share it); text a page set in a list
     but in no item is a paragraph beside the list, as Markdown writes it."""
