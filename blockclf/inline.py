@@ -448,27 +448,34 @@ def block_html(block: Block, base: str | None = None, images: bool = False, imag
         return escape(block.text, False) + after
     heading = bool(block.heading_level)
     out: list[str] = []
-    # each open tag: its name, where it was written in ``out`` (None: not written) and how
-    # many visible pieces (words, images) were written before it; a span that closes with
-    # none since is left out, as Markdown leaves it (a link around an image not written, an
-    # empty <strong>): an empty <a> or <em> is markup with nothing for a reader
+    # each open tag: its name, where it was written in ``out`` (None: not written) and what
+    # was written before it: a span that closes with nothing since is left out, as Markdown
+    # leaves it (a link around an image not written, an empty <strong>): a link or code needs
+    # something visible in it, emphasis and struck-out text a word (Markdown writes a bold
+    # period or dash as the mark alone)
     open_tags: list[tuple[str, int | None, int]] = []
-    visible = 0
+    visible = worded = 0  # pieces written so far with something to see, with a letter or digit
     # where a space goes if a word follows an image written since the last text: after the
     # image and the tags it closes, before any it opens (no "<strong> Bold")
     space_at: int | None = None
+
+    def empty(tag: str, seen: int) -> bool:
+        return (worded if tag in _MARKS else visible) == seen
+
     for kind, value, attrs in _tokens(block.rich):
         if kind == "text":
             if space_at is not None and value[:1].isalnum():
                 out.insert(space_at, " ")
             out.append(escape(value, False))
             visible += not value.isspace()
+            worded += any(c.isalnum() for c in value)
             space_at = None
         elif kind == "open":
             if value == "img":
                 if images and (written := _image_html(attrs, base)):
                     out.append(written)
                     visible += 1
+                    worded += 1
                     space_at = len(out)
             elif value == "a":
                 href = "" if heading and _within(attrs.get("href", ""), base) else _url(attrs.get("href", ""), base)
@@ -479,18 +486,18 @@ def block_html(block: Block, base: str | None = None, images: bool = False, imag
                 if href:
                     out.append(f'<a href="{escape(href)}">')
             else:
-                open_tags.append((value, len(out), visible))
+                open_tags.append((value, len(out), worded if value in _MARKS else visible))
                 out.append(f"<{value}>")
         elif open_tags and open_tags[-1][0] == value:
             _tag, at, seen = open_tags.pop()
-            if at is not None and visible == seen:
+            if at is not None and empty(value, seen):
                 out[at] = ""  # nothing to read in it: neither tag is written
             elif at is not None:
                 out.append(f"</{value}>")
                 if space_at == len(out) - 1:
                     space_at = len(out)
     for t, at, seen in reversed(open_tags):
-        if at is not None and visible == seen:
+        if at is not None and empty(t, seen):
             out[at] = ""
         elif at is not None:
             out.append(f"</{t}>")

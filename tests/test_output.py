@@ -237,9 +237,10 @@ def test_html_items_stand_in_lists_and_lists_hold_items():
 
 
 def test_html_spans_with_nothing_to_read_are_left_out():
-    """A link around an image that is not written, an empty bold or italic: no tags, as in Markdown."""
-    res = page('<p><a href="/x"><img src="a.jpg"></a> Caption. <em> </em>Text <b></b>and <i><b></b></i>more.</p>')
-    assert to_html(res) == "<p>Caption. Text and more.</p>\n"
+    """A link around an image that is not written, an empty bold or italic, emphasis of marks
+    alone: no tags, as in Markdown."""
+    res = page('<p><a href="/x"><img src="a.jpg"></a> Caption. <em> </em>Text <b></b>and <i><b></b></i>more<b>. </b></p>')
+    assert to_html(res) == "<p>Caption. Text and more.</p>\n"  # a bold period is a period, as in Markdown
     assert to_html(res, images=True).startswith('<p><a href="https://site.org/x"><img src="https://site.org/a/a.jpg"')
     assert to_markdown(res) == "Caption. Text and more.\n"
 
