@@ -339,15 +339,34 @@ def _line_items(lines: list[str]) -> list[str] | None:
             for text, m in zip(texts, marks)]
 
 
+#: a line of a quote inside a list item: the item's indent, then the quote's marks
+_ITEM_QUOTE = re.compile(r" +(?:> )+")
+
+
+def _between(last: str, first: str, quote: int, prev_quote: int) -> str:
+    """The line that parts two chunks: blank, or the marks of the quote both stand in (a
+    blank line would end the quote, and its next paragraph would open another)."""
+    if quote and prev_quote:
+        return ("> " * min(quote, prev_quote)).rstrip()
+    a, b = _ITEM_QUOTE.match(last), _ITEM_QUOTE.match(first)
+    if a is None or b is None:
+        return ""
+    x, y = a.group(), b.group()
+    n = next((i for i, (c, d) in enumerate(zip(x, y)) if c != d), min(len(x), len(y)))
+    shared = x[:n].rstrip()  # the marks both lines share
+    return shared if shared.endswith(">") else ""
+
+
 def _join(chunks: list[_Chunk]) -> str:
-    """Chunks separated by blank lines, except items of one list and a term and its definition."""
+    """Chunks separated by blank lines, except items of one list and a term and its definition;
+    within a quote, by a line of its marks."""
     out: list[str] = []
     prev_kind, prev_quote = "", 0
     for lines, kind, quote in chunks:
         if kind == "other" and (items := _line_items(lines)) is not None:
             lines, kind = items, "list"
         if out and not ((kind == "item" and prev_kind in ("list", "item")) or (kind == "dd" and prev_kind == "dt")):
-            out.append(("> " * min(quote, prev_quote)).rstrip() if quote and prev_quote else "")
+            out.append(_between(out[-1], (("> " * quote) + lines[0]) if lines else "", quote, prev_quote))
         prefix = "> " * quote
         out += [(prefix + line) if line else prefix.rstrip() for line in lines]
         prev_kind, prev_quote = kind, quote

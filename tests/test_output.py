@@ -60,7 +60,7 @@ INSIDE_ITEMS = {
     "quote": ("<ul><li><p>first</p><blockquote><p>more about it</p><pre>code()</pre></blockquote></li>"
               "<li>second<blockquote><blockquote>deeper</blockquote></blockquote></li></ul>"
               "<blockquote><ul><li>a list in a quote</li></ul></blockquote>",
-              "- first\n\n  > more about it\n\n  > ```\n  > code()\n  > ```\n\n"
+              "- first\n\n  > more about it\n  >\n  > ```\n  > code()\n  > ```\n\n"
               "- second\n\n  > > deeper\n\n> - a list in a quote\n"),
     "heading": ("<ol><li><h3>Ann</h3><blockquote>first post</blockquote></li>"
                 "<li><p>intro</p><h4>Bob</h4><p>second post</p></li></ol><h2>After</h2>",
