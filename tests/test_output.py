@@ -222,6 +222,26 @@ def test_html_a_paragraph_broken_into_lines_is_one_paragraph():
     assert to_html(page("<p>One line<br><br>After a blank line</p>")) == "<p>One line</p>\n<p>After a blank line</p>\n"
 
 
+def test_html_a_table_with_breaks_before_its_rows_is_one_table(monkeypatch):
+    """A break the page's rules or a thread's posts put before a table's rows parts nothing
+    inside it: Markdown writes the table whole, and HTML has no rule between rows either."""
+    import dataclasses
+
+    import blockclf.htmlout as htmlout
+    from blockclf.structure import kept_items
+
+    rows = "".join(f"<tr><td>Sep {n}</td><td>Lecture {n}</td></tr>" for n in range(3))
+    res = page(f"<p>Lectures this term.</p><table><tr><th>Date</th><th>Topic</th></tr>{rows}</table>")
+    broken = [dataclasses.replace(it, post_break=True) for it in kept_items(res)]
+    monkeypatch.setattr(htmlout, "kept_items", lambda _res: broken)
+    html = to_html(res)
+    assert html.count("<table>") == 1 and html.count("<hr>") == 1 and html.index("<hr>") < html.index("<table>")
+    lines = page("<p>First line<br>second line</p>")
+    broken_lines = [dataclasses.replace(it, post_break=True) for it in kept_items(lines)]
+    monkeypatch.setattr(htmlout, "kept_items", lambda _res: broken_lines)
+    assert to_html(lines) == "<p>First line</p>\n<hr>\n<p>second line</p>\n"  # a rule never inside a paragraph
+
+
 def test_html_items_stand_in_lists_and_lists_hold_items():
     """An item a page set in no list gets one (its siblings share it); text a page set in a list
     but in no item is a paragraph beside the list, as Markdown writes it."""
