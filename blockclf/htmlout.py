@@ -143,8 +143,11 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
             out.append(f"<br>{content}" if broken else f"<p>{content}")
             para = b.xpath
         if images and b.heading_level and (line := images_html((it.images_before or "") + (b.images or ""), base)):
-            if own and stack:
-                pictures, pictures_at = pictures + f"<p>{line}</p>\n", len(stack) - 1
+            # written once the heading closes (never a paragraph in a heading), or the element
+            # the block is
+            at = next((n for n, (_, t) in enumerate(stack) if t in _HEADINGS), len(stack) - 1 if own else None)
+            if at is not None and at >= 0:
+                pictures, pictures_at = pictures + f"<p>{line}</p>\n", at
             else:
                 out.append(f"<p>{line}</p>\n")
         last_xpath = b.xpath

@@ -17,6 +17,7 @@ import inspect
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -286,6 +287,7 @@ def test_fuzz_html_output_reads_back_as_written(soup):
         html = to_html(res, images=images)
         if not html.strip():
             continue
+        assert not re.search(r"<h[1-6]>(?:(?!</h[1-6]>).)*<(?:p|table)>", html, re.DOTALL), html
         root = lxml.html.fragment_fromstring(html, create_parent="div")
         for el in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
             assert el.xpath("string()").strip() or el.xpath(".//img"), html

@@ -211,6 +211,8 @@ def test_html_headings_hold_their_lines_and_no_paragraph():
     assert read.xpath("string(h2)") == "30 oz TumblerWith lid"
     table = to_html(page("<h2>Specs<table><tr><td>Depth</td><td>40 m</td></tr></table></h2>"))
     assert table.startswith("<h2>Specs</h2>\n<table>")
+    photo = to_html(page('<h2><div>Lead title</div><img src="/a.jpg" alt="A"></h2><p>Body.</p>'), images=True)
+    assert photo.startswith('<h2>Lead title</h2>\n<p><img src="https://site.org/a.jpg" alt="A"></p>\n')
 
 
 def test_html_a_paragraph_broken_into_lines_is_one_paragraph():
