@@ -88,17 +88,14 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
     para = None  # the element whose paragraph is open: its next line (after a <br>) goes on in it
     for it in items:
         b, chain = it.block, _html_chain(it.chain)
-        # a rule inside a table written as one is no rule (a row or cell between two rows is
-        # no HTML); Markdown writes the table whole too, with a rule before it at most
-        ruled = it.post_break and not any(step[1] == "table" and step in stack for step in chain)
         k = 0
-        while k < len(stack) and k < len(chain) and stack[k] == chain[k] and not ruled:
+        while k < len(stack) and k < len(chain) and stack[k] == chain[k] and not it.post_break:
             k += 1
         own = bool(chain) and chain[-1][0] == b.xpath  # the block's own element is the innermost written
         headed = any(t in _HEADINGS for _, t in chain)
         # more text of the same paragraph after a line break, as Markdown writes it broken (a
         # blank line between, `Block.gap`, or a photo set before it, starts a new paragraph)
-        broken = (para == b.xpath and not b.gap and not own and not headed and not ruled
+        broken = (para == b.xpath and not b.gap and not own and not headed and not it.post_break
                   and k == len(chain) == len(stack) and not (images and it.images_before))
         if para is not None and not broken:
             out.append("</p>\n")
@@ -109,7 +106,7 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
             if pictures and len(stack) == pictures_at:
                 out.append(pictures)
                 pictures = ""
-        if ruled and out:
+        if it.post_break and out:
             out.append("<hr>\n")  # a rule between posts, or the page's own
         # a photo set before the kept text starts: a paragraph of its own, or at the start of
         # the item or cell it comes before (a list goes on), never in code

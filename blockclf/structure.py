@@ -269,12 +269,18 @@ def kept_items(res: Result) -> list[Item]:
     rules = ruled(res)
     before = pictures_before(res)
     items = []
+    written: set[str] = set()  # the tables and definition lists written as one around the block before
     for b, chain in pairs:
         if layout:
             chain = _without(chain, layout)
         holders = rules.get(b.index)
         rule = holders is not None and not _cuts(holders, chain)
-        items.append(Item(b, chain, id(b) in breaks or rule, before.get(b.index)))
+        inside = _written_as_one(chain)
+        # no break inside a table or a definition list written as one (between its rows, or a
+        # term and its definition): a thread's post or a page's rule before one of its parts
+        brk = (id(b) in breaks or rule) and not (inside & written)
+        items.append(Item(b, chain, brk, before.get(b.index)))
+        written = inside
     return items
 
 
@@ -305,18 +311,24 @@ def ruled(res: Result) -> dict[int, list[str]]:
     return out
 
 
-def _cuts(holders: list[str], chain: tuple[tuple[str, str], ...]) -> bool:
-    """True when every rule of ``holders`` stands inside a table or a definition list that is
-    written as one around the block (``chain``, laid out: a layout table's parts are gone, and
-    text in a table but in no cell is no table's), where a rule would part its rows, cells, or
-    a term from its definition; a rule before such a list or table is drawn."""
-    parts = []
+def _written_as_one(chain: tuple[tuple[str, str], ...]) -> set[str]:
+    """The paths of the tables and definition lists written as one around the block (``chain``,
+    laid out: a layout table's parts are gone, and text in a table but in no cell is no table's)."""
+    parts = set()
     container = None
     for path, tag in chain:
         if tag == "table" or tag == "dl":
             container = path
         elif container is not None and tag in _PARTED:
-            parts.append(container)
+            parts.add(container)
+    return parts
+
+
+def _cuts(holders: list[str], chain: tuple[tuple[str, str], ...]) -> bool:
+    """True when every rule of ``holders`` stands inside a table or a definition list that is
+    written as one around the block (`_written_as_one`), where a rule would part its rows,
+    cells, or a term from its definition; a rule before such a list or table is drawn."""
+    parts = _written_as_one(chain)
     return bool(parts) and all(any(_holds(part, h) for part in parts) for h in holders)
 
 

@@ -227,20 +227,16 @@ def test_html_a_paragraph_broken_into_lines_is_one_paragraph():
 def test_html_a_table_with_breaks_before_its_rows_is_one_table(monkeypatch):
     """A break the page's rules or a thread's posts put before a table's rows parts nothing
     inside it: Markdown writes the table whole, and HTML has no rule between rows either."""
-    import dataclasses
+    import blockclf.structure
 
-    import blockclf.htmlout as htmlout
-    from blockclf.structure import kept_items
-
+    # every kept block opens a post of a thread, as a page laid out in rows can make them
+    monkeypatch.setattr(blockclf.structure, "post_breaks", lambda _res, kept: {id(b) for b in kept})
     rows = "".join(f"<tr><td>Sep {n}</td><td>Lecture {n}</td></tr>" for n in range(3))
     res = page(f"<p>Lectures this term.</p><table><tr><th>Date</th><th>Topic</th></tr>{rows}</table>")
-    broken = [dataclasses.replace(it, post_break=True) for it in kept_items(res)]
-    monkeypatch.setattr(htmlout, "kept_items", lambda _res: broken)
     html = to_html(res)
     assert html.count("<table>") == 1 and html.count("<hr>") == 1 and html.index("<hr>") < html.index("<table>")
+    assert to_markdown(res).split("\n").count("---") == 1  # Markdown too: one rule, before the table
     lines = page("<p>First line<br>second line</p>")
-    broken_lines = [dataclasses.replace(it, post_break=True) for it in kept_items(lines)]
-    monkeypatch.setattr(htmlout, "kept_items", lambda _res: broken_lines)
     assert to_html(lines) == "<p>First line</p>\n<hr>\n<p>second line</p>\n"  # a rule never inside a paragraph
 
 
