@@ -46,6 +46,9 @@ _ITEMS = frozenset(("li", "dt", "dd", "td", "th"))
 #: headings hold a line's words, no paragraph: an HTML parser that meets ``<h2><p>`` closes the
 #: heading first (lxml reads ``<h2></h2><p>...</p>``), so the heading's text would be lost to it
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+#: a table's cells (and its caption), without which text in it is no table's; its other parts
+_CELLS = frozenset(("td", "th", "caption"))
+_ROWS = frozenset(("table", "thead", "tbody", "tfoot", "tr"))
 _BREAK_AFTER = frozenset(("ul", "ol", "dl", "table", "thead", "tbody", "tfoot", "tr", "blockquote"))
 
 
@@ -55,9 +58,14 @@ def _html_chain(chain: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ..
     or a definition list set straight in it) is left out, and that text is a paragraph beside
     the list, as Markdown writes it; an item a page set in no list (``<li>`` in a ``<div>``,
     which browsers show with its marker) gets one, shared by the items side by side in one
-    element; a table set in a heading is written after it (`_HEADINGS`)."""
+    element; text in a table but in no cell is no table's; a table set in a heading is written
+    after it (`_HEADINGS`)."""
     chain = tuple(step for n, step in enumerate(chain)
                   if step[1] not in LIST_ELEMENTS or (n + 1 < len(chain) and chain[n + 1][1] == "li"))
+    if any(t == "table" for _, t in chain) and not any(t in _CELLS for _, t in chain):
+        # text a page set in a table but in no cell: no table's, as Markdown writes it (a table
+        # holds rows, and a parser moves such text out before it)
+        chain = tuple(step for step in chain if step[1] not in _ROWS)
     table = next((n for n, (_, t) in enumerate(chain) if t == "table"), None)
     if table is not None and any(t in _HEADINGS for _, t in chain[:table]):
         # a table set in a heading: an HTML parser closes the heading before the table, so

@@ -293,6 +293,8 @@ def test_fuzz_html_output_reads_back_as_written(soup):
             assert el.xpath("string()").strip() or el.xpath(".//img"), html
         for el in root.iter("li"):
             assert el.getparent().tag in ("ul", "ol"), html
+        for el in root.iter("table", "tr"):  # rows in a table, cells in a row, no text between
+            assert not (el.text or "").strip() and all(not (c.tail or "").strip() for c in el), html
         for el in root.iter("ul", "ol"):
             assert not (el.text or "").strip() and all(c.tag == "li" and not (c.tail or "").strip() for c in el), html
         for el in root.iter("a", "code"):

@@ -240,6 +240,14 @@ def test_html_a_table_with_breaks_before_its_rows_is_one_table(monkeypatch):
     assert to_html(lines) == "<p>First line</p>\n<hr>\n<p>second line</p>\n"  # a rule never inside a paragraph
 
 
+def test_html_text_in_a_table_but_in_no_cell_is_no_tables():
+    """A table holds rows: text a page set in it outside any cell is a paragraph before it, as
+    Markdown writes it and as a parser moves it."""
+    res = page("<table><p>Loose paragraph.</p><tr><td>a</td><td>b</td></tr></table>")
+    assert to_html(res) == "<p>Loose paragraph.</p>\n<table>\n<tr>\n<td>a</td>\n<td>b</td>\n</tr>\n</table>\n"
+    assert to_markdown(res) == "Loose paragraph.\n\n| a | b |\n| --- | --- |\n"
+
+
 def test_html_items_stand_in_lists_and_lists_hold_items():
     """An item a page set in no list gets one (its siblings share it); text a page set in a list
     but in no item is a paragraph beside the list, as Markdown writes it."""
