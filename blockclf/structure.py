@@ -49,8 +49,8 @@ _PROSE_CELL_CHARS = 300
 #: a ``<blockquote>`` holding this share of a page's kept text, when that is this long or
 #: longer, indents the page rather than quotes (`_layout_quotes`); so does a list's only kept
 #: item holding paragraphs of prose (`_layout_items`)
-_LAYOUT_QUOTE_SHARE = 0.9
-_LAYOUT_QUOTE_MIN_CHARS = 500
+_LAYOUT_SHARE = 0.9
+_LAYOUT_MIN_CHARS = 500
 #: paragraphs of prose (`_prose`) that a list's only kept item holds when it lays out the page
 _LAYOUT_ITEM_PROSE = 2
 #: a heading this long ending as a sentence does, or any heading of `_LONG_HEADING_CHARS`, is
@@ -151,7 +151,7 @@ def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
 def _layout_quotes(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> set[str]:
     """Paths of the ``<blockquote>`` elements that indent the page rather than quote: one that
     holds a heading and text under it (not a pull quote set as a heading), or
-    `_LAYOUT_QUOTE_SHARE` of the kept text of a page that keeps `_LAYOUT_QUOTE_MIN_CHARS` or
+    `_LAYOUT_SHARE` of the kept text of a page that keeps `_LAYOUT_MIN_CHARS` or
     more (old pages indent their whole body so; a quote stands apart from the text around it,
     and a quote that is the page's whole text marks nothing)."""
     total = 0
@@ -165,13 +165,13 @@ def _layout_quotes(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
                 chars[path] = chars.get(path, 0) + len(block.text)
                 (headed if block.heading_level else told).add(path)
     return {path for path, n in chars.items() if (path in headed and path in told)
-            or (total >= _LAYOUT_QUOTE_MIN_CHARS and n >= _LAYOUT_QUOTE_SHARE * total)}
+            or (total >= _LAYOUT_MIN_CHARS and n >= _LAYOUT_SHARE * total)}
 
 
 def _layout_items(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> set[str]:
     """Paths of the list items (and the lists holding them) that lay the page out rather than
-    list: a list's only kept item holding `_LAYOUT_QUOTE_SHARE` of the kept text of a page that
-    keeps `_LAYOUT_QUOTE_MIN_CHARS` or more, among it paragraphs of prose (a theme that sets each
+    list: a list's only kept item holding `_LAYOUT_SHARE` of the kept text of a page that
+    keeps `_LAYOUT_MIN_CHARS` or more, among it paragraphs of prose (a theme that sets each
     post in an ``<li>`` of its own: the whole article, or a forum's whole thread, written as
     one bullet). A table of contents, whose root item holds every entry, holds no prose."""
     total = 0
@@ -188,12 +188,12 @@ def _layout_items(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> set
                 owner = chain[n - 1][0] if n and chain[n - 1][1] in LIST_ELEMENTS else None
                 lists.setdefault(owner, set()).add(path)
                 list_of[path] = owner
-    if total < _LAYOUT_QUOTE_MIN_CHARS:
+    if total < _LAYOUT_MIN_CHARS:
         return set()
     out: set[str] = set()
     for path, n in chars.items():
         owner = list_of[path]
-        if (n >= _LAYOUT_QUOTE_SHARE * total and prose[path] >= _LAYOUT_ITEM_PROSE
+        if (n >= _LAYOUT_SHARE * total and prose[path] >= _LAYOUT_ITEM_PROSE
                 and (owner is None or len(lists[owner]) == 1)):
             out.add(path)
             if owner is not None:
