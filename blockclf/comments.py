@@ -60,15 +60,19 @@ COMPOUND_CHARS = 60
 #: the plural, since the singular also names an opinion piece ("Kommentar", "Commento")
 _COMMENTS_WORD = r"(?:kommentare|commentaires|comentarios|commenti|comentários|reacties)"
 _COMMENT_WORD = rf"(?:{_COMMENTS_WORD}|kommentar|commentaire|comentario|commento|comentário|reactie)"
-#: a heading that counts or invites comments
-THREAD_TITLE = re.compile(r"^\s*(?:\d+\s+(?:comments?|responses?|replies|reactions)|comments?(?:\s*\(\d+\))?"
-                      r"|(?:\d+|one|no)\s+(?:comments?|responses?|repl(?:y|ies))\s+(?:to|on)\s+[\"'“«„‘].*"
-                      r"|(?:leave|post|add|write)\s+an?\s+(?:comment|reply|response)|(?:\d+\s+)?thoughts? on\b.*"
-                      r"|join the discussion|discussion|reader comments"
-                      rf"|\d+\s+{_COMMENT_WORD}|{_COMMENTS_WORD}(?:\s*\(\d+\))?"
-                      r"|(?:schreibe|hinterlasse)\s+einen\s+kommentar|laisser\s+un\s+commentaire"
-                      r"|deja\s+un\s+comentario|lascia\s+un\s+commento|deixe\s+um\s+comentário"
-                      r"|(?:geef|laat)\s+een\s+reactie(?:\s+achter)?)\s*:?\s*$", re.IGNORECASE)
+#: a heading that counts or invites comments, alone or in braces ("{ 2 comments… read them below
+#: or add one }", as a widely used blog theme counts them)
+THREAD_TITLE = re.compile(r"^\s*(?:[{\[]\s*)?"
+                          r"(?:\d+\s+(?:comments?|responses?|replies|reactions|trackbacks?|pingbacks?)|comments?(?:\s*\(\d+\))?"
+                          r"|(?:\d+|one|no)\s+comments?\s*(?:…|\.\.\.)\s*(?:read (?:them|it) below(?:\s+or\s+add one)?"
+                          r"|add one(?:\s+now)?)"
+                          r"|(?:\d+|one|no)\s+(?:comments?|responses?|repl(?:y|ies))\s+(?:to|on)\s+[\"'“«„‘].*"
+                          r"|(?:leave|post|add|write)\s+an?\s+(?:comment|reply|response)|(?:\d+\s+)?thoughts? on\b.*"
+                          r"|join the discussion|discussion|reader comments"
+                          rf"|\d+\s+{_COMMENT_WORD}|{_COMMENTS_WORD}(?:\s*\(\d+\))?"
+                          r"|(?:schreibe|hinterlasse)\s+einen\s+kommentar|laisser\s+un\s+commentaire"
+                          r"|deja\s+un\s+comentario|lascia\s+un\s+commento|deixe\s+um\s+comentário"
+                          r"|(?:geef|laat)\s+een\s+reactie(?:\s+achter)?)\s*:?(?:\s*[}\]])?\s*$", re.IGNORECASE)
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _NEVER = frozenset({"html", "body", "head", "main", "article"})
 #: a thread's title is this short

@@ -330,3 +330,28 @@ def test_a_title_after_a_two_sentence_post_opens_its_thread():
     post = f"<p>{STORY[:160]}</p>"
     assert REMARK + " 0" in _marked(_short_post('<h3 class="comments-title">12 Comments</h3>', before=post),
                                     kept=True)
+
+
+@pytest.mark.parametrize("title", ["{ 12 comments\u2026 read them below or add one }", "{ 1 comment\u2026 read it below or add one }",
+                                   "{ 12 comments... read them below or add one }", "[ 12 Comments ]"])
+def test_a_count_of_comments_in_braces_opens_the_thread(title):
+    # a widely used blog theme counts its comments in braces, with an invitation after the count
+    assert REMARK + " 0" in _marked(_titled_thread(title), kept=True)
+
+
+def test_a_count_of_trackbacks_opens_the_thread_it_heads():
+    # the theme lists a post's trackbacks first, under their own count, then its comments
+    comments = "".join(f'<dt class="comment">Ann, 07.16.12 at 21:35</dt><dd class="comment"><p>{REMARK} {i}</p></dd>'
+                       for i in range(12))
+    html = (f"<html><body><h2>A short post</h2><p>{STORY[:400]}</p><div id=comments>"
+            "<div class=comments_intro><p>{ 1 trackback }</p></div><dl><dt><a href=/t>A blog that links here</a></dt>"
+            "<dd>07.14.12 at 15:54</dd></dl><div class=comments_intro><p>{ 12 comments\u2026 read them below or "
+            f"<a href=#respond>add one</a> }}</p></div><dl id=comment_list>{comments}</dl></div></body></html>")
+    assert REMARK + " 0" in _marked(html, kept=True)
+
+
+def test_a_braced_count_of_comments_is_no_comment_given_apart(tiny_model):
+    thread = ('<div id="comments"><div class="comments_intro"><p>{ 2 comments\u2026 read them below or add one }</p>'
+              f'</div><div class="comment"><p>{REMARK}</p></div><div class="comment"><p>{REMARK} Again.</p></div></div>')
+    texts = extract(_page(thread), comments="separate").comment_texts
+    assert texts == [REMARK, REMARK + " Again."]
