@@ -231,15 +231,16 @@ _LINK_WORDS = re.compile(r"\b(?:bio|biography|profile|about|more|terms|condition
 
 
 def _no_person(author: str, sitename: str | None, domain: str | None) -> bool:
-    """Whether an author names no person: the site ("Los Angeles Times"), a desk, a paper or
-    a firm ("WIRED Staff", "Media Corp."), or a user name in one word, lower case or run
-    together ("andrew.keaveney", "KyreeLeary"; not "Maddy", nor a name in a script without
-    capitals)."""
+    """Whether an author names no person: the site ("Los Angeles Times", and in one word
+    "LTO" on lto.de, "Krautreporter" for "Krautreporter eG"), a desk, a paper or a firm
+    ("WIRED Staff", "Media Corp."), or a user name in one word, lower case or run together
+    ("andrew.keaveney", "KyreeLeary"; not "Maddy", nor a name in a script without capitals)."""
     if author.casefold() == (clean_value(sitename, 200) or "").casefold() or JOB_WORDS.search(author):
         return True
     if " " not in author:
         capitals = sum(c.isupper() for c in author)
-        return author.islower() or "." in author or (capitals >= 2 and not author.isupper())
+        if author.islower() or "." in author or (capitals >= 2 and not author.isupper()):
+            return True
     return site_like(author, sitename, domain)
 
 

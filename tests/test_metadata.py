@@ -878,6 +878,17 @@ def test_a_desk_firm_or_user_named_as_author_gives_way_to_a_persons_byline(named
     assert meta_of(html).author == author
 
 
+@pytest.mark.parametrize("named, site, url, author", [
+    ("LTO", "Legal Tribune Online", "https://www.lto.de/recht/a-1", "Max Kolter"),  # the domain's name
+    ("Krautreporter", "Krautreporter eG", "https://krautreporter.de/a-1", "Max Kolter"),  # the site's name
+    ("Maddy", "Daily Planet", "https://www.dailyplanet.com/a-1", "Maddy"),  # a name the site does not have
+])
+def test_a_site_named_in_one_word_as_author_gives_way_to_a_persons_byline(named, site, url, author):
+    head = f'<meta property="og:site_name" content="{site}"><meta name="author" content="{named}">'
+    html = page(head=head, body=f'<h1>Budget talks</h1><p class="byline">By Max Kolter</p><p>{PROSE}</p>')
+    assert meta_of(html, url=url).author == author
+
+
 def test_a_post_marked_with_its_authors_name_is_no_byline_box():
     """Blog themes mark each post with its author's name ("entry-author-ana_lopez"): the post
     is no byline, and the first link in it that reads as a name is no author."""
