@@ -8,7 +8,14 @@ page's own local date), ``lang`` when the primary language subtags are equal. tr
 filter on one). ``--cost N`` also times `blockclf.metadata.page_metadata` alone on N pages
 spread over the datasets' test splits (parsing and segmenting not counted).
 
+``--fundus DIR`` scores the fundus pages as well, against what the fundus project's own
+parsers read from each page (a checkout of its repository: the title, authors and publishing
+date in ``tests/resources/parser/test_data/<country>/<Publisher>.json``, the parser version the
+index names; the authors joined with ", "), and the index's language: news pages of 138
+publishers in 20+ languages, where the readability pages are mostly English.
+
     python benchmarks/metadata.py [../shared/benchmark] [--split all|train+dev|test] [--cost 200] [--show]
+                                  [--fundus DIR]
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +147,50 @@ def cost(bench: Path, n: int) -> float:
     return 1000 * total / len(pages)
 
 
+def _scored(base: Path, split: str, peer: bool, expected: Callable[[dict[str, Any]], dict[str, Any]]
+            ) -> list[dict[str, Any]]:
+    """Each page of the dataset folder ``base`` in ``split``: its expected metadata (``expected``
+    of its index record) and what each system reads."""
+    rows = []
+    for line in (base / "index.jsonl").read_text().splitlines():
+        rec = json.loads(line)
+        if (split == "test" and rec["split"] != "test") or (split == "train+dev" and rec["split"] == "test"):
+            continue
+        html = read_source(next((base / "html").glob(f"{rec['id']}.*")))
+        row = {"id": rec["id"], "split": rec["split"], "want": expected(rec),
+               "blockclf": blockclf_fields(html, rec.get("url"))}
+        if peer:
+            row["trafilatura"] = trafilatura_fields(html, rec.get("url"))
+        rows.append(row)
+    return rows
+
+
+def _fundus_expected(repo: Path) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A fundus page's expected metadata, in the readability pages' keys, from a checkout of the
+    fundus repository: page ``de-NTV_2024_08_05`` is ``test_data/de/NTV.json``'s entry for the
+    parser version the index names."""
+    files: dict[Path, dict[str, Any]] = {}
+
+    def expected(rec: dict[str, Any]) -> dict[str, Any]:
+        country, _, rest = rec["id"].partition("-")
+        path = repo / "tests" / "resources" / "parser" / "test_data" / country / f"{rest.rsplit('_', 3)[0]}.json"
+        if path not in files:
+            files[path] = json.loads(path.read_text(encoding="utf-8"))
+        want = files[path].get(rec.get("parser_version", "V1"), {})
+        return {"title": want.get("title"), "byline": ", ".join(want.get("authors") or []),
+                "publishedTime": want.get("publishing_date"), "lang": rec.get("lang")}
+
+    return expected
+
+
+def _misses(rows: list[dict[str, Any]]) -> None:
+    for r in rows:
+        for f in FIELDS:
+            want = r["want"].get(EXPECTED[f])
+            if want and not hit(f, r["blockclf"].get(f), want):
+                print(f"{r['id']:28} {r['split']:5} {f:6} got {r['blockclf'].get(f)!r:.80} want {want!r:.80}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("bench", type=Path, nargs="?",
@@ -147,29 +199,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-peer", action="store_true", help="blockclf only")
     ap.add_argument("--show", action="store_true", help="print each page's misses")
     ap.add_argument("--cost", type=int, default=0, metavar="N", help="also time page_metadata on N test pages")
+    ap.add_argument("--fundus", type=Path, metavar="DIR",
+                    help="a checkout of the fundus repository: score the fundus pages too")
     args = ap.parse_args(argv)
-    base = args.bench / "readability"
-    rows = []
-    for line in (base / "index.jsonl").read_text().splitlines():
-        rec = json.loads(line)
-        split = rec["split"]
-        if (args.split == "test" and split != "test") or (args.split == "train+dev" and split == "test"):
-            continue
-        html = read_source(next((base / "html").glob(f"{rec['id']}.*")))
-        row = {"id": rec["id"], "split": split, "want": json.loads((base / "meta" / f"{rec['id']}.json").read_text()),
-               "blockclf": blockclf_fields(html, rec.get("url"))}
-        if not args.no_peer:
-            row["trafilatura"] = trafilatura_fields(html, rec.get("url"))
-        rows.append(row)
     systems = ["blockclf"] + ([] if args.no_peer else ["trafilatura"])
+    base = args.bench / "readability"
+    rows = _scored(base, args.split, not args.no_peer,
+                   lambda rec: json.loads((base / "meta" / f"{rec['id']}.json").read_text()))
     print(f"readability pages, split {args.split}: {len(rows)} pages; share of pages right, per field\n")
     print(table(rows, systems))
     if args.show:
-        for r in rows:
-            for f in FIELDS:
-                want = r["want"].get(EXPECTED[f])
-                if want and not hit(f, r["blockclf"].get(f), want):
-                    print(f"{r['id']:28} {r['split']:5} {f:6} got {r['blockclf'].get(f)!r:.80} want {want!r:.80}")
+        _misses(rows)
+    if args.fundus:
+        if not (args.fundus / "tests" / "resources" / "parser" / "test_data").is_dir():
+            ap.error(f"{args.fundus} is not a checkout of the fundus repository (no tests/resources/parser/test_data)")
+        rows = _scored(args.bench / "fundus", args.split, not args.no_peer, _fundus_expected(args.fundus))
+        print(f"\nfundus pages, split {args.split}: {len(rows)} pages (expected: the fundus parsers' own reading)\n")
+        print(table(rows, systems))
+        if args.show:
+            _misses(rows)
     if args.cost:
         print()
         cost(args.bench, args.cost)
