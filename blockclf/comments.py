@@ -32,14 +32,17 @@ __all__ = ["COMMENT_TOKENS", "COMPOUND_CHARS", "MAX_COMMENT_SHARE", "THREAD_TITL
            "comment_mask", "comment_roots", "discussion_page", "may_have_comments", "outermost_named",
            "outermost_paths", "page_tokens", "titled_section", "under_roots"]
 
-#: an id naming a comment thread or one comment
+#: an id naming a comment thread or one comment, or the list of the blogs that link to the post
+#: (its trackbacks and pingbacks, which a blog lists with its comments or beside them)
 _ID = re.compile(r"^(?:comments?|comment[-_]?(?:list|section|area|thread|s?wrap(?:per)?|container|form)?"
-                 r"|(?:li-)?comment[-_]\d+|disqus_thread|respond|replies|dsq-\w+|reply[-_]?\w*|discussion)$",
+                 r"|(?:li-)?comment[-_]\d+|disqus_thread|respond|replies|dsq-\w+|reply[-_]?\w*|discussion"
+                 r"|trackbacks?|pingbacks?|pings)$",
                  re.IGNORECASE)
-#: a class naming a comment thread or one comment (each class name is tested alone)
+#: a class naming a comment thread or one comment, or a post's trackbacks (each class name is tested alone)
 _CLASS = re.compile(r"^(?:comments?|comment[-_](?:list|body|content|text|section|area|thread|wrap(?:per)?|"
                     r"container|respond|form|reply|item|entry)|commentlist|comments[-_](?:area|list|section|wrap"
-                    r"(?:per)?|container|block|thread)|comment-respond|disqus|dsq-\w+|replies|reply-list)$",
+                    r"(?:per)?|container|block|thread)|comment-respond|disqus|dsq-\w+|replies|reply-list"
+                    r"|trackbacks|pingbacks|(?:trackback|pingback)s?[-_]list)$",
                     re.IGNORECASE)
 #: a class or id made of "comment(s)" and a word for a part of a thread, run together or joined
 #: by ``-``/``_``, after any prefix: ``commentbody``, ``comments-body``, ``comments_head``,
@@ -89,7 +92,7 @@ def _holds_article(el: etree._Element) -> bool:
 #: class or id tokens (as blocks carry them) that may name a comment thread; a token holding
 #: "comment" (``commentbody``, ``commentsdiv``) is a hint too
 COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "respond", "replies", "reply", "dsq",
-                            "discussion"})
+                            "discussion", "trackback", "trackbacks", "pingback", "pingbacks"})
 
 
 def _hinted(tokens: Collection[str]) -> bool:

@@ -19,6 +19,8 @@ __all__ = ["readers_comments", "readers_text"]
 
 _ELSEWHERE = frozenset({"recentcomments", "latestcomments"})
 _ELSEWHERE_WORDS = frozenset({"recent", "latest"})
+#: class and id words of a post's trackbacks and pingbacks: other blogs' links to it, not readers' words
+_LINKBACKS = frozenset({"trackback", "trackbacks", "pingback", "pingbacks"})
 
 
 def _elsewhere(tokens: tuple[str, ...]) -> bool:
@@ -30,8 +32,10 @@ def _elsewhere(tokens: tuple[str, ...]) -> bool:
 def _readers_words(block: Block) -> bool:
     """Whether a block of a comment thread is something a reader wrote about this page, or says
     who and when: not the thread's title ("12 Comments"), a form's fields, a "Reply" link, a
-    score widget, nor a widget of the site's latest comments on other pages."""
-    if block.hidden or "form" in block.ancestors or THREAD_TITLE.match(block.text) or _elsewhere(block.tokens):
+    score widget, a widget of the site's latest comments on other pages, nor the list of the
+    blogs that link to the post (its trackbacks and pingbacks, "TrackBack URL for this entry")."""
+    if (block.hidden or "form" in block.ancestors or THREAD_TITLE.match(block.text) or _elsewhere(block.tokens)
+            or not _LINKBACKS.isdisjoint(block.tokens)):
         return False
     if says_when(block.text):
         return True

@@ -355,3 +355,23 @@ def test_a_braced_count_of_comments_is_no_comment_given_apart(tiny_model):
               f'</div><div class="comment"><p>{REMARK}</p></div><div class="comment"><p>{REMARK} Again.</p></div></div>')
     texts = extract(_page(thread), comments="separate").comment_texts
     assert texts == [REMARK, REMARK + " Again."]
+
+
+TRACKBACKS = ('<div class="trackbacks"><a id="trackback"></a><h3 class="trackbacks-header">TrackBack</h3>'
+              '<div class="trackbacks-info"><p>TrackBack URL for this entry:<br><span class="trackbacks-link">'
+              'http://www.example.com/services/trackback/6a00e5</span></p><p>Listed below are links to weblogs that '
+              'reference <a href="/post">River cut a channel</a>:</p></div><div class="trackbacks-content"></div></div>')
+
+
+def test_a_posts_trackbacks_are_part_of_its_thread():
+    # a blog lists the other blogs that link to a post with its comments or beside them
+    marked = _marked(_page(TRACKBACKS))
+    assert {"TrackBack", "TrackBack URL for this entry:"} <= marked
+    assert not any(t.startswith("The river") for t in marked)
+    text = extract(_page(TRACKBACKS)).text
+    assert "TrackBack" not in text and "weblogs" not in text and text.startswith("River cut a channel")
+
+
+def test_trackbacks_are_no_comment_given_apart(tiny_model):
+    thread = f'<div id="comments"><div class="comment"><p>{REMARK}</p></div></div>'
+    assert extract(_page(TRACKBACKS + thread), comments="separate").comment_texts == [REMARK]
