@@ -3,7 +3,8 @@
 Each field is scored on the pages whose expected metadata has it: ``title`` and ``author``
 count a page when the token F1 (DESIGN section 4 tokens) against the expected title or byline
 is at least 0.8, ``date`` when the publication date falls on the same calendar day (the
-page's own local date), ``lang`` when the primary language subtags are equal. trafilatura is
+page's own local date), ``lang`` when the primary language subtags are equal (Norwegian Bokmål
+``nb`` and Nynorsk ``nn`` counted as Norwegian, ``no``). trafilatura is
 ``bare_extraction(html, url=url, with_metadata=True)`` (it reports no language unless asked to
 filter on one). ``--cost N`` also times `blockclf.metadata.page_metadata` alone on N pages
 spread over the datasets' test splits (parsing and segmenting not counted).
@@ -76,7 +77,16 @@ def hit(field: str, got: Any, want: Any) -> bool:
         return token_f1(str(got), str(want)) >= 0.8
     if field == "date":
         return _day(got) is not None and _day(got) == _day(want)
-    return str(got).lower().replace("_", "-").split("-")[0] == str(want).lower().split("-")[0]
+    return _macro(str(got).lower().replace("_", "-").split("-")[0]) == _macro(str(want).lower().split("-")[0])
+
+
+#: languages counted as their macrolanguage: Norwegian Bokmål and Nynorsk as Norwegian (the
+#: fundus index says ``no`` where a Norwegian page declares ``nb``)
+_MACRO = {"nb": "no", "nn": "no"}
+
+
+def _macro(lang: str) -> str:
+    return _MACRO.get(lang, lang)
 
 
 def blockclf_fields(html: bytes, url: str | None) -> dict[str, Any]:

@@ -24,3 +24,8 @@ def test_a_fundus_pages_expected_metadata_is_its_publishers_entry_for_the_parser
                     "lang": "en"}
     assert bench.hit("author", "Ann Lee and Bo Kim", want["byline"])
     assert not bench.hit("author", "The Intercept", want["byline"])
+
+
+def test_a_language_is_right_by_its_primary_subtag_bokmal_as_norwegian():
+    assert bench.hit("lang", "en-US", "en") and bench.hit("lang", "nb", "no") and bench.hit("lang", "no", "nn")
+    assert not bench.hit("lang", "da", "no") and not bench.hit("lang", "la", "en")
