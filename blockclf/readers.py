@@ -5,12 +5,15 @@ next begins (`readers_comments`), from the shape of the thread's element paths.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from .block import Block
 from .comments import THREAD_TITLE
+from .inline import block_plain
 from .reviews import review_hinted
 from .threads import says_when
 from .words import SENT_END, title_words
@@ -130,7 +133,28 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
         # every comment says who and when: what follows the last of them is the page's footer
         # under the thread ("Powered by…"), not a comment
         comments = comments[:len(signed)]
-    return [[text[i] for i in c] for c in comments]
+    return [[_without_actions(text[i]) if dated[i] else text[i] for i in c] for c in comments]
+
+
+#: the links a comment's header line ends with that act on the comment rather than say who
+#: wrote it or when ("by Ann on May 2, 2012 at 9:59 am. Reply", "... | permalink | Reply")
+_ACTIONS = r"(?:reply|permalink|link|report(?: abuse)?|quote|flag|like|share|edit|delete|respond)"
+_SEPARATOR = r"[\s|·•–—-]*"
+_ACTION_LINKS = re.compile(rf"(?:{_SEPARATOR}<a\b[^>]*>\s*{_ACTIONS}\s*</a>)+{_SEPARATOR}$", re.IGNORECASE)
+
+
+def _without_actions(block: Block) -> Block:
+    """A comment's header line without the links it ends with that act on the comment
+    (`_ACTION_LINKS`: "Reply", "permalink", "Report"), written as links only; the line as it is
+    when they are all it says."""
+    rich = block.rich
+    if not rich or not rich.rstrip().endswith("</a>"):
+        return block
+    cut = _ACTION_LINKS.search(rich)
+    if cut is None or not cut.start():
+        return block
+    kept = replace(block, rich=rich[:cut.start()])
+    return replace(kept, text=block_plain(kept))
 
 
 def _reviews_apart(split: _Split, units: Sequence[tuple[str, ...] | None]) -> bool:
@@ -157,9 +181,14 @@ def _parted(members: list[int], steps: Sequence[list[str]], dated: Sequence[bool
         return [members]  # one comment's paragraphs (or its own text)
     comments: list[list[int]] = []
     heading: list[int] = []
+    # a thread that opens with what was said and ends with who and when signs each comment below it
+    below = not any(dated[i] for i in runs[0][1]) and all(dated[i] for i in runs[-1][1])
     for _, run in runs:
         if all(dated[i] for i in run):
-            heading += run  # who and when, above what was said
+            if below and comments:
+                comments[-1] += run  # who and when, below what was said
+            else:
+                heading += run  # who and when, above what was said
             continue
         inner = _split(run, steps, depth + 1) if len(run) > 1 else None
         several = inner is not None and (sum(dated[i] for i in run) > 1 or _items(inner, steps)

@@ -375,3 +375,33 @@ def test_a_posts_trackbacks_are_part_of_its_thread():
 def test_trackbacks_are_no_comment_given_apart(tiny_model):
     thread = f'<div id="comments"><div class="comment"><p>{REMARK}</p></div></div>'
     assert extract(_page(TRACKBACKS + thread), comments="separate").comment_texts == [REMARK]
+
+
+def test_comments_signed_below_what_was_said_are_given_apart_with_their_signatures(tiny_model):
+    # a blog platform writes each comment's date under it, in an element of its own
+    said = [REMARK, "Welcome back, and thanks for the recipe.", "These are really cute, all of them."]
+    dl = ('<div id="comments"><dl id="comments-block">'
+          + "".join(f'<dd class="comment-body"><p>{t}</p></dd><dd class="comment-footer">October 2{n}, 2012 6:3{n} AM</dd>'
+                    for n, t in enumerate(said, 1)) + "</dl></div>")
+    res = extract(_page(dl).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.comment_texts == [f"{t}\nOctober 2{n}, 2012 6:3{n} AM" for n, t in enumerate(said, 1)]
+    # signed above, the same way: who and when go with what follows
+    dl = ('<div id="comments"><dl>' + "".join(f"<dt>Ann, October 2{n}, 2012 6:3{n} AM</dt><dd><p>{t}</p></dd>"
+                                              for n, t in enumerate(said, 1)) + "</dl></div>")
+    res = extract(_page(dl).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.comment_texts == [f"Ann, October 2{n}, 2012 6:3{n} AM\n{t}" for n, t in enumerate(said, 1)]
+
+
+def test_a_comments_header_line_is_given_apart_without_the_links_that_act_on_it(tiny_model):
+    posts = "".join(f'<li id="comment-{n}"><p>{REMARK} {n}</p><p class="meta">by Ann on May {n}, 2012 at 9:5{n} am. '
+                    f'<a href="/p?replytocom={n}#respond">Reply</a></p></li>' for n in (1, 2))
+    posts += ('<li id="comment-3"><p>A third remark, with more to say.</p><p class="meta">Posted by Bo on May 3, 2012 '
+              'at 8:59 am | <a href="/p#comment-3">permalink</a> | <a href="/p?replytocom=3#respond">Reply</a></p></li>')
+    thread = f'<div id="comments"><ol class="commentlist">{posts}</ol></div>'
+    res = extract(_page(thread).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.comment_texts == [f"{REMARK} {n}\nby Ann on May {n}, 2012 at 9:5{n} am." for n in (1, 2)] + [
+        "A third remark, with more to say.\nPosted by Bo on May 3, 2012 at 8:59 am"]
+    markdown = to_markdown(res)
+    assert "replytocom" not in markdown and "permalink" not in markdown and "Reply" not in markdown
+    # with the comments kept in the text, the page's line is as it is
+    assert "9:51 am. Reply" in extract(_page(thread).encode(), model=tiny_model, threshold=0.0, comments="keep").text
