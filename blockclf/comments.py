@@ -66,7 +66,8 @@ _COMMENT_WORD = rf"(?:{_COMMENTS_WORD}|kommentar|commentaire|comentario|commento
 #: a heading that counts or invites comments, alone or in braces ("{ 2 comments… read them below
 #: or add one }", as a widely used blog theme counts them)
 THREAD_TITLE = re.compile(r"^\s*(?:[{\[]\s*)?"
-                          r"(?:\d+\s+(?:comments?|responses?|replies|reactions|trackbacks?|pingbacks?)|comments?(?:\s*\(\d+\))?"
+                          r"(?:\d+\s+(?:comments?|responses?|replies|reactions|trackbacks?|pingbacks?)"
+                          r"|comments?(?:\s*\(\d+\))?"
                           r"|(?:\d+|one|no)\s+comments?\s*(?:…|\.\.\.)\s*(?:read (?:them|it) below(?:\s+or\s+add one)?"
                           r"|add one(?:\s+now)?)"
                           r"|(?:\d+|one|no)\s+(?:comments?|responses?|repl(?:y|ies))\s+(?:to|on)\s+[\"'“«„‘].*"
