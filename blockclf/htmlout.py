@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .inline import block_html, images_html
-from .structure import COMMENTS_HEADING, LIST_ELEMENTS, cell_gap, comments_apart, kept_items, titled
+from .structure import COMMENTS_HEADING, HEADING_TAGS, LIST_ELEMENTS, cell_gap, comments_apart, kept_items, titled
 
 if TYPE_CHECKING:
     from .block import Block
@@ -43,9 +43,6 @@ def _close(tag: str) -> str:
 
 #: the parts of lists and tables, which a paragraph does not stand between
 _ITEMS = frozenset(("li", "dt", "dd", "td", "th"))
-#: headings hold a line's words, no paragraph: an HTML parser that meets ``<h2><p>`` closes the
-#: heading first (lxml reads ``<h2></h2><p>...</p>``), so the heading's text would be lost to it
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: a table's cells (and its caption), without which text in it is no table's; its other parts
 _CELLS = frozenset(("td", "th", "caption"))
 _ROWS = frozenset(("table", "thead", "tbody", "tfoot", "tr"))
@@ -59,7 +56,7 @@ def _html_chain(chain: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ..
     the list, as Markdown writes it; an item a page set in no list (``<li>`` in a ``<div>``,
     which browsers show with its marker) gets one, shared by the items side by side in one
     element; text in a table but in no cell is no table's; a table set in a heading is written
-    after it (`_HEADINGS`)."""
+    after it (`HEADING_TAGS`)."""
     chain = tuple(step for n, step in enumerate(chain)
                   if step[1] not in LIST_ELEMENTS or (n + 1 < len(chain) and chain[n + 1][1] == "li"))
     if any(t == "table" for _, t in chain) and not any(t in _CELLS for _, t in chain):
@@ -67,10 +64,10 @@ def _html_chain(chain: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ..
         # holds rows, and a parser moves such text out before it)
         chain = tuple(step for step in chain if step[1] not in _ROWS)
     table = next((n for n, (_, t) in enumerate(chain) if t == "table"), None)
-    if table is not None and any(t in _HEADINGS for _, t in chain[:table]):
+    if table is not None and any(t in HEADING_TAGS for _, t in chain[:table]):
         # a table set in a heading: an HTML parser closes the heading before the table, so
         # the heading's words are written before it and the table after it, as parsers read it
-        chain = tuple(step for n, step in enumerate(chain) if n > table or step[1] not in _HEADINGS)
+        chain = tuple(step for n, step in enumerate(chain) if n > table or step[1] not in HEADING_TAGS)
     if not any(t == "li" for _, t in chain):
         return chain
     out: list[tuple[str, str]] = []
@@ -100,7 +97,9 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
         while k < len(stack) and k < len(chain) and stack[k] == chain[k] and not it.post_break:
             k += 1
         own = bool(chain) and chain[-1][0] == b.xpath  # the block's own element is the innermost written
-        headed = any(t in _HEADINGS for _, t in chain)
+        # headings hold a line's words, no paragraph: an HTML parser that meets ``<h2><p>``
+        # closes the heading first (lxml reads ``<h2></h2><p>...</p>``) and loses its text
+        headed = any(t in HEADING_TAGS for _, t in chain)
         # more text of the same paragraph after a line break, as Markdown writes it broken (a
         # blank line between, `Block.gap`, or a photo set before it, starts a new paragraph)
         broken = (para == b.xpath and not b.gap and not own and not headed and not it.post_break
@@ -137,7 +136,7 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
             content = f"{before} {content}"
         # a heading opened before this block: a line of it is written already (each block
         # in a heading is a line of it, as the page shows it)
-        in_heading = any(t in _HEADINGS for _, t in stack[:k])
+        in_heading = any(t in HEADING_TAGS for _, t in stack[:k])
         if own:
             if k == len(chain) and (last_xpath == b.xpath or in_heading):  # more text of the same element
                 out.append("<br>" if b.tag != "pre" else "\n")
@@ -150,7 +149,7 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
         if images and b.heading_level and (line := images_html((it.images_before or "") + (b.images or ""), base)):
             # written once the heading closes (never a paragraph in a heading), or the element
             # the block is
-            at = next((n for n, (_, t) in enumerate(stack) if t in _HEADINGS), len(stack) - 1 if own else None)
+            at = next((n for n, (_, t) in enumerate(stack) if t in HEADING_TAGS), len(stack) - 1 if own else None)
             if at is not None and at >= 0:
                 pictures, pictures_at = pictures + f"<p>{line}</p>\n", at
             else:

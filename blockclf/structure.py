@@ -26,14 +26,15 @@ from .threads import BODY
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["COMMENTS_HEADING", "LIST_ELEMENTS", "STRUCTURAL", "Item", "cell_gap", "comments_apart", "headline",
-           "kept_items", "pictures_before", "post_breaks", "ruled", "titled", "without_empty_columns"]
+__all__ = ["COMMENTS_HEADING", "HEADING_TAGS", "LIST_ELEMENTS", "STRUCTURAL", "Item", "cell_gap", "comments_apart",
+           "headline", "kept_items", "pictures_before", "post_breaks", "ruled", "titled", "without_empty_columns"]
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
 STRUCTURAL = LIST_ELEMENTS | _TABLE_PARTS | frozenset(
     ("li", "dl", "dt", "dd", "blockquote", "pre", "h1", "h2", "h3", "h4", "h5", "h6"))
-_HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+#: the heading elements
+HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: elements that `_without` leaves out of a chain by their own path (a table by its parts)
 _LAYOUT_PARTS = LIST_ELEMENTS | frozenset(("blockquote", "li"))
 #: a table cell with more text than this holds an article, not a value
@@ -252,7 +253,7 @@ def _paragraph_heading(block: Block) -> bool:
 
 def _as_paragraph(block: Block) -> tuple[Block, tuple[tuple[str, str], ...]]:
     """A `_paragraph_heading` as a paragraph, with its chain: no heading level, no heading element."""
-    return replace(block, heading_level=0), tuple((p, t) for p, t in _chain(block) if t not in _HEADING_TAGS)
+    return replace(block, heading_level=0), tuple((p, t) for p, t in _chain(block) if t not in HEADING_TAGS)
 
 
 def _rich(block: Block) -> str:
@@ -274,8 +275,8 @@ def kept_items(res: Result) -> list[Item]:
         if layout:
             chain = _without(chain, layout)
         holders = rules.get(b.index)
-        rule = holders is not None and not _cuts(holders, chain)
         inside = _written_as_one(chain)
+        rule = holders is not None and not _cuts(holders, inside)
         # no break inside a table or a definition list written as one (between its rows, or a
         # term and its definition): a thread's post or a page's rule before one of its parts
         brk = (id(b) in breaks or rule) and not (inside & written)
@@ -324,11 +325,10 @@ def _written_as_one(chain: tuple[tuple[str, str], ...]) -> set[str]:
     return parts
 
 
-def _cuts(holders: list[str], chain: tuple[tuple[str, str], ...]) -> bool:
+def _cuts(holders: list[str], parts: set[str]) -> bool:
     """True when every rule of ``holders`` stands inside a table or a definition list that is
-    written as one around the block (`_written_as_one`), where a rule would part its rows,
-    cells, or a term from its definition; a rule before such a list or table is drawn."""
-    parts = _written_as_one(chain)
+    written as one around the block (``parts``, `_written_as_one`), where a rule would part its
+    rows, cells, or a term from its definition; a rule before such a list or table is drawn."""
     return bool(parts) and all(any(_holds(part, h) for part in parts) for h in holders)
 
 
@@ -460,7 +460,7 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
             if n == 0 and item.block.heading_level == 1:
                 return None, [item, *items[after:]]
             # moved up, it leaves the list, table or quote it sat in
-            top = _top_heading(item, item.chain if n == 0 else tuple(c for c in item.chain if c[1] in _HEADING_TAGS))
+            top = _top_heading(item, item.chain if n == 0 else tuple(c for c in item.chain if c[1] in HEADING_TAGS))
             return None, [top, *items[:n], *items[after:]]
     if items[0].chain or tokens(items[0].block.text) != want:
         return head, items
@@ -496,7 +496,7 @@ def _counted(said: list[str], want: list[str]) -> bool:
 def _top_heading(item: Item, chain: tuple[tuple[str, str], ...]) -> Item:
     """``item``'s heading at level 1, in ``chain`` with its heading element written as ``h1``."""
     return Item(replace(item.block, heading_level=1),
-                tuple((path, "h1" if tag in _HEADING_TAGS else tag) for path, tag in chain),
+                tuple((path, "h1" if tag in HEADING_TAGS else tag) for path, tag in chain),
                 images_before=item.images_before)
 
 
