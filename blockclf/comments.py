@@ -28,8 +28,8 @@ from lxml import etree
 
 from .block import Block
 
-__all__ = ["COMMENT_TOKENS", "COMPOUND_CHARS", "MAX_COMMENT_SHARE", "THREAD_TITLE", "ElementPaths", "FoundPaths",
-           "comment_mask", "comment_roots", "discussion_page", "may_have_comments", "outermost_named",
+__all__ = ["COMMENT_TOKENS", "COMPOUND_CHARS", "LINKBACK_TOKENS", "MAX_COMMENT_SHARE", "THREAD_TITLE", "ElementPaths",
+           "FoundPaths", "comment_mask", "comment_roots", "discussion_page", "may_have_comments", "outermost_named",
            "outermost_paths", "page_tokens", "titled_section", "under_roots"]
 
 #: an id naming a comment thread or one comment, or the list of the blogs that link to the post
@@ -92,8 +92,11 @@ def _holds_article(el: etree._Element) -> bool:
 
 #: class or id tokens (as blocks carry them) that may name a comment thread; a token holding
 #: "comment" (``commentbody``, ``commentsdiv``) is a hint too
+#: class and id words of a post's trackbacks and pingbacks (other blogs' links to it): part of its
+#: thread, though no reader wrote them
+LINKBACK_TOKENS = frozenset({"trackback", "trackbacks", "pingback", "pingbacks"})
 COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "respond", "replies", "reply", "dsq",
-                            "discussion", "trackback", "trackbacks", "pingback", "pingbacks"})
+                            "discussion"}) | LINKBACK_TOKENS
 
 
 def _hinted(tokens: Collection[str]) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from .block import Block
-from .comments import THREAD_TITLE
+from .comments import LINKBACK_TOKENS, THREAD_TITLE
 from .inline import block_plain
 from .reviews import review_hinted
 from .threads import says_when
@@ -22,8 +22,6 @@ __all__ = ["readers_comments", "readers_text"]
 
 _ELSEWHERE = frozenset({"recentcomments", "latestcomments"})
 _ELSEWHERE_WORDS = frozenset({"recent", "latest"})
-#: class and id words of a post's trackbacks and pingbacks: other blogs' links to it, not readers' words
-_LINKBACKS = frozenset({"trackback", "trackbacks", "pingback", "pingbacks"})
 
 
 def _elsewhere(tokens: tuple[str, ...]) -> bool:
@@ -38,7 +36,7 @@ def _readers_words(block: Block) -> bool:
     score widget, a widget of the site's latest comments on other pages, nor the list of the
     blogs that link to the post (its trackbacks and pingbacks, "TrackBack URL for this entry")."""
     if (block.hidden or "form" in block.ancestors or THREAD_TITLE.match(block.text) or _elsewhere(block.tokens)
-            or not _LINKBACKS.isdisjoint(block.tokens)):
+            or not LINKBACK_TOKENS.isdisjoint(block.tokens)):
         return False
     if says_when(block.text):
         return True
