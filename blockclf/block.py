@@ -65,7 +65,8 @@ class Block:
         consent: True for the text of a consent manager's dialog (a cookie banner, its
             settings), which is read as hidden text too: shown over the page, never part of it.
         notice: True for the text of a notice a site lays over every page until a reader
-            dismisses it (a forum's staff banner), read as hidden text in the same way.
+            dismisses it (a forum's staff banner), or of a hidden dialog a script opens over
+            the page on request, read as hidden text in the same way.
         rich: the block's content as minimal HTML for the renderers, or None when that is just
             ``text`` escaped: escaped text with ``a``, ``code``, ``strong``, ``em`` and ``img``
             tags (links resolved against ``<base>``), without page furniture (heading anchors

@@ -19,7 +19,7 @@ from lxml import etree
 __all__ = ["ANCHOR_GLYPHS", "BADGE_CLASSES", "CONSENT", "CONSENT_CLASSES", "CONSENT_IDS", "DOT", "FURNITURE_CLASSES",
            "ICON", "NOTICE", "NOTICE_IDS", "SCREEN_READER_CLASSES", "SKIP_TAGS", "class_tokens", "code_lang",
            "image_source", "is_anchor_glyph", "is_badge", "is_furniture", "is_furniture_button", "is_hidden",
-           "is_small_image", "is_top_link", "overlay_kind"]
+           "is_hidden_dialog", "is_small_image", "is_top_link", "overlay_kind"]
 
 #: elements whose content a browser never shows as text
 SKIP_TAGS: Final = frozenset(
@@ -144,6 +144,14 @@ def is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> 
     if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False, _screen_reader_word):
         return not _only_text_of_parent(el)
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
+
+
+def is_hidden_dialog(tag: str, attrib: dict[str, str]) -> bool:
+    """Whether a hidden element (`is_hidden`) is a dialog: a window a script opens over the page
+    on request (an ad's "Why you're seeing this ad", a cart's "Remove product?", a link's "You
+    are leaving this site"), which holds none of the page's own text even where the page hides
+    its content until scripts run. Read as a notice (`NOTICE`): never kept."""
+    return tag == "dialog" or attrib.get("role") in _DIALOG_ROLES or attrib.get("aria-modal") == "true"
 
 
 #: what `overlay_kind` finds: a consent dialog, a site's notice

@@ -102,7 +102,7 @@ _FLAG_PREFIXES = ("tag_", "in_", "cls_")
 
 
 #: what a block read as hidden text is, by what hid it (`hidden_kind`)
-_HIDDEN_WHAT = {"consent": "a consent dialog over the page", "notice": "a site's notice over the page",
+_HIDDEN_WHAT = {"consent": "a consent dialog over the page", "notice": "a site's notice or a dialog over the page",
                 "control": "a button's label, hidden on the page", "hidden": "hidden on the page"}
 #: hidden text never kept, even when a page is read with its hidden blocks: dialogs and notices
 #: lie over the page, and a hidden button is a control a script shows on hover or focus (a code
@@ -116,7 +116,7 @@ HIDDEN_UNREAD = _HIDDEN_WHAT["hidden"] + _UNREAD
 
 def hidden_kind(block: Block) -> str | None:
     """What hid a block read as hidden text: ``"consent"`` (a consent manager's dialog),
-    ``"notice"`` (a site's notice over the page), ``"control"`` (a button's label) or
+    ``"notice"`` (a site's notice or a hidden dialog over the page), ``"control"`` (a button's label) or
     ``"hidden"``; None for a visible block."""
     if not block.hidden:
         return None

@@ -33,6 +33,7 @@ from .elements import (
     is_furniture,
     is_furniture_button,
     is_hidden,
+    is_hidden_dialog,
     is_small_image,
     is_top_link,
     overlay_kind,
@@ -661,6 +662,8 @@ class _Segmenter:
         overlay = overlay_kind(tag, attrib) if n_attrib and not skipped else 0
         consent, notice = overlay == CONSENT, overlay == NOTICE
         hidden = overlay > 0 or (not skipped and n_attrib and is_hidden(el, attrib, style))
+        if hidden and not overlay and is_hidden_dialog(tag, attrib):
+            overlay, notice = NOTICE, True
         revealed = False
         if hidden and self.reveal and not overlay:  # read like a visible element, its blocks flagged hidden
             if self.revealing:  # hidden inside such an element: left out, as its flat reading leaves it

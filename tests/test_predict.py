@@ -364,6 +364,34 @@ def test_a_hidden_buttons_label_is_never_kept_when_a_page_is_read_with_its_hidde
     assert [e["reason"] for e in removal_log(res) if e["text"] == "Copy"] == ["control", "control"]
 
 
+@pytest.mark.parametrize("dialog", [
+    "<div role='dialog' aria-modal='true' hidden><h2>Why you're seeing this ad</h2><p>{}</p></div>",
+    "<div class='modal' role='alertdialog' style='display: none'><p>{}</p></div>",
+    "<section aria-modal='true' hidden><p>{}</p></section>",
+    "<dialog hidden><p>{}</p></dialog>",
+])
+def test_a_hidden_dialog_is_never_kept_when_a_page_is_read_with_its_hidden_blocks(dialog):
+    # a shop's page hides its product details until scripts run, and beside each sponsored item
+    # a dialog a script opens on request ("Why you're seeing this ad"): read again with its
+    # hidden blocks, the page keeps the details, never the dialogs
+    disclosure = ("Promoted items are selected based on what we think may interest you, while also generating "
+                  "revenue for the marketplace by promoting the item, using a variety of relevance factors.")
+    item = "<li><a href='/itm/{0}'>A rambling river guide, volume {0}</a>" + dialog.format(disclosure) + "</li>"
+    html = (f"<html><head><title>River survey</title></head><body><ul>{''.join(item.format(n) for n in range(4))}</ul>"
+            f"<div class='details' style='display: none'><h1>River survey</h1><p>{STORY}</p><p>{STORY}</p></div>"
+            f"</body></html>")
+    res = extract(html)
+    assert "read-hidden" in res.warnings and "outer banks had retreated" in res.text
+    dialogs = [i for i, b in enumerate(res.blocks) if "Promoted items" in b.text]
+    assert len(dialogs) == 4 and all(res.blocks[i].hidden and res.blocks[i].notice and not res.kept[i]
+                                     for i in dialogs)
+    assert "Promoted items" not in res.text and "Promoted items" in res.raw_text
+    assert {e["reason"] for e in removal_log(res) if "Promoted items" in e["text"]} == {"notice"}
+    # a dialog in view (an enlarged photo's caption) is the page's to judge, as before
+    shown = prepare("<body><div role='dialog' aria-label='Enlarged photo'><p>A tray of cookies</p></div></body>")
+    assert [(b.text, b.hidden, b.notice) for b in shown.blocks] == [("A tray of cookies", False, False)]
+
+
 def _example_and_synthetic(synthetic_page) -> list:
     pages = [prepare(EXAMPLE)]
     return pages + [prepare(synthetic_page(14, i).html.encode("utf-8"), name=str(i)) for i in range(4)]
