@@ -115,8 +115,10 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     thread's list under a disclaimer, a comment and its replies) and is parted again the same
     way. A lone line that says who and when
     (``<dt>Ann, May 2</dt><dd>…</dd>``) heads the comment after it. Where the blocks part ways
-    at paragraphs (``p``, ``pre``, a list), they are one comment's. When every comment says who
-    and when, what follows the last of them is not one (a footer that a thread's title took in).
+    at paragraphs (``p``, ``pre``, a list), they are one comment's. When every comment from the
+    first that says who and when to the last says it, what comes before the first (the thread's
+    count, an invitation to comment, a feed notice) and what follows the last (a footer that a
+    thread's title took in) are not comments.
     """
     text = readers_text(blocks, mask)
     if not text:
@@ -127,10 +129,12 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     units = [b.tokens if review_hinted(b.tokens) else None for b in text]
     comments = _parted(list(range(len(text))), steps, dated, 0, units=units)
     signed = [k for k, c in enumerate(comments) if any(dated[i] for i in c)]
-    if len(signed) >= 3 and signed[-1] + 1 == len(signed):
-        # every comment says who and when: what follows the last of them is the page's footer
-        # under the thread ("Powered by…"), not a comment
-        comments = comments[:len(signed)]
+    if len(signed) >= 3 and signed[-1] - signed[0] + 1 == len(signed):
+        # every comment from the first that says who and when to the last says it: what comes
+        # before them is the thread's heading ("126 Comments Add A Comment", "You can follow
+        # this conversation…") and what follows them the page's footer under the thread
+        # ("Powered by…"), not comments
+        comments = comments[signed[0]:signed[-1] + 1]
     return [[_without_actions(text[i]) if dated[i] else text[i] for i in c] for c in comments]
 
 

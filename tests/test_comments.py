@@ -121,8 +121,8 @@ def test_comments_apart_are_told_apart_where_the_thread_parts_ways(tiny_model):
               '<li><p>Bo on May 2, 2024 at 9:05 am</p><p>A reply to Ann.</p></li></ul></li>'
               '<li><p>Cy on May 3, 2024 at 7:00 am</p><p>Another comment.</p></li></ul></div>')
     res = extract(_page(nested).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    # (the fine print above them is the thread's heading, not a comment: every comment says who and when)
     assert res.to_dict()["comments"] == [
-        "The fine print: comments belong to those who wrote them.",
         "Ann on May 2, 2024 at 9:01 am\nFirst comment here.", "Bo on May 2, 2024 at 9:05 am\nA reply to Ann.",
         "Cy on May 3, 2024 at 7:00 am\nAnother comment."]
     # when every comment says who and when, a footer that the thread's title took in is none
@@ -132,6 +132,17 @@ def test_comments_apart_are_told_apart_where_the_thread_parts_ways(tiny_model):
     res = extract(_page(signed).encode(), model=tiny_model, threshold=0.0, comments="separate")
     assert res.comment_texts == [f"{REMARK} {n}\nPosted by: Reader{n} at May {n}, 2012 6:3{n} AM" for n in (1, 2, 3)]
     assert "Powered by" not in res.text  # still part of the thread, so removed
+    # nor is what opens such a thread (its count, an invitation, a feed notice) or a notice after it
+    headed = ("<div id='comments'><p>3 Comments leave one</p><p>You can follow this conversation by subscribing to "
+              "the comment feed for this post.</p><ol>" + "".join(
+                  f'<li><p>Reader{n} on May {n}, 2012 at 6:3{n} am</p><p>{REMARK} {n}</p></li>' for n in (1, 2, 3))
+              + "</ol><p>Your post may have slipped into the spam filter and will be retrieved shortly.</p></div>")
+    res = extract(_page(headed).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.comment_texts == [f"Reader{n} on May {n}, 2012 at 6:3{n} am\n{REMARK} {n}" for n in (1, 2, 3)]
+    # a thread whose comments do not all say who and when keeps what it holds: an undated one may be a reader's
+    undated_one = headed.replace("<li><p>Reader2 on May 2, 2012 at 6:32 am</p>", "<li>")
+    res = extract(_page(undated_one).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.comment_texts[0].startswith("3 Comments leave one") and f"{REMARK} 2" in res.comment_texts
     # undated comments in a list beside the thread's disclaimer are a list of comments; a
     # comment's own bullet list is not (its items are lines of text)
     undated = ('<div id="comments"><aside><p>The fine print: comments are owned by whoever posted them. We are '
