@@ -6,6 +6,7 @@ next begins (`readers_comments`), from the shape of the thread's element paths.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -62,6 +63,10 @@ def readers_text(blocks: Sequence[Block], mask: np.ndarray | None) -> list[Block
 #: 6:31 AM"); a longer one with a date word is a paragraph ("comments are owned by whoever
 #: posted them")
 _HEAD_WORDS = 15
+#: a line of at most this many words that is a comment of its own this many times in one thread
+#: is the thread's furniture (`readers_comments`)
+_REPEATED_WORDS = 6
+_MIN_REPEATS = 3
 #: elements that part one comment's paragraphs, not comments ("": the element's own text)
 _PARAGRAPHS = frozenset({"", "p", "pre", "blockquote", "table", "h1", "h2", "h3", "h4", "h5", "h6", "br"})
 
@@ -118,7 +123,8 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     at paragraphs (``p``, ``pre``, a list), they are one comment's. When every comment from the
     first that says who and when to the last says it, what comes before the first (the thread's
     count, an invitation to comment, a feed notice) and what follows the last (a footer that a
-    thread's title took in) are not comments.
+    thread's title took in) are not comments; nor is a short line that is a comment of its own
+    three times or more (a "Link to this comment:" box under each).
     """
     text = readers_text(blocks, mask)
     if not text:
@@ -128,6 +134,12 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     # a block in a customer's review carries a class/id token naming reviews
     units = [b.tokens if review_hinted(b.tokens) else None for b in text]
     comments = _parted(list(range(len(text))), steps, dated, 0, units=units)
+    # a short line that comes on its own after comment upon comment is the thread's, not a
+    # reader's ("Link to this comment:" under each comment)
+    lone = Counter(text[c[0]].text for c in comments if len(c) == 1 and not dated[c[0]])
+    repeated = {t for t, n in lone.items() if n >= _MIN_REPEATS and len(t.split()) <= _REPEATED_WORDS}
+    if repeated:
+        comments = [c for c in comments if len(c) > 1 or text[c[0]].text not in repeated]
     signed = [k for k, c in enumerate(comments) if any(dated[i] for i in c)]
     if len(signed) >= 3 and signed[-1] - signed[0] + 1 == len(signed):
         # every comment from the first that says who and when to the last says it: what comes

@@ -139,6 +139,13 @@ def test_comments_apart_are_told_apart_where_the_thread_parts_ways(tiny_model):
               + "</ol><p>Your post may have slipped into the spam filter and will be retrieved shortly.</p></div>")
     res = extract(_page(headed).encode(), model=tiny_model, threshold=0.0, comments="separate")
     assert res.comment_texts == [f"Reader{n} on May {n}, 2012 at 6:3{n} am\n{REMARK} {n}" for n in (1, 2, 3)]
+    # a short line that comes on its own after each comment is the thread's furniture (a news
+    # site's comment: a list of the comment and its tools, the last "Link to this comment:")
+    linked = ("<div id='comments'>" + "".join(
+        f"<ul><li><div><p>Reader{n} on May {n}, 2012 at 6:3{n} am</p></div><div><p>{REMARK} {n}</p></div></li>"
+        "<li><ul><li><p>Link to this comment:</p></li></ul></li></ul>" for n in (1, 2, 3)) + "</div>")
+    res = extract(_page(linked).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.comment_texts == [f"Reader{n} on May {n}, 2012 at 6:3{n} am\n{REMARK} {n}" for n in (1, 2, 3)]
     # a thread whose comments do not all say who and when keeps what it holds: an undated one may be a reader's
     undated_one = headed.replace("<li><p>Reader2 on May 2, 2012 at 6:32 am</p>", "<li>")
     res = extract(_page(undated_one).encode(), model=tiny_model, threshold=0.0, comments="separate")
