@@ -375,6 +375,16 @@ def test_a_braced_count_of_comments_is_no_comment_given_apart(tiny_model):
     assert texts == [REMARK, REMARK + " Again."]
 
 
+@pytest.mark.parametrize("title", ["Discussion about this post", "Discuss this Blog Post"])
+def test_a_discussion_heading_is_no_comment_given_apart(title, tiny_model):
+    # a newsletter platform heads its comments "Discussion about this post", with or without comments under it
+    empty = f'<div id="comments"><div class="comments-header"><h4>{title}</h4></div></div>'
+    assert extract(_page(empty), comments="separate").comment_texts == []
+    thread = (f'<div id="comments"><div class="comments-header"><h4>{title}</h4></div>'
+              f'<div class="comment"><p>{REMARK}</p></div><div class="comment"><p>{REMARK} Again.</p></div></div>')
+    assert extract(_page(thread), comments="separate").comment_texts == [REMARK, REMARK + " Again."]
+
+
 TRACKBACKS = ('<div class="trackbacks"><a id="trackback"></a><h3 class="trackbacks-header">TrackBack</h3>'
               '<div class="trackbacks-info"><p>TrackBack URL for this entry:<br><span class="trackbacks-link">'
               'http://www.example.com/services/trackback/6a00e5</span></p><p>Listed below are links to weblogs that '
