@@ -39,8 +39,8 @@ def _readers_words(block: Block) -> bool:
     if (block.hidden or "form" in block.ancestors or THREAD_TITLE.match(block.text) or _elsewhere(block.tokens)
             or not LINKBACK_TOKENS.isdisjoint(block.tokens)):
         return False
-    if says_when(block.text):
-        return True
+    if says_when(block.text):  # a header, unless a blank one (a comment preview's "Posted by: |")
+        return _EMPTY_HEADER.fullmatch(block.text) is None
     if block.link_chars > 0.5 * len(block.text):
         return False
     words = title_words(block.text)  # Chinese and Japanese counted by character, as everywhere
@@ -63,6 +63,8 @@ def readers_text(blocks: Sequence[Block], mask: np.ndarray | None) -> list[Block
 #: 6:31 AM"); a longer one with a date word is a paragraph ("comments are owned by whoever
 #: posted them")
 _HEAD_WORDS = 15
+#: a who-and-when line with neither: its labels alone, the name and date left blank
+_EMPTY_HEADER = re.compile(r"(?:\W|posted|by|on|at)*", re.IGNORECASE)
 #: a line of at most this many words that is a comment of its own this many times in one thread
 #: is the thread's furniture (`readers_comments`)
 _REPEATED_WORDS = 6
@@ -120,8 +122,8 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     thread's list under a disclaimer, a comment and its replies) and is parted again the same
     way. A lone line that says who and when
     (``<dt>Ann, May 2</dt><dd>…</dd>``) heads the comment after it. Where the blocks part ways
-    at paragraphs (``p``, ``pre``, a list), they are one comment's. When every comment from the
-    first that says who and when to the last says it, what comes before the first (the thread's
+    at paragraphs (``p``, ``pre``, a list), they are one comment's. When every comment (two or
+    more) from the first that says who and when to the last says it, what comes before the first (the thread's
     count, an invitation to comment, a feed notice) and what follows the last (a footer that a
     thread's title took in) are not comments; nor is a short line that is a comment of its own
     three times or more (a "Link to this comment:" box under each).
@@ -141,7 +143,7 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     if repeated:
         comments = [c for c in comments if len(c) > 1 or text[c[0]].text not in repeated]
     signed = [k for k, c in enumerate(comments) if any(dated[i] for i in c)]
-    if len(signed) >= 3 and signed[-1] - signed[0] + 1 == len(signed):
+    if len(signed) >= 2 and signed[-1] - signed[0] + 1 == len(signed):
         # every comment from the first that says who and when to the last says it: what comes
         # before them is the thread's heading ("126 Comments Add A Comment", "You can follow
         # this conversation…") and what follows them the page's footer under the thread

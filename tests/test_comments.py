@@ -139,6 +139,11 @@ def test_comments_apart_are_told_apart_where_the_thread_parts_ways(tiny_model):
               + "</ol><p>Your post may have slipped into the spam filter and will be retrieved shortly.</p></div>")
     res = extract(_page(headed).encode(), model=tiny_model, threshold=0.0, comments="separate")
     assert res.comment_texts == [f"Reader{n} on May {n}, 2012 at 6:3{n} am\n{REMARK} {n}" for n in (1, 2, 3)]
+    # two signed comments are enough, and a comment preview's blank signature is none
+    two = headed.replace("<li><p>Reader3 on May 3, 2012 at 6:33 am</p><p>" + REMARK + " 3</p></li>", "").replace(
+        "</ol>", "</ol><div class='comment-preview'><p>Posted by: |</p></div>")
+    res = extract(_page(two).encode(), model=tiny_model, threshold=0.0, comments="separate")
+    assert res.comment_texts == [f"Reader{n} on May {n}, 2012 at 6:3{n} am\n{REMARK} {n}" for n in (1, 2)]
     # a short line that comes on its own after each comment is the thread's furniture (a news
     # site's comment: a list of the comment and its tools, the last "Link to this comment:")
     linked = ("<div id='comments'>" + "".join(
