@@ -92,11 +92,11 @@ def _holds_article(el: etree._Element) -> bool:
     return False
 
 
-#: class or id tokens (as blocks carry them) that may name a comment thread; a token holding
-#: "comment" (``commentbody``, ``commentsdiv``) is a hint too
 #: class and id words of a post's trackbacks and pingbacks (other blogs' links to it): part of its
 #: thread, though no reader wrote them
 LINKBACK_TOKENS = frozenset({"trackback", "trackbacks", "pingback", "pingbacks"})
+#: class or id tokens (as blocks carry them) that may name a comment thread; a token holding
+#: "comment" (``commentbody``, ``commentsdiv``) is a hint too
 COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "respond", "replies", "reply", "dsq",
                             "discussion"}) | LINKBACK_TOKENS
 

@@ -116,8 +116,8 @@ HIDDEN_UNREAD = _HIDDEN_WHAT["hidden"] + _UNREAD
 
 def hidden_kind(block: Block) -> str | None:
     """What hid a block read as hidden text: ``"consent"`` (a consent manager's dialog),
-    ``"notice"`` (a site's notice or a hidden dialog over the page), ``"control"`` (a button's label) or
-    ``"hidden"``; None for a visible block."""
+    ``"notice"`` (a site's notice or a hidden dialog over the page), ``"control"`` (a button's
+    label) or ``"hidden"``; None for a visible block."""
     if not block.hidden:
         return None
     if block.consent:

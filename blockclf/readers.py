@@ -123,10 +123,10 @@ def readers_comments(blocks: Sequence[Block], mask: np.ndarray | None) -> list[l
     way. A lone line that says who and when
     (``<dt>Ann, May 2</dt><dd>…</dd>``) heads the comment after it. Where the blocks part ways
     at paragraphs (``p``, ``pre``, a list), they are one comment's. When every comment (two or
-    more) from the first that says who and when to the last says it, what comes before the first (the thread's
-    count, an invitation to comment, a feed notice) and what follows the last (a footer that a
-    thread's title took in) are not comments; nor is a short line that is a comment of its own
-    three times or more (a "Link to this comment:" box under each).
+    more) from the first that says who and when to the last says it, what comes before the
+    first (the thread's count, an invitation to comment, a feed notice) and what follows the
+    last (a footer that a thread's title took in) are not comments; nor is a short line that is
+    a comment of its own three times or more (a "Link to this comment:" box under each).
     """
     text = readers_text(blocks, mask)
     if not text:

@@ -31,10 +31,9 @@ __all__ = ["COMMENTS_HEADING", "HEADING_TAGS", "LIST_ELEMENTS", "STRUCTURAL", "I
 
 LIST_ELEMENTS = frozenset(("ul", "ol", "menu", "dir"))
 _TABLE_PARTS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"))
-STRUCTURAL = LIST_ELEMENTS | _TABLE_PARTS | frozenset(
-    ("li", "dl", "dt", "dd", "blockquote", "pre", "h1", "h2", "h3", "h4", "h5", "h6"))
 #: the heading elements
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+STRUCTURAL = LIST_ELEMENTS | _TABLE_PARTS | HEADING_TAGS | frozenset(("li", "dl", "dt", "dd", "blockquote", "pre"))
 #: elements that `_without` leaves out of a chain by their own path (a table by its parts)
 _LAYOUT_PARTS = LIST_ELEMENTS | frozenset(("blockquote", "li"))
 #: a table cell with more text than this holds an article, not a value
