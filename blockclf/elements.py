@@ -120,7 +120,17 @@ _PX: Final = re.compile(r"\s*(\d+)\s*(?:px)?\s*$", re.IGNORECASE)
 #: width and height attributes that give a responsive picture's shape, not its size
 _ASPECT_RATIOS: Final = frozenset(((16, 9), (9, 16), (4, 3), (3, 4), (3, 2), (2, 3), (16, 10), (21, 9), (5, 4), (4, 5)))
 _STYLE_SIZE: Final = re.compile(r"(?:^|;)\s*(width|height)\s*:\s*(\d+)\s*px", re.IGNORECASE)
-_CODE_LANG: Final = re.compile(r"(?:^|\s)(?:language|lang|highlight|brush:?)[-\s]*([A-Za-z0-9_+#.-]+)")
+#: a code block's language as its class names it, surest first: ``language-js``/``lang-js`` (the
+#: HTML standard's convention, and Prism's, highlight.js's, Rouge's); then the highlighters'
+#: own: Sphinx's ``highlight-python``, GitHub's ``highlight-source-python``, SyntaxHighlighter's
+#: ``brush: js``, Pandoc's ``sourceCode python``, Hexo's ``highlight python``. A theme's class
+#: beside them (``highlight-height language-javascript``) names no language, so the
+#: highlighters' forms count only where no ``language-`` class does.
+_CODE_LANGS: Final = (
+    re.compile(r"(?:^|\s)(?:language|lang)-([A-Za-z0-9_+#.-]+)"),
+    re.compile(r"(?:^|\s)(?:highlight-(?:source-)?|brush:\s*)([A-Za-z0-9_+#.-]+)"),
+    re.compile(r"(?:^|\s)(?:sourceCode|highlight)\s+([A-Za-z0-9_+#.]+)(?=\s|$)"),
+)
 #: class words that name no language: a highlighter's "guess it" (Discourse's ``lang-auto``) or "leave it plain"
 _NOT_LANGS: Final = frozenset(("default", "none", "text", "plain", "plaintext", "notranslate", "nohighlight",
                                "no-highlight", "source", "auto", "undefined"))
@@ -393,11 +403,16 @@ def code_lang(el: etree._Element) -> str:
     for node in near:
         if not isinstance(node.tag, str):
             continue
-        lang = node.get("data-lang") or ""
-        m = _CODE_LANG.search(node.get("class") or "")
-        lang = lang or (m.group(1) if m else "")
-        if lang and lang.lower() not in _NOT_LANGS:
-            return lang.lower()
+        lang = (node.get("data-lang") or "").lower()
+        if lang and lang not in _NOT_LANGS:
+            return lang
+        classes = node.get("class")
+        if classes:
+            for pattern in _CODE_LANGS:
+                for m in pattern.finditer(classes):
+                    lang = m.group(1).lower()
+                    if lang not in _NOT_LANGS:
+                        return lang
     return ""
 
 

@@ -412,6 +412,21 @@ def test_code_keeps_tabs_blank_lines_indentation_and_language():
     assert to_html(res) == '<pre><code class="language-python">def f():\n\tif x:\n\t    return 1\n\n\ny = f()</code></pre>\n'
 
 
+@pytest.mark.parametrize(("pre", "code", "lang"), [
+    ("highlight-height language-javascript line-numbers", "language-javascript", "javascript"),  # a theme's class first
+    ("highlighter-hljs", "language-bash highlighter-hljs hljs", "bash"),  # a plugin's name is no language
+    ("highlightjs highlight", "language-shell hljs", "shell"),
+    ("highlightjs highlight", "language-none hljs", ""),  # the page says: no language
+    ("highlight highlight-source-python", "", "python"),  # GitHub's
+    ("sourceCode python", "sourceCode python", "python"),  # Pandoc's
+    ("highlight js", "", "js"),  # Hexo's
+    ("brush: js;", "", "js"),  # SyntaxHighlighter's
+])
+def test_code_language_is_the_one_its_classes_name(pre, code, lang):
+    md = to_markdown(page(f'<pre class="{pre}"><code class="{code}">echo hi</code></pre>'))
+    assert md == f"```{lang}\necho hi\n```\n"
+
+
 @pytest.mark.parametrize("cls", ["lang-auto", "language-none", "hljs no-highlight", "language-undefined"])
 def test_code_marked_with_no_language_gets_a_bare_fence(cls):
     assert to_markdown(page(f'<pre><code class="{cls}">docker run --help</code></pre>')) == "```\ndocker run --help\n```\n"
