@@ -23,7 +23,7 @@ __all__ = ["ANCHOR_GLYPHS", "BADGE_CLASSES", "CONSENT", "CONSENT_CLASSES", "CONS
 
 #: elements whose content a browser never shows as text
 SKIP_TAGS: Final = frozenset(
-    "script style template title svg math object embed canvas audio video map datalist".split()
+    "script style template title svg math object embed canvas audio video map datalist iframe".split()
 )
 _TOKEN_SPLIT: Final = re.compile(r"[^a-z0-9]+")
 _HIDDEN_STYLE: Final = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)

@@ -16,7 +16,7 @@ WORD = re.compile(r"\w+")
 # -- an independent reference of a page's visible text --------------------------------------
 # Elements whose content a browser does not show, and the hidden markers, as HTML defines
 # them; written out here rather than taken from blockclf.segment.
-NOT_SHOWN = {"script", "style", "template", "noscript", "title"}
+NOT_SHOWN = {"script", "style", "template", "noscript", "title", "iframe"}
 #: elements that start a new run of text (a new block) in the tag soup generated below
 BREAKING = {"div", "p", "section", "article", "nav", "footer", "li", "ul", "ol", "table", "tr", "td",
             "th", "h1", "h2", "h3", "pre", "blockquote", "body", "html", "br"}
@@ -89,7 +89,7 @@ _SEPS = st.sampled_from([" ", "  ", "\n", "\t", " &nbsp; ", " &amp; ", "&lt;", "
 _TEXT = st.lists(st.tuples(_WORDS, _SEPS), min_size=1, max_size=4).map(lambda ps: "".join(w + s for w, s in ps))
 _BLOCK = ["div", "p", "section", "li", "ul", "td", "tr", "table", "h1", "h2", "pre", "blockquote", "nav"]
 _INLINE = ["span", "a", "b", "em", "i", "strong", "code"]
-_SKIPPED = ["script", "style", "template", "noscript"]
+_SKIPPED = ["script", "style", "template", "noscript", "iframe"]
 _SHOWN_ATTRS = ["", "", "", ' class="menu x"', ' id="main"', ' style="color:red"', ' href="/x"']
 _HIDING_ATTRS = [" hidden", ' style="display: none"', ' aria-hidden="true"', ' style="visibility:hidden"']
 _ATTRS = st.sampled_from(_SHOWN_ATTRS * 4 + _HIDING_ATTRS)
@@ -247,6 +247,15 @@ def test_invisible_content_never_becomes_text_hidden_content_is_flagged():
     blocks = blocks_of(html)
     assert [(b.text, b.hidden) for b in blocks] == [
         ("shown", False), ("hid1", True), ("hid2", True), ("hid3", True), ("hid4", True)]
+
+
+def test_an_iframes_fallback_markup_is_never_text():
+    """What an ``<iframe>`` element holds is for browsers without frames; the parser gives it as
+    raw text (markup and all), which no browser draws: an ad slot's ``<a href=...><img ...>``
+    must not reach the output. The text after the frame is read."""
+    html = ("<html><body><p>Before the frame.</p><div>Search <iframe src='/search.htm'>"
+            "<a href='/search.htm' target='_blank'>Search (new window)</a></iframe> the archive.</div></body></html>")
+    assert [b.text for b in blocks_of(html)] == ["Before the frame.", "Search the archive."]
 
 
 def test_hidden_element_is_one_block_after_the_text_around_it():
