@@ -247,7 +247,8 @@ def _meta(root: etree._Element) -> tuple[str, str | None, str | None]:
             canonical = link.get("href", "").strip()
             break
     for meta in root.iter("meta"):
-        if (meta.get("property") or "").lower() == "og:url" and meta.get("content"):
+        # OpenGraph says property="og:url"; many pages write name="og:url", which readers honour too
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:url" and meta.get("content"):
             og = meta.get("content", "").strip()
             break
     lang = root.get("lang") if isinstance(root.tag, str) else None

@@ -188,6 +188,14 @@ def test_og_url_when_no_canonical():
     assert bare.url is None and bare.lang is None
 
 
+def test_og_url_written_with_name_is_the_pages_address():
+    """Many pages write ``<meta name="og:url">`` where OpenGraph says ``property``; the page's
+    address (its site, its links' base) is read from either."""
+    doc = parse('<html><head><meta name="og:url" content="http://www.dazed.example/fashion/article/1/look">'
+                '</head><body>x</body></html>')
+    assert doc.url == "http://www.dazed.example/fashion/article/1/look"
+
+
 @pytest.mark.parametrize("data, reason", [
     (b"", "empty"),
     (b"   \n\t ", "empty"),
