@@ -49,7 +49,7 @@ BLOCK_TAGS: Final = frozenset(
     """address article aside blockquote body caption center dd details dialog dir div dl dt
     fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html li
     main menu nav ol p pre section summary table tbody td tfoot th thead tr ul legend noscript
-    iframe textarea select option""".split()
+    textarea select option""".split()
 )
 _HEADINGS: Final = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 #: elements that open a list level (``Block.list_depth``)
