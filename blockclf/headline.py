@@ -168,7 +168,43 @@ def h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[
             single = single or found
         else:
             later = later or found
-    return later or single
+    return later or single or _part_beside_site(spans, h1, sitename, domain)
+
+
+def _label(domain: str) -> str:
+    """A domain's name as one run of letters and digits (``"early-retirement"`` → ``"earlyretirement"``)."""
+    return re.sub(r"\W", "", domain.lower())
+
+
+def _part_beside_site(spans: Sequence[tuple[str, int, int]], h1: Sequence[str], sitename: str | None,
+                      domain: str | None) -> str | None:
+    """An ``<h1>`` (two words or more) that starts or ends a title part whose other words name
+    the site: a theme that writes the post's title and the blog's name with no mark between
+    them (``"» Books to understand the future Early Retirement Extreme: — <the blog's tagline>"``
+    on earlyretirementextreme.com, beside the h1 ``"Books to understand the future"``), where no
+    run of whole parts is like the h1. The other words must be the site's declared name or its
+    address's name, exactly: a title part that merely shares a word with them ("Remote
+    Full-Stack Programming Jobs" on We Work Remotely) is the page's own, and so is one that two
+    ``<h1>`` lines say in turn (a headline set on two lines: "News Product" over "Management
+    Certification" on newsproduct.org)."""
+    lines = [tokens(a) + tokens(b) for a, b in zip(h1, h1[1:])]
+    for head in h1:
+        want = tokens(head)
+        if len(want) < 2:
+            continue
+        for part, _, _ in spans:
+            have = tokens(part)
+            if len(have) <= len(want) or have in lines:
+                continue
+            if have[:len(want)] == want:
+                rest = have[len(want):]
+            elif have[-len(want):] == want:
+                rest = have[:-len(want)]
+            else:
+                continue
+            if (sitename and rest == tokens(sitename)) or (domain and "".join(rest) == _label(domain)):
+                return head
+    return None
 
 
 #: blocks read for a headline set in a lesser heading or in bold, the headings and bold lines

@@ -469,6 +469,29 @@ def test_logo_h1_is_not_the_headline():
     assert meta_of(html, url="https://www.salon.com/2015/a").title == "The sharing economy is a lie"
 
 
+def test_an_h1_run_together_with_the_blogs_name_in_a_title_part_is_the_headline():
+    """A theme that writes "» <post title> <blog name>: — <tagline>" leaves no mark between the
+    post's title and the blog's name, so no run of whole parts is the ``<h1>``; the part is that
+    h1 and the site's own name (its address's), and the tagline is not the headline."""
+    title = "» Books to understand the future Early Retirement Extreme: — a combination of simple living and DIY ethics"
+    body = ('<h1><a href="http://earlyretirementextreme.com">Early Retirement Extreme</a></h1>'
+            f"<p>— a combination of simple living and DIY ethics</p><h1>Books to understand the future</h1><p>{PROSE}</p>")
+    url = "http://earlyretirementextreme.com/books-to-understand-the-future.html"
+    assert meta_of(page(title=title, body=body), url=url).title == "Books to understand the future"
+
+
+@pytest.mark.parametrize("title, h1, url, want", [
+    # "Remote" is one of the site's words, not its name
+    ("Remote Full-Stack Programming Jobs | We Work Remotely", "Full Stack Programming Jobs",
+     "https://weworkremotely.com/categories/remote-full-stack-programming-jobs", "Remote Full-Stack Programming Jobs"),
+    # a headline set on two lines is whole, though its first line is the address's name
+    ("News Product Management Certification — News Product Alliance", "News Product<br>Management Certification",
+     "https://newsproduct.org/news-product-management-certification", "News Product Management Certification"),
+])
+def test_an_h1_beside_words_that_only_resemble_the_site_is_not_cut_from_its_title(title, h1, url, want):
+    assert meta_of(page(title=title, body=f"<h1>{h1}</h1><p>{PROSE}</p>"), url=url).title == want
+
+
 def test_clean_title_rules():
     assert clean_title("Using the Fetch API - Web APIs | MDN", sitename="MDN Web Docs") == \
         "Using the Fetch API - Web APIs"
