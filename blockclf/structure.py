@@ -433,7 +433,8 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     - A kept heading further down that says it moves to the top, at level 1 and with its own
       markup; what was kept above it (a kicker, a date, a banner) follows.
     - A first kept block that only repeats the headline outside a heading (pages often set
-      it in a styled paragraph or ``<div>``) is not written again under ``# Title``; one
+      it in a styled paragraph or ``<div>``), or one after a few short lines (a kicker, a
+      date, a byline: `_repeated_headline`), is not written again under ``# Title``; one
       inside a list, a table or a quote is kept: there it is part of something else.
     - A kept ``<h1>`` that does not say the headline leaves the page's headings as they are.
     - A heading right after the headline's that says it again (pages laid out twice, for narrow
@@ -461,11 +462,30 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
             # moved up, it leaves the list, table or quote it sat in
             top = _top_heading(item, item.chain if n == 0 else tuple(c for c in item.chain if c[1] in HEADING_TAGS))
             return None, [top, *items[:n], *items[after:]]
-    if items[0].chain or tokens(items[0].block.text) != want:
+    at = _repeated_headline(items, want)
+    if at is None:
         return head, items
-    if len(items) > 1:  # its images go before the next
-        return head, [_with_pictures(items[1], items[0], first=True), *items[2:]]
-    return head, items[1:]
+    if at + 1 < len(items):  # its images go before the next
+        return head, [*items[:at], _with_pictures(items[at + 1], items[at], first=True), *items[at + 2:]]
+    return head, items[:at]
+
+
+#: a block repeating the headline outside a heading is not written again when at most this
+#: many short lines (`_LEAD_WORDS` words or fewer: a kicker, a date, a byline) come before it
+_LEAD_LINES = 3
+_LEAD_WORDS = 12
+
+
+def _repeated_headline(items: list[Item], want: list[str]) -> int | None:
+    """Which of the first items only repeats the headline outside a heading (pages often set it
+    in a styled paragraph or ``<div>``, under a kicker or a date: "Intelligencer" over "Breakup
+    at Tiffany's"), or None. One inside a list, a table or a quote is part of something else."""
+    for n, item in enumerate(items[:_LEAD_LINES + 1]):
+        if not item.chain and tokens(item.block.text) == want:
+            return n
+        if len(item.block.text.split()) > _LEAD_WORDS:
+            return None
+    return None
 
 
 def _with_pictures(item: Item, dropped: Item, first: bool = False) -> Item:

@@ -842,6 +842,20 @@ def test_a_headline_set_as_a_paragraph_is_written_once():
     assert to_markdown(listed).count("Tiffany") == 2  # an item of a list is not the headline's stand-in
 
 
+def test_a_headline_set_as_a_paragraph_under_a_kicker_or_a_date_is_written_once():
+    """A kicker, a dateline or a byline above the headline's paragraph stays where it was; the
+    paragraph is not written again under ``# Title``. After a line of prose it is the page's own."""
+    res = titled_page("<p>Intelligencer</p><p><b>Breakup at Tiffany’s</b></p><p>The body of the story, told at length.</p>",
+                      "Breakup at Tiffany’s")
+    assert to_markdown(res) == "# Breakup at Tiffany’s\n\nIntelligencer\n\nThe body of the story, told at length.\n"
+    dated = titled_page("<p>11 January 2008 - 12:25PM</p><p>By Liza Kappelle</p><p>Breakup at Tiffany’s</p>"
+                        "<p>The body.</p>", "Breakup at Tiffany’s")
+    assert to_markdown(dated).count("Tiffany") == 1
+    after_prose = titled_page("<p>A first paragraph of the story that runs well past a dozen words before it ends.</p>"
+                              "<p>Breakup at Tiffany’s</p>", "Breakup at Tiffany’s")
+    assert to_markdown(after_prose).count("Tiffany") == 2
+
+
 def test_a_headline_laid_out_twice_is_written_once():
     # one layout for narrow screens, one for wide, both kept: the second headline is not written again
     res = titled_page('<div><h1>Development update</h1></div><div class="wide"><h1>Development update</h1></div>'
