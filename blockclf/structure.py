@@ -109,7 +109,8 @@ def _prose(block: Block) -> bool:
 def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> set[str]:
     """Paths of the tables that lay the page out rather than hold data: a heading, code or
     another table inside, a cell holding an article, or a single column (each row's text in
-    its first cell: a photo's caption boxed in a table, a teaser list laid out in rows); or a
+    its first cell: a photo's caption boxed in a table, a teaser list laid out in rows), or a
+    single kept cell, wherever it stands (a byline set beside an empty cell); or a
     table of a few cells, one of which holds paragraphs of prose and most of its text (an
     article set in a cell beside an empty one, a forum post beside its poster's name)."""
     layout: set[str] = set()
@@ -140,7 +141,9 @@ def _layout_tables(items: list[tuple[Block, tuple[tuple[str, str], ...]]]) -> se
                 wide.add(table)
     layout.update(t for t in row_cells if t not in wide)
     for table, in_table in cells.items():
-        if len(in_table) <= _PROSE_TABLE_CELLS:
+        if len(in_table) == 1:  # one cell kept (a byline boxed beside an empty cell): nothing to tabulate
+            layout.add(table)
+        elif len(in_table) <= _PROSE_TABLE_CELLS:
             total = sum(cell_chars[c] for c in in_table)
             if any((cell_prose[c] >= 2 or (cell_prose[c] and cell_chars[c] >= _PROSE_CELL_CHARS))
                    and 2 * cell_chars[c] >= total for c in in_table):

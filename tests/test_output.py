@@ -122,6 +122,17 @@ def test_a_table_of_one_column_lays_the_page_out_and_is_written_as_its_blocks():
                                             "Credit: Ann"]
 
 
+def test_a_table_of_one_kept_cell_is_written_as_its_blocks():
+    """One cell kept, beside an empty one (a byline boxed in a row with a spacer cell): nothing
+    to tabulate, so its lines are paragraphs, in Markdown, HTML and text alike."""
+    res = page("<table><tr><td></td><td>By <b>Arion McNicoll</b> for CNN<br>Published 24 November 2007</td></tr>"
+               "</table><p>The body of the story.</p>")
+    md = to_markdown(res)
+    assert md == "By **Arion McNicoll** for CNN\\\nPublished 24 November 2007\n\nThe body of the story.\n"
+    assert "<table>" not in to_html(res)
+    assert to_text(res).split("\n") == ["By Arion McNicoll for CNN", "Published 24 November 2007", "The body of the story."]
+
+
 def test_empty_cells_keep_the_columns_of_the_cells_after_them():
     res = page("<table><tr><th>Name</th><th>Age</th><th>Town</th></tr>"
                "<tr><td></td><td>5</td><td>Oslo</td></tr>"
