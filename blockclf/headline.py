@@ -27,6 +27,11 @@ MAX_LOGO_WORDS = 6
 #: the token F1 with a text at which a run of title parts says it (`best_title_run`)
 RUN_MIN_F1 = 0.9
 
+def _label(domain: str) -> str:
+    """A domain's name as one run of letters and digits (``"early-retirement"`` → ``"earlyretirement"``)."""
+    return re.sub(r"\W", "", domain.lower())
+
+
 def site_like(part: str, sitename: str | None, domain: str | None, logos: Sequence[str] = ()) -> bool:
     """Whether a title part names the site: its site name, its domain's name, or a logo ``<h1>``
     (most of whose words the part holds: ``"My Hero Academia [Archive of Our Own]"`` beside
@@ -39,7 +44,7 @@ def site_like(part: str, sitename: str | None, domain: str | None, logos: Sequen
     if sitename and (token_overlap(part, sitename) >= 0.5 or part.lower() in sitename.lower()):
         return True
     if domain:
-        label = re.sub(r"\W", "", domain.lower())
+        label = _label(domain)
         squeezed = "".join(words)
         if squeezed and (squeezed in label or label in squeezed):
             return True
@@ -70,7 +75,7 @@ def names_site(text: str, sitename: str | None, domain: str | None) -> bool:
         return True
     if not domain:
         return False
-    label = re.sub(r"\W", "", domain.lower())
+    label = _label(domain)
     squeezed = "".join(tokens(text))
     return bool(label) and squeezed.startswith(label) and len(squeezed) - len(label) <= 4
 
@@ -169,11 +174,6 @@ def h1_headline(title: str, spans: Sequence[tuple[str, int, int]], h1: Sequence[
         else:
             later = later or found
     return later or single or _part_beside_site(spans, h1, sitename, domain)
-
-
-def _label(domain: str) -> str:
-    """A domain's name as one run of letters and digits (``"early-retirement"`` → ``"earlyretirement"``)."""
-    return re.sub(r"\W", "", domain.lower())
 
 
 def _part_beside_site(spans: Sequence[tuple[str, int, int]], h1: Sequence[str], sitename: str | None,

@@ -58,6 +58,10 @@ _LAYOUT_ITEM_PROSE = 2
 _SENTENCE_HEADING_CHARS = 120
 _LONG_HEADING_CHARS = 250
 _SENTENCE_END = frozenset(".!?\"”。！？")
+#: a block repeating the headline outside a heading is not written again when at most this
+#: many short lines (`_LEAD_WORDS` words or fewer: a kicker, a date, a byline) come before it
+_LEAD_LINES = 3
+_LEAD_WORDS = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,12 +475,6 @@ def titled(res: Result, items: list[Item], title: bool = True) -> tuple[str | No
     if at + 1 < len(items):  # its images go before the next
         return head, [*items[:at], _with_pictures(items[at + 1], items[at], first=True), *items[at + 2:]]
     return head, items[:at]
-
-
-#: a block repeating the headline outside a heading is not written again when at most this
-#: many short lines (`_LEAD_WORDS` words or fewer: a kicker, a date, a byline) come before it
-_LEAD_LINES = 3
-_LEAD_WORDS = 12
 
 
 def _repeated_headline(items: list[Item], want: list[str]) -> int | None:
