@@ -429,6 +429,16 @@ def test_the_sites_name_after_the_authors_goes(author, site, want):
     assert meta_of(page(head), url="https://www.bbc.co.uk/news/world-asia-22036778").author == want
 
 
+@pytest.mark.parametrize("author, want", [
+    ("David Mráz @davidm_ai Development", "David Mráz"),  # a handle and a desk after the name
+    ("Nathan Lian @ Maintouch", "Nathan Lian"),  # a firm after "@"
+    ('James "Obscurica" Chen @Obscurica', 'James "Obscurica" Chen'),
+    ("Ann Lee", "Ann Lee"),
+])
+def test_a_handle_or_a_firm_after_an_at_sign_leaves_the_authors_name(author, want):
+    assert meta_of(page(f"<meta name='author' content='{author}'>"), url="https://blog.example.org/p/1").author == want
+
+
 def test_a_site_under_a_country_suffix_is_named_by_its_own_label():
     """``news.bbc.co.uk`` names the site "bbc", not "co": its title loses "BBC" as a .com site's
     loses its name, and so does a byline "Name BBC, Washington" without an og:site_name."""
