@@ -597,7 +597,18 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
     declared = (doc.lang, scan.http_lang, _first_meta(metas, _LANG_KEYS), ld.get("lang"))
     lang = page_language(declared, language_sample(blocks, (title, description)))
 
-    return Metadata(title=title, author=author, date=published, modified=modified,
-                    description=clean_value(description, 2000, prose=True), sitename=clean_value(sitename, 200),
-                    lang=lang, url=page_url,
+    return Metadata(title=_filled(title), author=_filled(author), date=published, modified=modified,
+                    description=_filled(clean_value(description, 2000, prose=True)),
+                    sitename=_filled(clean_value(sitename, 200)), lang=lang, url=page_url,
                     categories=tuple(categories[:MAX_TERMS]), tags=tuple(tags[:MAX_TERMS]))
+
+
+#: what a template writes where it had no value: a programming language's empty value, a dash,
+#: an ellipsis (compared case-folded)
+_PLACEHOLDERS = frozenset(("none", "null", "undefined", "nan", "n/a", "-", "–", "—", "…", "..."))
+
+
+def _filled(value: str | None) -> str | None:
+    """``value``, or None where it is a template's placeholder for a missing value (an author
+    "undefined", a description "None" or "…"): no value is better than a false one."""
+    return None if value is not None and value.casefold() in _PLACEHOLDERS else value

@@ -439,6 +439,17 @@ def test_a_handle_or_a_firm_after_an_at_sign_leaves_the_authors_name(author, wan
     assert meta_of(page(f"<meta name='author' content='{author}'>"), url="https://blog.example.org/p/1").author == want
 
 
+@pytest.mark.parametrize("placeholder", ["undefined", "None", "null", "-", "…"])
+def test_a_templates_placeholder_is_no_value(placeholder):
+    """A template that had no value writes one of these; the field is then empty, not false."""
+    head = (f"<meta name='author' content='{placeholder}'><meta name='description' content='{placeholder}'>"
+            f"<meta property='og:site_name' content='{placeholder}'>")
+    m = meta_of(page(head), url="https://blog.example.org/p/1")
+    assert (m.author, m.description, m.sitename) == (None, None, None)
+    kept = meta_of(page("<meta name='author' content='Ann Lee'><meta name='description' content='A day on the river.'>"))
+    assert (kept.author, kept.description) == ("Ann Lee", "A day on the river.")
+
+
 def test_a_site_under_a_country_suffix_is_named_by_its_own_label():
     """``news.bbc.co.uk`` names the site "bbc", not "co": its title loses "BBC" as a .com site's
     loses its name, and so does a byline "Name BBC, Washington" without an og:site_name."""
