@@ -72,7 +72,9 @@ _NAME_END = re.compile(r"\s[-|•·–—/»]\s|[|•·»●■◆\n]|\b\d|\b(?:
                        r"fact[- ]checked|additional reporting|reporting)\s+by\b"
                        r"|\s(?:is|was)\s(?:a|an|the)\s|\babout\s(?:the\s)?author\b|\bread\s+more\b"
                        # a desk's or an agency's share: "Jane Doe and agencies", "Special to The Star"
-                       r"|\s(?:and|&|with)\s+(?:agencies|wires|wire\s+services|news\s+agencies)\b|\sspecial\s+to\b",
+                       r"|\s(?:and|&|with)\s+(?:agencies|wires|wire\s+services|news\s+agencies)\b|\sspecial\s+to\b"
+                       # a handle or a firm after an "@": "David Mráz @davidm_ai", "Nathan Lian @ Maintouch"
+                       r"|\s@",
                        re.IGNORECASE)
 #: where the reporter was, after the name: "Jane Doe in Karachi"; or, after a comma, the
 #: sections the story is filed in: "By TPN, in News, Portugal, Business"

@@ -182,11 +182,10 @@ def _part_beside_site(spans: Sequence[tuple[str, int, int]], h1: Sequence[str], 
     the site: a theme that writes the post's title and the blog's name with no mark between
     them (``"» Books to understand the future Early Retirement Extreme: — <the blog's tagline>"``
     on earlyretirementextreme.com, beside the h1 ``"Books to understand the future"``), where no
-    run of whole parts is like the h1. The other words must be the site's declared name or its
-    address's name, exactly: a title part that merely shares a word with them ("Remote
-    Full-Stack Programming Jobs" on We Work Remotely) is the page's own, and so is one that two
-    ``<h1>`` lines say in turn (a headline set on two lines: "News Product" over "Management
-    Certification" on newsproduct.org)."""
+    run of whole parts is like the h1. The other words must name the site (`names_site`): a
+    part that merely shares a word with it ("Remote Full-Stack Programming Jobs" on We Work
+    Remotely) is the page's own, and so is one that two ``<h1>`` lines say in turn (a headline
+    set on two lines: "News Product" over "Management Certification" on newsproduct.org)."""
     lines = [tokens(a) + tokens(b) for a, b in zip(h1, h1[1:])]
     for head in h1:
         want = tokens(head)
@@ -202,7 +201,7 @@ def _part_beside_site(spans: Sequence[tuple[str, int, int]], h1: Sequence[str], 
                 rest = have[:-len(want)]
             else:
                 continue
-            if (sitename and rest == tokens(sitename)) or (domain and "".join(rest) == _label(domain)):
+            if names_site(" ".join(rest), sitename, domain):
                 return head
     return None
 

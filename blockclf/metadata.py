@@ -453,21 +453,6 @@ def _title_site(page_title: str | None, domain: str | None) -> str | None:
     return next((p for p in (parts[-1], parts[0]) if p and names_site(p, None, domain)), None)
 
 
-#: a social handle or a firm after an "@" that follows a name: "@davidm_ai Development", "@ Maintouch"
-_AT_HANDLE = re.compile(r"\s+@\s*\S.*$")
-
-
-def _without_handle(author: str | None) -> str | None:
-    """The author without the handle or the firm a byline gives after an "@" ("David Mráz
-    @davidm_ai Development", "Nathan Lian @ Maintouch", 'James "Obscurica" Chen @Obscurica'):
-    the name before it, when that is two words or more. An e-mail address stays whole."""
-    if author and " @" in author:
-        name = _AT_HANDLE.sub("", author).strip()
-        if len(name.split()) >= 2:
-            return name
-    return author
-
-
 def _without_site(author: str | None, sitename: str | None, domain: str | None) -> str | None:
     """The author without the site's name after a comma ("Dan Merica, CNN", "Julian Seiferth,
     t-online"), after "for" ("Arion McNicoll for CNN"), or after the name where a byline's lines
@@ -576,8 +561,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         # desk, a paper or a firm ("WIRED Staff", "Los Angeles Times") or a user name
         # ("andrew.keaveney"): a person the page's byline names wrote it
         author = _person_byline(blocks, title, clean_value(sitename, 200) or author) or author
-    author = _without_handle(_without_site(author or byline_author(blocks) or by_line_author(blocks, title), sitename,
-                                           domain))
+    author = _without_site(author or byline_author(blocks) or by_line_author(blocks, title), sitename, domain)
     published = (published or time_element_date(scan.times) or near.get("text_date") or url_date(page_url)
                  or url_date(url) or near.get("marked_date"))
     if published is None:
