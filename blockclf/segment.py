@@ -74,7 +74,8 @@ _SAFE_URL: Final = re.compile(r"^(?:https?:|mailto:|ftp:|[^:/?#]*(?:[/?#]|$))", 
 
 #: an element's edge just before the next text: a word break in the text itself (``<time>``,
 #: ``<button>``: "2024September 12" is two words), or a space in the written output only where
-#: a small letter meets a capital ("color</span><span>Dorothy") or a letter meets a digit
+#: a small letter or a closing mark meets a capital ("color</span><span>Dorothy", a kicker's
+#: '"Es wird bald beginnen"</span><span>Trump spricht') or a letter meets a digit
 #: ("Item Weight</span><span>12 Oz"); the model reads the text as it was trained on. Where
 #: ``<sup>`` or ``<sub>`` (or an element a style raises or lowers like them) or a formula's
 #: variable (``<i>``, ``<var>``) starts or ends, where a link's text is a number, or where an
@@ -86,6 +87,13 @@ _JOINING_TAGS: Final = frozenset(("sup", "sub", "i", "var"))
 #: the most rule holders a block records (`Block.rules`): those nearest the block
 _MAX_RULES: Final = 4
 _ORDINAL: Final = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
+#: marks that end a phrase, after which a capital starts another one (`_shown_apart`). Not the
+#: full stop, nor "::", which join the parts of a name in code ("celery.exceptions.</span><span>
+#: Reject", "std::</span><span>String")
+_CLOSING: Final = frozenset("!?:;)]")
+#: quotes that close one only after a letter or a mark (Swedish opens with "”" too); the
+#: guillemets and "“", which open quotes in some languages and close them in others, never do
+_QUOTES: Final = frozenset("\"'\u201d\u2019")
 #: a tag in the pending markup is written between these (private-use characters, taken out of
 #: page text), so that page text is escaped once per block rather than piece by piece
 _OPEN, _CLOSE, _QUOTE = "\ue000", "\ue001", "\ue002"
@@ -129,14 +137,16 @@ def _is_shifted(style: str | None) -> bool:
     return style is not None and "vertical-align" in style and _SHIFTED.search(style) is not None
 
 
-def _shown_apart(before: str, text: str, joining: bool) -> bool:
-    """True where the text before an element edge (its last character ``before``) and ``text``
+def _shown_apart(end: str, text: str, joining: bool) -> bool:
+    """True where the text before an element edge (its last two characters ``end``) and ``text``
     after it are written apart (`_SHOWN_EDGE`; ``joining``: an edge of `_JOINING_TAGS` or of a
     shifted element is there too, or ``text`` is a footnote's number). A letter and a digit are
     never parted in a script written without spaces ("玉峰村6鄰")."""
-    after = text[:1]
+    after, before = text[:1], end[-1:]
     if after.isupper():
-        return before.islower()
+        if before in _QUOTES:
+            return len(end) == 2 and not end[0].isspace() and end[0] not in "([{"
+        return before.islower() or (before in _CLOSING and end != "::")
     if joining or not (before.isalnum() and after.isalnum()) or before.isdigit() == after.isdigit():
         return False
     return is_spaced(before + after) and not (before.isdigit() and _ORDINAL.match(text))
@@ -331,7 +341,7 @@ class _Segmenter:
                 if text[:1].isalnum() and self.pieces and self.pieces[-1][-1:].isalnum():
                     text = " " + text  # "<time>2024</time><time>September 12</time>" is not "2024September 12"
             elif self.pieces and not self.furniture and _shown_apart(
-                    self.pieces[-1][-1:], text, joining or (link and text.isdigit())):
+                    self.pieces[-1][-2:], text, joining or (link and text.isdigit())):
                 # shown apart, read as the page's text: the model was trained on the joined words
                 if self.rich is None:
                     self.rich = list(self.pieces)

@@ -526,6 +526,22 @@ def test_a_small_letter_and_a_capital_from_two_elements_are_shown_as_two_words()
     assert res.blocks[0].text == "ColorDorothy liked the shelf. RubioGOP getValue"  # what the model reads
 
 
+def test_a_closing_mark_and_a_capital_from_two_elements_are_shown_as_two_words_but_not_in_a_name():
+    res = page('<h1><span class="kicker">"Es wird bald beginnen"</span><span>Trump spricht</span></h1>'
+               '<p><b>Toxicity:</b>Leaves dry. Washington (CNN)<span>The wife</span> said <q>"Hi!"</q><span>Then'
+               '</span> <span>it works!</span><span>As a</span> rule, Arny wrote:<span>Do you?</span><span>Yes'
+               '</span> and <span>\u201dVarje</span> natt\u201d<span>Sa</span></p>'
+               '<p>exception <span>celery.exceptions.</span><span>Reject</span>, <span>std::</span><span>String'
+               '</span>, <span>"</span><span>Quoted</span>", (<span>A</span>) and [<span>"B</span>"]</p>')
+    assert to_text(res).split("\n") == [
+        '"Es wird bald beginnen" Trump spricht',
+        'Toxicity: Leaves dry. Washington (CNN) The wife said "Hi!" Then it works! As a rule, Arny wrote: Do you? Yes'
+        ' and \u201dVarje natt\u201d Sa',
+        'exception celery.exceptions.Reject, std::String, "Quoted", (A) and ["B"]']
+    assert to_markdown(res).startswith('# "Es wird bald beginnen" Trump spricht\n\n**Toxicity:** Leaves dry.')
+    assert res.blocks[0].text == '"Es wird bald beginnen"Trump spricht'  # what the model reads
+
+
 def test_a_letter_and_a_digit_from_two_elements_are_shown_apart_but_not_around_sup_sub_or_in_chinese():
     res = page('<p><span>Windproof</span><span>6/6</span>, <span>$195.00</span><span>or 4 payments</span>,'
                ' the 29<sup>th</sup>, x<sup>2</sup>, H<sub>2</sub>O, Kenya<sup>1</sup>,'
@@ -616,9 +632,10 @@ def test_the_spaces_at_the_ends_of_inline_code_stay_between_it_and_the_words():
 
 
 def test_an_image_in_bold_after_a_word_stays_an_image():
-    res = page('<p>See<b><img src="/i.png" alt="chart"></b> and <b>Wow!</b>Next.</p>')
+    res = page('<p>See<b><img src="/i.png" alt="chart"></b> and <b>Wow!</b>next. <b>Oh!</b>Then.</p>')
     md = to_markdown(res, images=True)
-    assert md == "See![chart](https://site.org/i.png) and **Wow**!Next.\n"  # no stars can open before "!["
+    # no stars can open before "![" nor close between "!" and a letter; a capital after "!" starts a new phrase
+    assert md == "See![chart](https://site.org/i.png) and **Wow**!next. **Oh!** Then.\n"
 
 
 def test_a_link_right_after_an_exclamation_mark_is_no_image():
