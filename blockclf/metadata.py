@@ -69,7 +69,7 @@ from .jsonld import (
     jsonld_types,
 )
 from .language import language_sample, page_language
-from .metatext import clean_value, is_url, parse_date, time_element_date, token_overlap, url_date
+from .metatext import clean_value, first_line, is_url, parse_date, time_element_date, token_overlap, url_date
 from .metrics import tokens
 from .words import WORD, title_parts
 
@@ -198,7 +198,7 @@ def _meta_author(metas: dict[str, list[str]]) -> str | None:
     for key in _AUTHOR_KEYS:
         names: list[str] = []
         for v in metas.get(key, ()):
-            text = clean_value(v, 2000)
+            text = clean_value(first_line(v), 2000)
             if not text or is_url(text) or (maker and maker in WORD.findall(text.casefold())):
                 continue
             name = author_text(text)

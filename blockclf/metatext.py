@@ -19,8 +19,8 @@ from lxml import etree
 
 from .metrics import tokens
 
-__all__ = ["ICON_CHARS", "OTHER_DATE_WORDS", "clean_value", "is_url", "parse_date", "time_element_date",
-           "token_overlap", "url_date"]
+__all__ = ["ICON_CHARS", "OTHER_DATE_WORDS", "clean_value", "first_line", "is_url", "parse_date",
+           "time_element_date", "token_overlap", "url_date"]
 
 _WS = re.compile(r"\s+")
 #: an icon font's glyphs, Unicode's private use area (a character class's range): drawn as
@@ -37,6 +37,10 @@ _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]
 #: Gupta&lt;/a&gt;``, ``<B>Steve Kroft</B> talks to...``); read as markup only when a closing tag
 #: shows it is (an element's name, as in "<div>: the content division element", is text)
 _CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9]*\s*>")
+#: a line break written against a word, which only markup does ("Antidote <br/>to DEI", "AL
+#: ALEXANDER<BR>The Patriot Ledger"); spaced on both sides it is a title naming the element
+#: ("30 Years of <br> Tags")
+_BREAK = re.compile(r"(?<=\S)<br\s*/?>|<br\s*/?>(?=\S)", re.IGNORECASE)
 _TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?:\s[^<>]*)?/?>")
 _INLINE_TAGS = frozenset("a abbr b cite code em font i mark q s small span strong sub sup u".split())
 #: in a description, also a tag it was cut off in (a broken attribute's "... MORE INFO <script")
@@ -51,7 +55,7 @@ def _tag_gap(m: re.Match[str]) -> str:
 
 def clean_value(value: Any, limit: int = 1000, prose: bool = False) -> str | None:
     """A string value folded to one line, character references read, markup it holds dropped
-    (`_CLOSING_TAG`), or None when it is not a non-empty string.
+    (`_CLOSING_TAG`, `_BREAK`), or None when it is not a non-empty string.
 
     ``prose``: the value is sentences (a description), so markup it opens with ("<p>This week,
     we're...", written as HTML) or is cut off in (`_CUT_TAG`) goes too; a title may name an
@@ -65,7 +69,7 @@ def clean_value(value: Any, limit: int = 1000, prose: bool = False) -> str | Non
     if "&" in value and _ENTITY.search(value):
         value = unescape(value)
     if "<" in value:
-        if _CLOSING_TAG.search(value) or (prose and _TAG.match(value.lstrip())):  # written as HTML
+        if _CLOSING_TAG.search(value) or _BREAK.search(value) or (prose and _TAG.match(value.lstrip())):  # HTML
             value = _TAG.sub(_tag_gap, value)
         if prose:
             value = _CUT_TAG.sub("", value)
@@ -73,6 +77,15 @@ def clean_value(value: Any, limit: int = 1000, prose: bool = False) -> str | Non
         value = _ICONS.sub(" ", value)
     value = _WS.sub(" ", value).strip()
     return value[:limit] or None
+
+
+def first_line(value: Any) -> Any:
+    """A string value's first line where markup breaks it (``<br>``), as a byline in a ``<meta>``
+    gives the name there and the paper after it ("AL ALEXANDER<BR>The Patriot Ledger");
+    anything else as it is."""
+    if not isinstance(value, str) or "<" not in value:
+        return value
+    return next((line for line in _BREAK.split(value) if line.strip()), value)
 
 
 def token_overlap(a: str, b: str) -> float:

@@ -439,6 +439,20 @@ def test_a_handle_or_a_firm_after_an_at_sign_leaves_the_authors_name(author, wan
     assert meta_of(page(f"<meta name='author' content='{author}'>"), url="https://blog.example.org/p/1").author == want
 
 
+def test_a_line_break_written_in_a_meta_value_is_markup():
+    """Line breaks a template wrote into a ``content`` attribute are not the value's words: a
+    byline's name comes before its paper's, and a title or a description reads on."""
+    head = ("<meta name='author' content='AL ALEXANDER&lt;BR&gt;The Patriot Ledger'>"
+            "<meta property='og:title' content='The Antidote <br/>to DEI'>"
+            "<meta name='description' content='Hansard extract<br>Speakers: Gay, Cohen'>")
+    m = meta_of(page(head, title="The Antidote &lt;br/&gt;to DEI"), url="https://news.example.org/a/1")
+    assert (m.author, m.title, m.description) == ("AL ALEXANDER", "The Antidote to DEI",
+                                                  "Hansard extract Speakers: Gay, Cohen")
+    # a title that names an element is left as it is, the line break's too when spaced as a word
+    assert meta_of(page(title="&lt;div&gt;: the division element")).title == "<div>: the division element"
+    assert meta_of(page(title="30 Years of &lt;br&gt; Tags")).title == "30 Years of <br> Tags"
+
+
 @pytest.mark.parametrize("placeholder", ["undefined", "None", "null", "-", "…"])
 def test_a_templates_placeholder_is_no_value(placeholder):
     """A template that had no value writes one of these; the field is then empty, not false."""
