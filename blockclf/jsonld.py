@@ -30,6 +30,9 @@ MAX_TERMS = 50
 _TERM_SEPARATOR = re.compile(r"[,;，、；]")
 #: a keyword that is an address or a path ("f/4g", a lens's aperture, is neither)
 _ADDRESS = re.compile(r"(?:https?:)?//|www\.|/")
+#: a keyword or section is at most this long: a longer one is a page's whole keyword string
+#: with no separator, or a sentence ("canada vancouver sun news sports business world national
+#: regional local classifieds weather entertainment ..."), and cutting it would end on half a word
 _MAX_TERM_CHARS = 100
 #: a keyword that is a record's identifier, not a word for a reader: a UUID, a number of seven
 #: digits or more (a year, a postcode stay), a long hexadecimal digest; or a content system's field
@@ -138,26 +141,34 @@ def _names(value: Any, ids: dict[str, dict[str, Any]], limit: int = 10) -> list[
 _CODE_MARKS = frozenset("<{}=")
 
 
+def _split_terms(value: str) -> list[str]:
+    """A string of terms parted at `_TERM_SEPARATOR`; an entity escaped twice ("Food &amp;amp;
+    Drink") is read before the semicolons part them."""
+    return _TERM_SEPARATOR.split(unescape(value) if "&" in value else value)
+
+
 def jsonld_terms(value: Any) -> list[str]:
     """Keywords or sections: a string of them separated by commas (or semicolons, or the
-    commas of Chinese and Japanese) or a list of strings; none that holds `_CODE_MARKS` (a
+    commas of Chinese and Japanese) or a list of terms; none that holds `_CODE_MARKS` (a
     broken tag's attribute runs on into markup or script), none without a letter or digit, and
-    none that is an address or a path (a page's URL given as its keyword, "/news/nation"), and
-    none that is an identifier (`_IDENTIFIER`)."""
+    none that is an address or a path (a page's URL given as its keyword, "/news/nation"), none
+    that is an identifier (`_IDENTIFIER`), and none longer than `_MAX_TERM_CHARS`."""
     if isinstance(value, str):
-        # an entity escaped twice ("Food &amp;amp; Drink") is read before the semicolons part terms
-        parts: Iterable[Any] = _TERM_SEPARATOR.split(unescape(value) if "&" in value else value)
-    elif isinstance(value, list):
-        parts = value[: MAX_TERMS * 2]
+        parts: Iterable[Any] = _split_terms(value)
+    elif isinstance(value, list):  # an item is one term ("Trump, Donald J", "Unrest, Conflict and War")
+        # unless it is too long to be one: several, as a string holds them ("scandal, mistress, ...")
+        parts = [q for p in value[: MAX_TERMS * 2]
+                 for q in (_split_terms(p) if isinstance(p, str) and len(p) > _MAX_TERM_CHARS else (p,))]
     else:
         return []
     out = []
     for p in parts:
         if isinstance(p, dict):
             p = p.get("name")
-        t = clean_value(p, _MAX_TERM_CHARS)
-        if (t and t not in out and any(c.isalnum() for c in t) and not _CODE_MARKS.intersection(t) and "()" not in t
-                and not _ADDRESS.match(t) and not _IDENTIFIER.fullmatch(t)):
+        t = clean_value(p, 4 * _MAX_TERM_CHARS)
+        if (t and len(t) <= _MAX_TERM_CHARS and t not in out and any(c.isalnum() for c in t)
+                and not _CODE_MARKS.intersection(t) and "()" not in t and not _ADDRESS.match(t)
+                and not _IDENTIFIER.fullmatch(t)):
             out.append(t)
     return out[:MAX_TERMS]
 

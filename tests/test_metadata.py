@@ -268,6 +268,20 @@ def test_keywords_that_run_on_into_script_are_dropped():
     assert meta_of(page(f'<meta name="keywords" content="{junk}">')).tags == ("Sport", "Birmingham")
 
 
+def test_a_keyword_too_long_to_be_one_is_not_cut_into_a_tag():
+    """A whole keyword string without separators ends on half a word when cut to a term's
+    length; it is left out. A list item that long holds several terms, parted as a string's
+    are; a shorter one is one term, commas and all."""
+    blob = ("canada vancouver sun news sports business world national regional local classifieds weather "
+            "entertainment")
+    assert meta_of(page(f'<meta name="keywords" content="{blob}, Canucks">')).tags == ("Canucks",)
+    listed = ld({"@type": "NewsArticle", "headline": "Hall of fame", "keywords": [
+        "Trump, Donald J", "rock hall 2017, rock and roll hall of fame 2017, david letterman, pearl jam, "
+        "induction speech, eddie vedder"]})
+    assert meta_of(page(listed)).tags == ("Trump, Donald J", "rock hall 2017", "rock and roll hall of fame 2017",
+                                          "david letterman", "pearl jam", "induction speech", "eddie vedder")
+
+
 def test_implausible_dates_are_dropped():
     head = '<meta property="article:published_time" content="1066-10-14"><meta name="date" content="soon">'
     assert meta_of(page(head)).date is None
