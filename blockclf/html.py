@@ -374,11 +374,53 @@ def _repaired(text: str, warnings: list[str]) -> str:
     return text
 
 
+#: a term or a description opened: only pages with one are read for their definition lists
+_DEFINITION_OPEN = re.compile(r"<d[dt][\s/>]", re.IGNORECASE)
+#: a definition list's tag: ``dl``, a term (``dt``) or a description (``dd``), opening or closing
+_DEFINITION_TAG = re.compile(r"<(/?)(d[ldt])(?=[\s/>])[^>]*>", re.IGNORECASE)
+
+
+def _closed_definitions(text: str) -> str:
+    """``text`` with an end tag written where a browser implies one: before a ``<dt>`` or
+    ``<dd>`` that follows another still open in the same list.
+
+    HTML lets a page leave terms and descriptions open (``<dt>Powell north of Bush<dt>Sutter
+    east of Polk``), and libxml2 reads each as inside the one before it: a list of a few
+    hundred terms reached its nesting limit, and the page was read flat, its text lost. A list
+    inside a description (``<dd>…<dl>…</dl>``) keeps its own open item apart.
+    """
+    out: list[str] = []
+    at = 0
+    open_items: list[str | None] = [None]  # per list, from the outermost: its item still open
+    for m in _DEFINITION_TAG.finditer(text):
+        closing, tag = m.group(1), m.group(2).lower()
+        if tag == "dl":
+            if closing:
+                if len(open_items) > 1:
+                    open_items.pop()
+            else:
+                open_items.append(None)
+        elif closing:
+            if open_items[-1] == tag:
+                open_items[-1] = None
+        else:
+            if open_items[-1] is not None:
+                out.append(text[at:m.start()])
+                out.append(f"</{open_items[-1]}>")
+                at = m.start()
+            open_items[-1] = tag
+    if not out:
+        return text
+    out.append(text[at:])
+    return "".join(out)
+
+
 def _parseable(text: str, limits: Limits, warnings: list[str]) -> str:
     """The text the parser is given: refused when empty, not HTML or too costly to parse.
 
-    NUL characters and early ``</body>``/``</html>`` end tags are removed, so that the
-    parser reads the page as a browser shows it.
+    NUL characters and early ``</body>``/``</html>`` end tags are removed, and the end tags a
+    definition list leaves implied are written (`_closed_definitions`), so that the parser
+    reads the page as a browser shows it.
     """
     if not text or text.isspace():  # a test that copies nothing: most pages are over 100,000 characters
         raise PageError("empty", "page has only whitespace")
@@ -390,7 +432,10 @@ def _parseable(text: str, limits: Limits, warnings: list[str]) -> str:
     if n_attributes > limits.max_attributes:
         raise PageError("too-many-attributes", f"page has a tag with {n_attributes} attributes, over the limit of "
                         f"{limits.max_attributes} (parsing it could take hours)")
-    return _END_BODY.sub("", text)
+    text = _END_BODY.sub("", text)
+    if _DEFINITION_OPEN.search(text):
+        text = _closed_definitions(text)
+    return text
 
 
 def _parsed(text: str, limits: Limits, warnings: list[str]) -> tuple[etree._Element, str]:

@@ -170,6 +170,22 @@ def test_gzip_named_but_plain_and_truncated_gzip(tmp_path):
     assert reason(head) == "bad-gzip"
 
 
+def test_a_long_definition_list_with_its_end_tags_left_out_is_read_as_a_list():
+    """HTML lets a page leave ``<dt>`` and ``<dd>`` open; libxml2 reads each inside the one
+    before, and four hundred of them reached its nesting limit: the page was read flat and
+    nothing of it was kept. A list inside a description stays inside it."""
+    terms = "".join(f"<dt>Street {i} north of Bush" for i in range(400))  # terms alone, as a page lists gates
+    page = prepare(f"<html><body><h1>Gates</h1><dl>{terms}</dl><p>After the list.</p>"
+                   "<dl><dt>Outer<dd>Held<dl><dt>Inner<dd>Inside</dl><dd>Second</dl></body></html>")
+    assert "flattened-deep-nesting" not in page.doc.warnings
+    texts = [b.text for b in page.blocks]
+    assert texts[1:3] == ["Street 0 north of Bush", "Street 1 north of Bush"]
+    assert "Street 399 north of Bush" in texts and "After the list." in texts
+    dls = page.doc.root.findall(".//body/dl")
+    assert len(dls[0]) == 400 and [el.tag for el in dls[1]] == ["dt", "dd", "dd"]
+    assert [el.tag for el in dls[1][1]] == ["dl"]  # the inner list, inside the description that holds it
+
+
 def test_hundred_thousand_deep_nesting_keeps_its_text_and_warns():
     d = 100_000
     page = prepare(b"<html><body>" + b"<div>" * d + b"deep text" + b"</div>" * d + b"<p>after the tower</p></body></html>")
