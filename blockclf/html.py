@@ -395,18 +395,16 @@ def _closed_definitions(text: str) -> str:
     for m in _DEFINITION_TAG.finditer(text):
         closing, tag = m.group(1), m.group(2).lower()
         if tag == "dl":
-            if closing:
-                if len(open_items) > 1:
-                    open_items.pop()
-            else:
+            if not closing:
                 open_items.append(None)
+            elif len(open_items) > 1:
+                open_items.pop()
         elif closing:
             if open_items[-1] == tag:
                 open_items[-1] = None
         else:
-            if open_items[-1] is not None:
-                out.append(text[at:m.start()])
-                out.append(f"</{open_items[-1]}>")
+            if open_items[-1] is not None:  # the item still open ends before this one
+                out += (text[at:m.start()], f"</{open_items[-1]}>")
                 at = m.start()
             open_items[-1] = tag
     if not out:
