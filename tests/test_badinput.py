@@ -97,6 +97,24 @@ def test_frameset_without_text_names_its_frames():
     assert info.value.reason == "frameset" and "story.html" in str(info.value)
 
 
+def test_a_title_of_one_long_word_is_read_in_time_growing_with_its_length(tmp_path):
+    """A title's script-statement check tried a name from each of its letters: a 300 KB title of
+    one word took minutes, under no time budget, as a search cannot be stopped. Run apart, so
+    the check before ends at the limit instead of holding the suite."""
+    import os
+    import subprocess
+    import sys
+
+    page = tmp_path / "t.html"
+    page.write_text(f"<html><head><title>{'x' * 300_000}</title></head><body>{ARTICLE}</body></html>")
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    code = "import sys; from blockclf.html import parse; print(len(parse(open(sys.argv[1], 'rb').read()).title))"
+    proc = subprocess.run([sys.executable, "-c", code, str(page)], check=False, capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.split() == ["300000"], proc.stderr[-500:]
+
+
 def test_time_budget_is_a_timeout_skip():
     assert reason(PAGE.encode(), limits=Limits(max_seconds=1e-9)) == "timeout"
     doc = parse(("<html><body>" + "<p>x</p>" * 600 + "</body></html>").encode())
