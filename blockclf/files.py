@@ -19,6 +19,11 @@ file that holds one alone unless ``--resume`` or ``--overwrite`` says what to do
 is created exclusively without following symlinks like a temporary, continued only when it
 is a regular file with no other link, and locked while a run writes it.
 
+A target that is a stream rather than a file (`open_stream`: a pipe, a terminal, the null
+device, named directly or through links, as ``/dev/stderr`` is) is written straight into, as a
+shell's redirection does: replaced by a file, the device or link would be lost, and what was
+written would reach no reader. Any other device is refused.
+
 A failure to write raises `OutputError`, which the command line turns into exit status 3.
 This module is at the bottom of the package: it imports nothing from blockclf.
 """
@@ -41,8 +46,8 @@ try:
 except ImportError:  # pragma: no cover - not on POSIX: partial files are not locked
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["NAME_MAX", "OutputError", "atomic_open", "fit_name", "fitting_path", "partial_path", "printable",
-           "resumable_open", "write_atomic"]
+__all__ = ["NAME_MAX", "OutputError", "atomic_open", "fit_name", "fitting_path", "is_stream", "open_stream",
+           "partial_path", "printable", "resumable_open", "write_atomic"]
 
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 # C0 and C1 controls, line and paragraph separators, and lone surrogates (undecodable file names)
@@ -140,6 +145,75 @@ def _temporary(path: Path) -> tuple[int, Path]:
     raise FileExistsError(f"no free temporary name next to {path}")
 
 
+#: the devices written into as streams beside pipes and terminals: they discard what they are
+#: given or refuse it as a full disk would (``/dev/full``)
+_SINKS = ("/dev/null", "/dev/zero", "/dev/full", os.devnull)
+#: the device numbers of terminals (consoles, serial lines, pseudo-terminals) where Linux gives them
+_TERMINALS = frozenset((4, 5, *range(136, 144)))
+
+
+def _writable_device(info: os.stat_result) -> bool:
+    """Whether a character device is a sink or a terminal, told by its numbers alone: any other
+    (memory, a watchdog) is never opened, as opening some acts on the machine."""
+    if os.major(info.st_rdev) in _TERMINALS:
+        return True
+    for name in _SINKS:
+        try:
+            sink = os.stat(name)
+        except OSError:
+            continue
+        if stat.S_ISCHR(sink.st_mode) and sink.st_rdev == info.st_rdev:
+            return True
+    return False
+
+
+def is_stream(path: str | Path) -> bool:
+    """Whether ``path`` (followed through links) is a pipe or a character device: written
+    into as a stream (`open_stream`), never replaced."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+def open_stream(path: str | Path) -> int | None:
+    """A descriptor to write into ``path`` when it is a stream (a pipe, a terminal or a sink
+    device, itself or through links), None when it is a file, a folder or nothing yet.
+
+    A pipe with no reader is refused rather than waited on (the run would hang), as is a
+    device of any other kind (`OutputError`).
+    """
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    if stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode):
+        return None
+    pipe = stat.S_ISFIFO(info.st_mode)
+    if not (pipe or (stat.S_ISCHR(info.st_mode) and _writable_device(info))):
+        raise OutputError(f"cannot write {printable(path)}: it is a device, not a file", errno.EINVAL)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        why = "a pipe nobody reads" if pipe and exc.errno == errno.ENXIO else _why(exc)
+        raise OutputError(f"cannot write {printable(path)}: {why}", exc.errno) from None
+    os.set_blocking(fd, True)  # a slow reader is waited for, line by line
+    return fd
+
+
+@contextmanager
+def _streamed(fd: int, path: Path, mode: str, encoding: str) -> Iterator[IO[Any]]:
+    """Write into the stream ``fd`` opened on ``path``: a failure is an `OutputError`, as a file's is."""
+    try:
+        fh = os.fdopen(fd, mode) if "b" in mode else os.fdopen(fd, mode, encoding=encoding,
+                                                               errors="backslashreplace", newline="")
+        with fh:
+            yield fh
+    except OSError as exc:
+        raise OutputError(f"cannot write {printable(path)}: {_why(exc)}", exc.errno) from None
+
+
 @contextmanager
 def atomic_open(path: str | Path, mode: str = "w", encoding: str = "utf-8") -> Iterator[IO[Any]]:
     """Open a file to write that appears at ``path`` only when the ``with`` block ends without error.
@@ -147,9 +221,15 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str = "utf-8") -> I
     Text is encoded with ``errors="backslashreplace"``: a string that cannot be UTF-8 (a file
     name with undecodable bytes, held as lone surrogates) is written as ``\\udcff`` escapes,
     which in a JSON string read back as the same characters. Raises `OutputError` when the
-    file cannot be created, written or renamed; the temporary is removed on any failure.
+    file cannot be created, written or renamed; the temporary is removed on any failure. A
+    stream (`open_stream`) is written straight into.
     """
     path = Path(path)
+    stream = open_stream(path)
+    if stream is not None:
+        with _streamed(stream, path, mode, encoding) as fh:
+            yield fh
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = _temporary(path)
@@ -243,9 +323,15 @@ def resumable_open(path: str | Path, resume: bool = False, on_line: Callable[[by
     to leave that line out), and the new lines follow them. Without it, or when the partial
     file is not a plain file of its own (a link, a file with other names), it starts empty.
     Raises `OutputError` when the file cannot be created, read, written or renamed, or
-    another run holds it (errno EBUSY).
+    another run holds it (errno EBUSY). A stream (`open_stream`) is written straight into,
+    with nothing to continue.
     """
     path = Path(path)
+    stream = open_stream(path)
+    if stream is not None:
+        with _streamed(stream, path, "w", "utf-8") as fh:
+            yield fh
+        return
     partial = partial_path(path)
     fd = old = -1
     try:

@@ -17,6 +17,7 @@ import json
 import os
 import random
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -610,6 +611,59 @@ def test_old_temporary_names_and_output_symlinks_do_not_redirect_writes(capsys, 
     assert code == 0, err
     assert victim.read_text(encoding="utf-8") == "precious"
     assert not (out / "a.txt").is_symlink() and "Paragraph 1" in (out / "a.txt").read_text(encoding="utf-8")
+
+
+FURNISHED = PAGE.replace("<body>", "<body><nav><a href='/'>Home</a> <a href='/about'>About</a></nav>").replace(
+    "</body>", "<footer><p>Copyright 2024. All rights reserved.</p></footer></body>")
+
+
+def _log_run(capsys, tmp_path, tiny_model_file, log) -> tuple[int, str]:
+    page = tmp_path / "a.html"
+    page.write_text(FURNISHED, encoding="utf-8")
+    return run(capsys, "extract", str(page), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file),
+               "--removed-log", str(log))
+
+
+def test_removed_log_into_a_pipe_is_read_by_its_reader_and_the_pipe_stays(capsys, tmp_path, tiny_model_file):
+    pipe = tmp_path / "log.pipe"
+    os.mkfifo(pipe)
+    link = tmp_path / "stderr-like"  # as /dev/stderr links to the descriptor it stands for
+    os.symlink(pipe, link)
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)  # a reader, there before the writer
+    try:
+        code, err = _log_run(capsys, tmp_path, tiny_model_file, link)
+        lines = os.read(reader, 1 << 16).decode("utf-8").splitlines()
+    finally:
+        os.close(reader)
+    assert code == 0, err
+    assert any("All rights reserved" in json.loads(line)["text"] for line in lines)
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode) and link.is_symlink()
+
+
+def test_removed_log_into_a_pipe_nobody_reads_is_refused_not_waited_on(capsys, tmp_path, tiny_model_file):
+    pipe = tmp_path / "log.pipe"
+    os.mkfifo(pipe)
+    code, err = _log_run(capsys, tmp_path, tiny_model_file, pipe)
+    assert code == 3 and "a pipe nobody reads" in err
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+
+
+def test_removed_log_through_a_link_to_the_null_device_leaves_both(capsys, tmp_path, tiny_model_file):
+    link = tmp_path / "null"
+    os.symlink(os.devnull, link)
+    code, err = _log_run(capsys, tmp_path, tiny_model_file, link)
+    assert code == 0, err
+    assert link.is_symlink() and stat.S_ISCHR(os.stat(link).st_mode)
+    assert (tmp_path / "out" / "a.txt").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="making a device node needs root")
+def test_an_output_that_is_a_disk_device_is_refused_never_opened(capsys, tmp_path, tiny_model_file):
+    disk = tmp_path / "disk"
+    os.mknod(disk, 0o600 | stat.S_IFBLK, os.makedev(7, 250))  # a loop device's numbers; never opened
+    code, err = _log_run(capsys, tmp_path, tiny_model_file, disk)
+    assert code == 3 and "it is a device, not a file" in err
+    assert stat.S_ISBLK(os.lstat(disk).st_mode)
 
 
 # --- 8. mis-decoding ---------------------------------------------------------------------------

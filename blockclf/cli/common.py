@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..data import PageRecord
-from ..files import OutputError, printable
+from ..files import OutputError, is_stream, printable
 from ..html import PageError
 from ..inputs import is_jsonl, list_pages
 from ..model import FAVORS
@@ -149,7 +149,7 @@ def output_skip(target: Path, what: str, overwrite: bool, pages: frozenset[Path]
     when ``overwrite`` is off (``exists``)."""
     if pages and target.resolve() in pages:
         return PageError("collision", f"its {what} {target} is a page this run reads (give -o another folder)")
-    if not overwrite and (target.exists() or target.is_symlink()):
+    if not overwrite and (target.exists() or target.is_symlink()) and not is_stream(target):  # /dev/null
         return PageError("exists", f"{what} {target} exists (give --overwrite to replace it)")
     return None
 

@@ -31,6 +31,7 @@ from ..files import (
     OutputError,
     atomic_open,
     fitting_path,
+    is_stream,
     partial_path,
     printable,
     resumable_open,
@@ -596,7 +597,10 @@ def _kept(archive: Path, target: Path | None) -> None:
 
 def _carry_log(path: Path, fh: IO[str]) -> None:
     """Start a resumed run's removal log with the earlier run's lines: the file is replaced
-    only when this run ends, so a run stopped again leaves the earlier log as it was."""
+    only when this run ends, so a run stopped again leaves the earlier log as it was. A
+    stream (``/dev/stderr``) kept nothing to carry."""
+    if is_stream(path):
+        return
     try:
         with open(path, "rb") as old:
             fh.flush()
