@@ -98,22 +98,38 @@ class Limits:
 
 
 def gunzip(raw: bytes, name: str, max_bytes: int, warnings: list[str]) -> bytes:
-    """Decompress at most ``max_bytes`` (a gzip bomb is refused, not inflated)."""
-    d = zlib.decompressobj(wbits=31)
-    try:
-        out = d.decompress(raw, max_bytes + 1)
-    except zlib.error as exc:
-        out = b""
-        if not d.unused_data and not out:
-            raise PageError("bad-gzip", f"{name}: not a readable gzip file ({exc})") from None
-    if len(out) > max_bytes:
-        raise PageError("too-large", f"{name}: decompresses to over {max_bytes} bytes, the limit")
+    """Decompress at most ``max_bytes`` (a gzip bomb is refused, not inflated).
+
+    Every member is read: gzip data may be several members one after the other (files
+    joined with ``cat``, a writer that flushes in members), which ``gunzip`` reads as one
+    file; reading the first alone lost the rest of the page without a word. Bytes after the
+    last member that are not gzip data (padding) are left, as ``gunzip`` leaves them.
+    """
+    parts: list[bytes] = []
+    size = 0
+    rest = raw
+    while True:
+        d = zlib.decompressobj(wbits=31)
+        try:
+            out = d.decompress(rest, max_bytes + 1 - size)
+        except zlib.error as exc:
+            if not parts:
+                raise PageError("bad-gzip", f"{name}: not a readable gzip file ({exc})") from None
+            out = b""
+        parts.append(out)
+        size += len(out)
+        if size > max_bytes:
+            raise PageError("too-large", f"{name}: decompresses to over {max_bytes} bytes, the limit")
+        if not d.eof or not d.unused_data.startswith(GZIP_MAGIC):
+            break
+        rest = d.unused_data
+    data = b"".join(parts)
     if not d.eof:
-        if not out.strip():
+        if not data.strip():
             raise PageError("bad-gzip", f"{name}: gzip data is truncated before any content")
         warnings.append("truncated-gzip")
-        log.warning("%s: gzip data is truncated; reading the %d bytes before the cut", name, len(out))
-    return out
+        log.warning("%s: gzip data is truncated; reading the %d bytes before the cut", name, len(data))
+    return data
 
 
 def _read_file(path: Path, max_bytes: int) -> bytes:

@@ -188,6 +188,20 @@ def test_gzip_named_but_plain_and_truncated_gzip(tmp_path):
     assert reason(head) == "bad-gzip"
 
 
+def test_gzip_of_several_members_is_read_whole(tmp_path):
+    """Members one after the other (files joined with cat) are one file, as gunzip reads them;
+    padding after the last is left, and a damaged later member keeps what came before, flagged."""
+    first, second = PAGE.split("<p>Second")
+    joined = tmp_path / "joined.html.gz"
+    joined.write_bytes(gzip.compress(first.encode()) + gzip.compress(("<p>Second" + second).encode()) + b"\0" * 8)
+    page = prepare(joined)
+    assert "Second paragraph of the story." in [b.text for b in page.blocks] and not page.doc.warnings
+    damaged = tmp_path / "damaged.html.gz"
+    damaged.write_bytes(gzip.compress(first.encode()) + gzip.compress(b"<p>Lost</p>")[:10] + b"\xff" * 20)
+    page = prepare(damaged)
+    assert "river bends" in page.blocks[0].text and "truncated-gzip" in page.doc.warnings
+
+
 def test_a_long_definition_list_with_its_end_tags_left_out_is_read_as_a_list():
     """HTML lets a page leave ``<dt>`` and ``<dd>`` open; libxml2 reads each inside the one
     before, and four hundred of them reached its nesting limit: the page was read flat and
