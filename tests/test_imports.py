@@ -22,6 +22,7 @@ LAZY_ALLOWED = {
     "charset_normalizer", "cloudpickle", "concurrent.futures", "concurrent.futures.process", "dask", "dask.bag",
     "dask.distributed", "importlib.metadata", "lightgbm", "matplotlib", "matplotlib.pyplot", "multiprocessing", "pandas",
     "scipy.stats", "tqdm", "warcio.archiveiterator",
+    "warcio.statusandheaders", "warcio.bufferedreaders",  # WARC input's optional extra, like its iterator
     "py3langid.langid",  # the language identifier only where pycld2 is not installed
     "ftfy",  # the mojibake repair, only for a page that shows its marks (80 ms to import)
     "email.parser", "email.policy",  # the MHTML reader, only for a browser's single-file save (17 ms)

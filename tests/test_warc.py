@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -156,3 +157,126 @@ def test_site_build_counts_a_warcs_pages_not_the_warc_as_one_page(crawl, tmp_pat
     path, pages = crawl
     assert main(["site", "build", str(path), "-o", str(tmp_path / "p.json"), "--site", "example.org"]) == 0
     assert f"{len(pages)} new pages, {len(pages)} in profile" in capsys.readouterr().out
+
+
+def raw_record(uri: bytes, body: bytes, http_head: bytes = b"Content-Type: text/html; charset=utf-8\r\n",
+               length: bytes | None = None) -> bytes:
+    """One uncompressed WARC response record, written by hand so that any of its fields can be wrong."""
+    block = b"HTTP/1.1 200 OK\r\n" + http_head + b"\r\n" + body
+    return (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:" + uri.hex()[:32].encode() + b">\r\n"
+            b"WARC-Target-URI: " + uri + b"\r\nContent-Type: application/http; msgtype=response\r\n"
+            b"Content-Length: " + (length if length is not None else str(len(block)).encode()) + b"\r\n\r\n"
+            + block + b"\r\n\r\n")
+
+
+def page_records(n: int) -> list[bytes]:
+    return [raw_record(f"https://site.example.org/{i}".encode(), f"<p>Page {i} of the site</p>".encode())
+            for i in range(n)]
+
+
+def read_all(path: Path) -> tuple[list[str], dict]:
+    damage: dict = {}
+    return [it.name for it in read_warc(path, damage=damage)], damage
+
+
+def test_a_body_whose_decoder_fails_costs_only_its_record(tmp_path, monkeypatch):
+    from warcio.bufferedreaders import BufferedReader
+
+    def broken():  # a decompressing library that cannot be set up, as brotli 1.2 fails under warcio
+        raise AttributeError("'Decompressor' object has no attribute 'unused_data'")
+
+    monkeypatch.setitem(BufferedReader.DECOMPRESSORS, "deflate", broken)
+    pages = page_records(3)
+    pages[1] = raw_record(b"https://site.example.org/1", zlib.compress(b"<p>Page 1</p>"),
+                          b"Content-Type: text/html\r\nContent-Encoding: deflate\r\n")
+    warc = tmp_path / "c.warc"
+    warc.write_bytes(b"".join(pages))
+    names, damage = read_all(warc)
+    assert names == ["https://site.example.org/0", "https://site.example.org/2"]
+    error = damage["https://site.example.org/1"]
+    assert error.reason == "warc-corrupt" and "Content-Encoding: deflate) cannot be decoded" in str(error)
+    assert "AttributeError" not in str(error)
+
+
+def test_brotli_bodies_are_decoded_and_a_damaged_one_costs_only_itself(tmp_path):
+    brotli = pytest.importorskip("brotli")
+    pages = page_records(4)
+    br = b"Content-Type: text/html; charset=utf-8\r\nContent-Encoding: br\r\n"
+    pages[1] = raw_record(b"https://site.example.org/1", brotli.compress(b"<p>Page one, squeezed</p>"), br)
+    pages[2] = raw_record(b"https://site.example.org/2", b"\xff not brotli at all \xff" * 4, br)
+    for gz in (False, True):
+        warc = tmp_path / ("b.warc.gz" if gz else "b.warc")
+        warc.write_bytes(b"".join(gzip.compress(p) for p in pages) if gz else b"".join(pages))
+        items = list(read_warc(warc, damage=(damage := {})))
+        assert [it.name for it in items] == [f"https://site.example.org/{i}" for i in (0, 1, 3)]
+        assert items[1].source == b"<p>Page one, squeezed</p>"
+        error = damage["https://site.example.org/2"]
+        assert error.reason == "warc-corrupt" and "(Content-Encoding: br) cannot be decoded" in str(error)
+
+
+def test_a_warc_gzipped_whole_is_read(tmp_path, tiny_model_file, capsys):
+    # `gzip crawl.warc` makes one gzip member of the whole file, not one a record
+    warc = tmp_path / "whole.warc.gz"
+    warc.write_bytes(gzip.compress(b"".join(page_records(3))))
+    names, damage = read_all(warc)
+    assert names == [f"https://site.example.org/{i}" for i in range(3)] and not damage
+    assert main(["extract", str(warc), "-o", str(tmp_path / "o"), "--model", str(tiny_model_file)]) == 0
+    assert len((tmp_path / "o" / "whole.jsonl").read_text(encoding="utf-8").splitlines()) == 3
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["whole.jsonl"]
+    # cut short, it gives the records before the cut and names the cut
+    data = gzip.compress(b"".join(page_records(40)), mtime=0)
+    warc.write_bytes(data[: len(data) * 3 // 4])
+    names, damage = read_all(warc)
+    assert 10 < len(names) < 40 and [e.reason for e in damage.values()] == ["warc-truncated"]
+    assert "cut short" in str(next(iter(damage.values())))
+
+
+def test_reading_resumes_after_a_gzip_member_damaged_in_its_headers(tmp_path):
+    import random
+
+    from warcio.utils import BUFF_SIZE
+
+    def member(url: str, body: bytes) -> bytes:
+        return gzip.compress(raw_record(url.encode(), body), mtime=0)
+
+    # the first member ends a little before warcio's first read does, so that the second one's
+    # headers straddle two reads and its damage is met while they are read: warcio then stops
+    n, target = 8000, BUFF_SIZE - 150
+    for _ in range(60):
+        first = member("https://site.example.org/0", b"<p>" + random.Random(n).randbytes(n).hex().encode() + b"</p>")
+        if abs(target - len(first)) <= 3:
+            break
+        n += (target - len(first)) // 2 or 1
+    body = b"<p>" + random.Random(1).randbytes(3000).hex().encode() + b"</p>"
+    second = bytearray(member("https://site.example.org/1", body))
+    for i in range(BUFF_SIZE - len(first) + 10, BUFF_SIZE - len(first) + 210):
+        second[i] ^= 0x5A
+    warc = tmp_path / "d.warc.gz"
+    warc.write_bytes(first + bytes(second) + member("https://site.example.org/2", b"<p>Page 2</p>"))
+    names, damage = read_all(warc)
+    assert names == ["https://site.example.org/0", "https://site.example.org/2"]
+    [error] = damage.values()
+    assert error.reason == "warc-corrupt" and "record 2 of d.warc.gz" in str(error) and "gzip member" in str(error)
+
+
+@pytest.mark.parametrize("length", [b"5", b"300", b"99999999", b"-5", b"twelve", b"1" + b"0" * 30])
+def test_a_wrong_content_length_costs_only_its_record(tmp_path, length):
+    pages = page_records(4)
+    pages[1] = raw_record(b"https://site.example.org/1", b"<p>Page 1 of the site</p>", length=length)
+    warc = tmp_path / "l.warc"
+    warc.write_bytes(b"".join(pages))
+    names, damage = read_all(warc)
+    assert names == [f"https://site.example.org/{i}" for i in (0, 2, 3)]
+    [error] = damage.values()
+    assert error.reason == "warc-corrupt" and "record 2 of l.warc" in str(error) and "reading goes on" in str(error)
+    assert "Error" not in str(error) and str(error).isprintable()
+
+
+def test_html_responses_to_other_than_http_urls_are_read(tmp_path):
+    uris = [b"javascript:x", b"file:///srv/a.html", b"urn:x:y", b"ftp://example.org/a", b"/relative/path",
+            b"dns:example.org", "https://example.org/caf\u00e9".encode("latin-1")]
+    pages = [raw_record(uri, b"<p>A page of its own</p>") for uri in uris]
+    warc = tmp_path / "u.warc"
+    warc.write_bytes(b"".join(pages) + raw_record(b"urn:not-html", b"x", b"Content-Type: image/png\r\n"))
+    names, damage = read_all(warc)
+    assert names == [uri.decode("latin-1") for uri in uris] and not damage

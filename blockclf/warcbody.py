@@ -1,0 +1,120 @@
+"""An HTML response as a WARC record holds it: its HTTP status and headers, and its body with
+the transfer and content encodings undone.
+
+Apart from reading the WARC file (`blockclf.warc`): a record whose body cannot be decoded
+costs only itself, as its body is in hand when it is decoded. warcio reads HTTP headers only
+for http(s) target URIs and decodes brotli bodies with an interface brotli 1.2 refuses; both
+are read here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+from collections.abc import Iterator
+from typing import Any
+
+from .html import PageError
+
+__all__ = ["decoded", "http_headers", "is_page", "quiet", "words"]
+
+_HTML_TYPES = ("text/html", "application/xhtml+xml")
+_STATUS_LINE = 1 << 12  # the longest HTTP status line looked for in a record warcio did not parse
+
+
+@contextlib.contextmanager
+def quiet(lines: list[str]) -> Iterator[None]:
+    """Collect what warcio writes to stderr (decompression errors, bad record lines) into ``lines``.
+
+    Used only around warcio's own calls, never across a ``yield`` to the caller, so nothing
+    else's stderr is caught. warcio's warning that it mended a target URI holding spaces is
+    not damage, and is left out.
+    """
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(buf):
+            yield
+    finally:
+        lines += [line.strip() for line in buf.getvalue().splitlines()
+                  if line.strip() and not line.startswith("Replacing spaces in invalid WARC-Target-URI")]
+
+
+def words(text: str, limit: int = 100) -> str:
+    """``text`` fit for a message: its first line, control and undecodable characters as ``?``, cut to ``limit``."""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    line = "".join(c if c.isprintable() and c != "\ufffd" else "?" for c in line)
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def http_headers(record: Any) -> Any:
+    """A response record's HTTP status and headers, or None when it holds no HTTP response.
+
+    warcio reads them only for http(s) target URIs; a response to another (``urn:``, ``file:``,
+    a relative or undecodable one) can hold an HTTP response too, and is read the same way.
+    """
+    if record.rec_type != "response" or record.http_headers is not None:
+        return record.http_headers if record.rec_type == "response" else None
+    from warcio.statusandheaders import StatusAndHeadersParser
+
+    first = record.raw_stream.readline(_STATUS_LINE)
+    if not first.startswith((b"HTTP/1.0 ", b"HTTP/1.1 ")):
+        return None
+    return StatusAndHeadersParser(["HTTP/1.0", "HTTP/1.1"], verify=False).parse(record.raw_stream, first)
+
+
+def is_page(headers: Any) -> bool:
+    """Whether HTTP status and headers are an HTML page's: a 2xx status and an HTML type."""
+    if headers is None:
+        return False
+    status = headers.get_statuscode() or ""
+    return status.startswith("2") and (headers.get_header("Content-Type") or "").lower().startswith(_HTML_TYPES)
+
+
+def decoded(headers: Any, raw: bytes, max_bytes: int) -> bytes:
+    """A response body with its HTTP transfer and content encodings undone, up to ``max_bytes + 1`` bytes.
+
+    Read as warcio reads it: a Content-Encoding it does not know is taken for none, and a body
+    that does not begin as its encoding says is taken as it is. Raises `PageError` for a body
+    whose encoding cannot be undone; the body is in hand, so this costs only its record.
+    """
+    from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
+
+    coding = (headers.get_header("Content-Encoding") or "").strip().lower()
+    chunked = (headers.get_header("Transfer-Encoding") or "").strip().lower() == "chunked"
+    known = coding if coding in BufferedReader.get_supported_decompressors() and coding != "br" else None
+    body = io.BytesIO(raw)
+    noise: list[str] = []  # warcio writes a body's decompression errors to stderr
+    try:
+        with quiet(noise):
+            reader = (ChunkedDataReader(body, decomp_type=known) if chunked
+                      else BufferedReader(body, decomp_type=known) if known else body)
+            data = reader.read(max_bytes + 1)
+        if coding == "br":
+            data = _unbrotli(data, max_bytes)
+    except PageError:
+        raise
+    except Exception as exc:
+        noise.append(words(str(exc)) or "its decoder failed")
+    if noise:
+        raise PageError("warc-corrupt", f"is damaged: its body (Content-Encoding: {words(coding, 30)}) cannot be "
+                        f"decoded ({words(noise[0])})")
+    return bytes(data)
+
+
+def _unbrotli(data: bytes, max_bytes: int) -> bytes:
+    """Brotli-compressed ``data`` decoded, up to about ``max_bytes + 1`` bytes: enough to tell a body over the limit.
+
+    Done here rather than by warcio, whose brotli decoding fails with brotli 1.2 (it sets an
+    attribute the decompressor refuses) and is not bounded.
+    """
+    try:
+        brotli = importlib.import_module("brotli")
+    except ImportError:
+        raise PageError("needs-brotli", "is compressed with brotli (Content-Encoding: br), which needs the brotli "
+                        "package: pip install brotli") from None
+    decompressor = brotli.Decompressor()
+    try:
+        return bytes(decompressor.process(data, output_buffer_limit=max_bytes + 1))
+    except TypeError:  # a brotli before 1.2, which cannot bound its output
+        return bytes(decompressor.process(data))
