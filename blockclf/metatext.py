@@ -27,6 +27,9 @@ _WS = re.compile(r"\s+")
 #: icons, never words
 ICON_CHARS = "\ue000-\uf8ff"
 _ICONS = re.compile(f"[{ICON_CHARS}]+")
+#: half of a character: a JSON string's escape of a lone surrogate (``"\\ud83d"``, an emoji cut
+#: in two) reads as one, which UTF-8 cannot hold and strict JSON readers refuse
+_HALF = re.compile("[\ud800-\udfff]")
 
 
 #: a character reference left in a value: JSON-LD strings are not HTML, yet many sites write
@@ -74,7 +77,7 @@ def clean_value(value: Any, limit: int = 1000, prose: bool = False) -> str | Non
         if prose:
             value = _CUT_TAG.sub("", value)
     if not value.isascii():
-        value = _ICONS.sub(" ", value)
+        value = _HALF.sub("\ufffd", _ICONS.sub(" ", value))  # as a character reference to one reads
     value = _WS.sub(" ", value).strip()
     return value[:limit] or None
 

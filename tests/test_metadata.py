@@ -51,6 +51,16 @@ def test_jsonld_article_fields():
     assert m.categories == ("Local",) and m.tags == ("library", "budget")
 
 
+def test_half_a_character_in_jsonld_becomes_the_replacement_character():
+    # "\ud83d" escapes half an emoji: as a value it cannot be UTF-8, and strict JSON readers refuse it
+    head = ld({"@type": "NewsArticle", "headline": "Budget \ud83d talks", "author": {"name": "\udc00Ana Lopez"},
+               "description": "The library budget \ud83d", "keywords": ["lib\ud800rary", "budget"]})
+    m = meta_of(page(head, title="Budget talks"))
+    values = [m.author, m.description, *m.tags]
+    assert m.author == "\ufffdAna Lopez" and "lib\ufffdrary" in m.tags
+    assert all(v.encode("utf-8") for v in values)  # no lone surrogate: every value can be UTF-8
+
+
 def test_character_references_left_in_values_are_read():
     # JSON-LD written HTML-escaped, a meta tag escaped twice: the reader gets the characters
     head = (ld({"@type": "NewsArticle", "headline": "Budget &#8216;illogical&#8217;, says the mayor",
