@@ -525,6 +525,14 @@ def test_blocks_option_with_an_output_that_holds_no_records_says_so(capsys):
     assert code == 2 and "invalid choice: 'removed'" in err
 
 
+def test_an_encoding_no_browser_reads_is_a_usage_error(capsys, tiny_model_file):
+    page = str(ROOT / "data" / "example.html")
+    code, out, err = run(capsys, "extract", page, "--model", str(tiny_model_file), "--encoding", "no-such-codec")
+    assert code == 2 and out == "" and "'no-such-codec' names no encoding a browser reads" in err
+    code, out, _ = run(capsys, "extract", page, "--model", str(tiny_model_file), "--encoding", "Windows-1252")
+    assert code == 0 and out
+
+
 def test_o_naming_a_file_for_one_page_writes_that_file(capsys, tmp_path: Path):
     page = ROOT / "data" / "example.html"
     target = tmp_path / "result.txt"

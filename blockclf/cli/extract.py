@@ -26,6 +26,7 @@ import orjson
 
 from ..checks import verdict_flag
 from ..data import host_site
+from ..encoding import web_encoding
 from ..files import (
     NAME_MAX,
     OutputError,
@@ -616,6 +617,15 @@ FORMATS = {"text": "text", "txt": "text", "markdown": "markdown", "md": "markdow
            "htm": "html"}
 
 
+def _encoding(value: str) -> str:
+    """``--encoding``: a name of an encoding of the web, as a page may declare it; any other was
+    ignored without a word, and every page read by its own declaration."""
+    if web_encoding(value) is None:
+        raise argparse.ArgumentTypeError(f"{value!r} names no encoding a browser reads "
+                                         "(utf-8, windows-1252, iso-8859-2, shift_jis, gb18030, ...)")
+    return value
+
+
 def _format(value: str) -> str:
     """``--format``: one of the formats, by name or file suffix (``txt``, ``md``)."""
     try:
@@ -683,7 +693,9 @@ def add_parser(sub: Any) -> None:
                          "main text (default), kept in it, or "
                          "removed and given apart (the JSON's 'comments'; a closing Comments section in "
                          "Markdown, HTML and text)")
-    ex.add_argument("--encoding", help="encoding to try before the page's own declaration")
+    ex.add_argument("--encoding", type=_encoding,
+                    help="encoding to try before the page's own declaration (a name browsers read: utf-8, "
+                         "windows-1252, shift_jis, gb18030...)")
     ex.add_argument("--html-field", default="html", metavar="NAME",
                     help="the field of a JSONL file's lines that holds the page's HTML (default html; a dotted "
                          "path such as response.body reaches into nested objects); a line's id (or key, else its "
