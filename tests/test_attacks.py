@@ -657,6 +657,20 @@ def test_removed_log_through_a_link_to_the_null_device_leaves_both(capsys, tmp_p
     assert (tmp_path / "out" / "a.txt").exists()
 
 
+def test_one_pages_output_named_as_a_stream_is_written_into_it(capsys, tmp_path, tiny_model_file):
+    page = tmp_path / "a.html"
+    page.write_text(FURNISHED, encoding="utf-8")
+    link = tmp_path / "null"  # no file suffix: a stream is the page's output whatever its name
+    os.symlink(os.devnull, link)
+    code, err = run(capsys, "extract", str(page), "-o", str(link), "--model", str(tiny_model_file))
+    assert code == 0, err
+    assert link.is_symlink() and stat.S_ISCHR(os.stat(link).st_mode)
+    page.with_name("b.html").write_text(FURNISHED, encoding="utf-8")  # two pages: -o names a folder
+    code, err = run(capsys, "extract", str(page), str(page.with_name("b.html")), "-o", str(link),
+                    "--model", str(tiny_model_file))
+    assert code == 3 and "it is a device or pipe, not a directory" in err
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="making a device node needs root")
 def test_an_output_that_is_a_disk_device_is_refused_never_opened(capsys, tmp_path, tiny_model_file):
     disk = tmp_path / "disk"

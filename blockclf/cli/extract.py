@@ -163,12 +163,13 @@ FILE_SUFFIXES = frozenset((*EXT.values(), ".text", ".markdown", ".htm"))
 
 
 def _output_file(args: argparse.Namespace, inputs: _Inputs) -> Path | None:
-    """The file ``-o`` names when one page is extracted (``-o page.txt``), else None: ``-o``
-    then names a folder. A path that is an existing folder stays a folder whatever its name."""
+    """The file ``-o`` names when one page is extracted (``-o page.txt``, or a stream such as
+    ``-o /dev/null`` whatever its name), else None: ``-o`` then names a folder. A path that is
+    an existing folder stays a folder whatever its name."""
     if args.output is None or len(inputs.files) + inputs.stdin != 1 or inputs.listing or inputs.archives:
         return None
     path = Path(args.output)
-    if path.suffix.lower() not in FILE_SUFFIXES or path.is_dir():
+    if (path.suffix.lower() not in FILE_SUFFIXES or path.is_dir()) and not is_stream(path):
         return None
     return path
 
@@ -548,7 +549,8 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
     out_dir = Path(args.output) if args.output is not None and out_file is None else None
     _check_log_path(args, inputs, out_dir, out_file)
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
-        raise OutputError(f"cannot write to {printable(out_dir)}: it is a file, not a directory")
+        what = "a file" if out_dir.is_file() else "a device or pipe"
+        raise OutputError(f"cannot write to {printable(out_dir)}: it is {what}, not a directory")
     if out_dir is not None and (inputs.files or inputs.archives):
         make_output_folder(out_dir)
     _add_stdin(args, inputs)
