@@ -41,6 +41,8 @@ _MAGIC = (
     (b"\x80\x05\x95", "a Python pickle"),
 )
 GZIP_MAGIC = b"\x1f\x8b"
+#: the input given to zlib at a time when a damaged member is read up to its damage
+_SALVAGE_PIECE = 4096
 # control bytes other than tab, newline, form feed, carriage return and escape
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 class PageError(ValueError):
@@ -97,38 +99,66 @@ class Limits:
                 raise ValueError(f"Limits.max_seconds must be above 0 (or None for no limit), got {self.max_seconds}")
 
 
+def _salvaged(data: bytes, limit: int) -> bytes:
+    """What one damaged gzip member gives before its damage, up to ``limit`` bytes: zlib gives
+    nothing of a call that meets an error, so the member is given in small pieces, and first
+    without its 8-byte trailer (a wrong checksum or length spoils nothing before it)."""
+    d = zlib.decompressobj(wbits=31)
+    try:
+        return d.decompress(data[:-8], limit)
+    except zlib.error:
+        pass
+    d = zlib.decompressobj(wbits=31)
+    parts: list[bytes] = []
+    size = 0
+    for at in range(0, len(data), _SALVAGE_PIECE):
+        try:
+            part = d.decompress(data[at:at + _SALVAGE_PIECE], limit - size)
+        except zlib.error:
+            break
+        parts.append(part)
+        size += len(part)
+        if size >= limit or d.eof:
+            break
+    return b"".join(parts)
+
+
 def gunzip(raw: bytes, name: str, max_bytes: int, warnings: list[str]) -> bytes:
     """Decompress at most ``max_bytes`` (a gzip bomb is refused, not inflated).
 
     Every member is read: gzip data may be several members one after the other (files
     joined with ``cat``, a writer that flushes in members), which ``gunzip`` reads as one
     file; reading the first alone lost the rest of the page without a word. Bytes after the
-    last member that are not gzip data (padding) are left, as ``gunzip`` leaves them.
+    last member that are not gzip data (padding) are left, as ``gunzip`` leaves them. Data
+    cut short or damaged gives what comes before the cut or the damage, flagged
+    ``truncated-gzip``: a wrong checksum refused a page whose every byte was there.
     """
     parts: list[bytes] = []
     size = 0
     rest = raw
+    damage = ""
     while True:
         d = zlib.decompressobj(wbits=31)
         try:
             out = d.decompress(rest, max_bytes + 1 - size)
         except zlib.error as exc:
-            if not parts:
-                raise PageError("bad-gzip", f"{name}: not a readable gzip file ({exc})") from None
-            out = b""
+            out, damage = _salvaged(rest, max_bytes + 1 - size), str(exc)
         parts.append(out)
         size += len(out)
         if size > max_bytes:
             raise PageError("too-large", f"{name}: decompresses to over {max_bytes} bytes, the limit")
-        if not d.eof or not d.unused_data.startswith(GZIP_MAGIC):
+        if damage or not d.eof or not d.unused_data.startswith(GZIP_MAGIC):
             break
         rest = d.unused_data
     data = b"".join(parts)
-    if not d.eof:
+    if damage or not d.eof:
         if not data.strip():
+            if damage and len(parts) == 1:
+                raise PageError("bad-gzip", f"{name}: not a readable gzip file ({damage})")
             raise PageError("bad-gzip", f"{name}: gzip data is truncated before any content")
         warnings.append("truncated-gzip")
-        log.warning("%s: gzip data is truncated; reading the %d bytes before the cut", name, len(data))
+        what = f"damaged ({damage})" if damage else "truncated"
+        log.warning("%s: gzip data is %s; reading the %d bytes before the cut", name, what, len(data))
     return data
 
 

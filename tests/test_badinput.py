@@ -188,6 +188,15 @@ def test_gzip_named_but_plain_and_truncated_gzip(tmp_path):
     assert reason(head) == "bad-gzip"
 
 
+def test_gzip_with_a_wrong_checksum_gives_its_whole_content_flagged(tmp_path):
+    """Only the trailer is wrong: every byte of the page is there, read and flagged, not refused."""
+    data = gzip.compress(PAGE.encode())
+    bad = tmp_path / "crc.html.gz"
+    bad.write_bytes(data[:-8] + bytes([data[-8] ^ 1]) + data[-7:])
+    page = prepare(bad)
+    assert [b.text for b in page.blocks][-1] == "Second paragraph of the story." and "truncated-gzip" in page.doc.warnings
+
+
 def test_gzip_of_several_members_is_read_whole(tmp_path):
     """Members one after the other (files joined with cat) are one file, as gunzip reads them;
     padding after the last is left, and a damaged later member keeps what came before, flagged."""
