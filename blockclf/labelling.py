@@ -53,8 +53,8 @@ from .predict import page_error
 from .segment import segment
 from .warc import read_warc
 
-__all__ = ["BLOCKS_FORMAT", "Edit", "LabelReport", "assign_split", "compile_selector", "label_blocks", "label_site",
-           "read_edits", "warc_pages"]
+__all__ = ["BLOCKS_FORMAT", "Edit", "LabelReport", "assign_split", "check_dataset_name", "compile_selector",
+           "label_blocks", "label_site", "read_edits", "warc_pages"]
 
 log = logging.getLogger("blockclf")
 
@@ -273,6 +273,15 @@ def _labels(page: _Read, gold_suffix: str | None, content: str | None,
     return None if flags is None else (flags, "", "selector")
 
 
+def check_dataset_name(name: str) -> str:
+    """``name`` when it can name a dataset: its folder inside the dataset directory, so one name
+    of letters, digits, ``.``, ``_`` and ``-`` (not ``.`` or ``..``); raises `ValueError` for
+    any other, which as a path (``/abs``, ``../x``) wrote the pages outside the directory."""
+    if not name or _ID_UNSAFE.search(name) or name in (".", ".."):
+        raise ValueError(f"a dataset name is one word of letters, digits, '.', '_' and '-', not {name!r}")
+    return name
+
+
 def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, content: str | None = None,
                exclude: Iterable[str] = (), dataset: str = "mysite", site: str | None = None,
                gold_suffix: str | None = ".txt", edits: dict[str, list[Edit]] | None = None,
@@ -287,8 +296,10 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
     Labels come, per page, from a gold file next to the page (when ``gold_suffix`` finds
     one), else from the ``content`` selector. Pages with neither, or whose selector matches
     nothing, are reported and not written. Rows of other datasets in ``out/index.jsonl`` are
-    kept; this dataset's rows are replaced.
+    kept; this dataset's rows are replaced. A ``dataset`` that is not one plain name raises
+    `ValueError` (`check_dataset_name`).
     """
+    check_dataset_name(dataset)
     exclude = _checked_selectors(content, exclude)
     out = Path(out)
     limits = limits or Limits()

@@ -127,6 +127,19 @@ def test_cli_label_exit_codes(tmp_path, capsys):
     assert main(["label", str(site), "--content", "div[", "-o", str(tmp_path / "ds3")]) == 2
 
 
+@pytest.mark.parametrize("name", ["ABSOLUTE", "../outside", "a/b", "..", ""])
+def test_a_dataset_name_that_is_a_path_writes_nothing_outside(tmp_path, capsys, name):
+    """The name is the dataset's folder inside -o: as a path it wrote the pages where it pointed."""
+    site = _pages(tmp_path, 1)
+    name = str(tmp_path / "outside") if name == "ABSOLUTE" else name
+    out = tmp_path / "sub" / "ds"
+    assert main(["label", str(site), "--content", "div.post", "-o", str(out), "--dataset", name]) == 2
+    assert "a dataset name is one word" in capsys.readouterr().err
+    assert not (tmp_path / "outside").exists() and not out.exists() and not (tmp_path / "sub" / "a").exists()
+    with pytest.raises(ValueError):
+        label_site(_inputs(site), out, content="div.post", dataset=name)
+
+
 def test_pages_from_a_warc_are_labelled_and_named_by_url(tmp_path, capsys):
     pytest.importorskip("warcio", reason="reading WARC files needs the 'warc' extra")
     from io import BytesIO

@@ -58,6 +58,16 @@ def _report(rep: LabelReport, args: argparse.Namespace) -> None:
         print(f"block edits changed {rep.edited_blocks} block labels; {rep.unused_edits} edits named no labelled page")
 
 
+def _dataset_name(value: str) -> str:
+    """``--dataset``: one plain name, the dataset's folder inside the output directory."""
+    from ..labelling import check_dataset_name  # lazy, as the command's other labelling imports
+
+    try:
+        return check_dataset_name(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_parser(sub: Any) -> None:
     """Register ``blockclf label`` on the main parser's subparsers."""
     lb = sub.add_parser("label", help="label one site's pages by the selector of their main content",
@@ -72,7 +82,8 @@ def add_parser(sub: Any) -> None:
     lb.add_argument("--exclude", action="append", metavar="SELECTOR",
                     help="not content even inside --content (repeatable)")
     lb.add_argument("-o", "--output", required=True, metavar="DATASET", help="dataset directory to write")
-    lb.add_argument("--dataset", default="mysite", help="dataset name inside DATASET (default mysite)")
+    lb.add_argument("--dataset", default="mysite", type=_dataset_name,
+                    help="dataset name inside DATASET (default mysite): letters, digits, '.', '_' and '-'")
     lb.add_argument("--site", help="site (domain) of the pages; default: from their URLs, else the dataset name")
     lb.add_argument("--gold-suffix", default=".txt",
                     help="gold text file next to a page (a.html + a.txt) wins over the selector")
