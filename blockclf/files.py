@@ -35,6 +35,7 @@ import hashlib
 import os
 import re
 import secrets
+import signal
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -202,6 +203,25 @@ def open_stream(path: str | Path) -> int | None:
     return fd
 
 
+#: the signals an interrupt comes by (the command line turns SIGTERM into one)
+_INTERRUPTS = frozenset((signal.SIGINT, signal.SIGTERM))
+
+
+def _hold_interrupts() -> set[int | signal.Signals] | None:
+    """Hold interrupts back while a temporary is created, so that none lands between its
+    creation and the code that removes it on an interrupt (a run stopped there left an empty
+    temporary behind); None where signals cannot be held."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+
+
+def _release(held: set[int | signal.Signals] | None) -> None:
+    """Deliver the interrupts `_hold_interrupts` held back."""
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 @contextmanager
 def _streamed(fd: int, path: Path, mode: str, encoding: str) -> Iterator[IO[Any]]:
     """Write into the stream ``fd`` opened on ``path``: a failure is an `OutputError`, as a file's is."""
@@ -230,12 +250,16 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str = "utf-8") -> I
         with _streamed(stream, path, mode, encoding) as fh:
             yield fh
         return
+    tmp: Path | None = None
+    held = _hold_interrupts()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = _temporary(path)
-    except OSError as exc:
-        raise OutputError(f"cannot write {printable(path)}: {_why(exc)}", exc.errno) from None
-    try:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = _temporary(path)
+        except OSError as exc:
+            raise OutputError(f"cannot write {printable(path)}: {_why(exc)}", exc.errno) from None
+        finally:
+            _release(held)  # an interrupt that came meanwhile is raised now, the temporary named
         try:
             if "b" in mode:
                 fh = os.fdopen(fd, mode)
@@ -248,10 +272,12 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str = "utf-8") -> I
             yield fh
         tmp.replace(path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
         raise OutputError(f"cannot write {printable(path)}: {_why(exc)}", exc.errno) from None
     except BaseException:  # an interrupt or a failure leaves neither a half file nor a temporary
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
         raise
 
 

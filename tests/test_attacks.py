@@ -597,6 +597,25 @@ def test_planted_temporary_symlink_is_never_followed(tmp_path, monkeypatch):
     assert not (out / "a.txt").exists()
 
 
+def test_an_interrupt_while_a_temporary_is_made_leaves_none(tmp_path, monkeypatch):
+    """A Ctrl-C or SIGTERM that lands right after the temporary is created, before the code that
+    removes it on an interrupt, left an empty temporary that no later run removed."""
+    import signal
+
+    real_open = os.open
+
+    def interrupted_open(*args, **kwargs):
+        fd = real_open(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)  # arrives as the temporary exists
+        return fd
+
+    monkeypatch.setattr(files.os, "open", interrupted_open)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_atomic(tmp_path / "a.txt", "text")
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_old_temporary_names_and_output_symlinks_do_not_redirect_writes(capsys, tmp_path, tiny_model_file):
     victim = tmp_path / "victim.txt"
     victim.write_text("precious", encoding="utf-8")
