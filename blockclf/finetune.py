@@ -151,6 +151,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
         "user_train_pages": len(pages.good_user),
         "public_train_pages": len(pages.good_public),
         "train_pages_excluded": len(pages.user) + len(pages.public) - len(pages.good_user) - len(pages.good_public),
+        "pages_not_read": pages.not_read,  # train and dev pages left out, and why
         "dev_pages": len(pages.dev),
         "train_blocks": len(data.y),
         "data_digest": data_digest(list(user_train) + list(user_dev) + list(public)),
@@ -171,16 +172,18 @@ class _Labelled(NamedTuple):
     good_user: list[LabelledPage]
     good_public: list[LabelledPage]
     good_dev: list[LabelledPage]
+    not_read: list[str]  # pages left out, and why ("key: why")
 
 
 def _label(user_train: Sequence[PageRecord], user_dev: Sequence[PageRecord], public: Sequence[PageRecord],
            n_jobs: int, t0: float) -> _Labelled:
     """Label the three sets of pages; a ValueError when no user train or dev page is usable.
     The log gives the time since ``t0``, when the run started reading its records."""
-    tr_user = label_pages(user_train, n_jobs)
-    tr_public = label_pages(public, n_jobs) if public else []
-    dv = label_pages(user_dev, n_jobs)
-    pages = _Labelled(tr_user, tr_public, dv, usable(tr_user), usable(tr_public), usable(dv))
+    not_read: list[str] = []
+    tr_user = label_pages(user_train, n_jobs, not_read)
+    tr_public = label_pages(public, n_jobs, not_read) if public else []
+    dv = label_pages(user_dev, n_jobs, not_read)
+    pages = _Labelled(tr_user, tr_public, dv, usable(tr_user), usable(tr_public), usable(dv), not_read)
     if not pages.good_user or not pages.good_dev:
         raise ValueError(f"too few usable pages: {len(pages.good_user)} train and {len(pages.good_dev)} dev pages "
                          f"have labels that reproduce their gold text (alignment F1 >= {MIN_QUALITY})")

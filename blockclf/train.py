@@ -70,19 +70,30 @@ def _annotated_runs(record: PageRecord) -> list[tuple[str, bool]] | None:
 
 
 def _label_one(record: PageRecord) -> LabelledPage | None:
+    """``record`` featurised and labelled, or None when it cannot be (`_read_labelled` says why)."""
+    page = _read_labelled(record)
+    return page if isinstance(page, LabelledPage) else None
+
+
+def _read_labelled(record: PageRecord) -> LabelledPage | str:
+    """``record`` featurised and labelled, or why it cannot be: a page that cannot be read or
+    parsed, has no visible block, or whose gold text or block labels cannot be read. One such
+    file stopped a whole training run, after the work, with an error naming no file."""
     if record.gold_path is None and record.blocks_path is None:  # read as empty gold, every block would be boilerplate
-        log.warning("%s: skipped (no gold text or block labels)", record.key)
-        return None
+        return "no gold text or block labels"
     try:
         doc = parse(record.html_path)
         blocks = [b for b in segment(doc) if not b.hidden]  # the model scores visible blocks
     except (PageError, OSError) as exc:
-        log.warning("%s: skipped (%s)", record.key, exc)
-        return None
+        return f"its page cannot be read ({exc})"
     if not blocks:
-        return None
-    gold = record.read_gold()
-    runs = _annotated_runs(record)
+        return "its page has no visible text"
+    try:
+        gold = record.read_gold()
+        runs = _annotated_runs(record)
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # not UTF-8, not JSON, not the blocks' form
+        what = "gold text" if not isinstance(exc, (KeyError, TypeError)) else "block labels"
+        return f"its {what} cannot be read ({type(exc).__name__ if isinstance(exc, KeyError) else exc})"
     labels = from_annotations(blocks, runs, gold) if runs is not None else from_gold(blocks, gold)
     xpaths = [b.xpath for b in blocks]
     ancestors = region.page_ancestors(xpaths)
@@ -107,10 +118,14 @@ def add_repetition(pages: Sequence[LabelledPage]) -> None:
             p.X["site_pages"] = np.float32(n_other)
 
 
-def label_pages(records: Sequence[PageRecord], n_jobs: int = 2) -> list[LabelledPage]:
-    """Featurise and label ``records`` (in parallel), with repetition within their sites."""
-    out = Parallel(n_jobs=n_jobs, batch_size=16)(delayed(_label_one)(r) for r in records)
-    pages = [p for p in out if p is not None]
+def label_pages(records: Sequence[PageRecord], n_jobs: int = 2,
+                not_read: list[str] | None = None) -> list[LabelledPage]:
+    """Featurise and label ``records`` (in parallel), with repetition within their sites; each
+    page that cannot be is left out, and named with why in ``not_read`` ("key: why")."""
+    out = Parallel(n_jobs=n_jobs, batch_size=16)(delayed(_read_labelled)(r) for r in records)
+    pages = [p for p in out if isinstance(p, LabelledPage)]
+    if not_read is not None:
+        not_read += [f"{r.key}: {p}" for r, p in zip(records, out) if isinstance(p, str)]
     add_repetition(pages)
     return pages
 
@@ -249,7 +264,11 @@ def data_digest(records: Sequence[PageRecord]) -> str:
     h = hashlib.sha256()
     for r in sorted(records, key=lambda r: r.key):
         h.update(r.key.encode())
-        h.update(str(r.html_path.stat().st_size).encode())
+        try:
+            size = r.html_path.stat().st_size
+        except OSError:  # a page its index lists but that is not there: left out of training, named
+            size = -1
+        h.update(str(size).encode())
     return h.hexdigest()[:16]
 
 
@@ -264,8 +283,9 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
     """
     check_targets(targets)
     t0 = time.perf_counter()
-    tr = label_pages(train, n_jobs)
-    dv = label_pages(dev, n_jobs)
+    not_read: list[str] = []
+    tr = label_pages(train, n_jobs, not_read)
+    dv = label_pages(dev, n_jobs, not_read)
     tr_good, dv_good = usable(tr), usable(dv)
     log.info("labelled %d train pages (%d excluded: alignment F1 < %.2f), %d dev pages (%d excluded) in %.0fs",
              len(tr), len(tr) - len(tr_good), MIN_QUALITY, len(dv), len(dv) - len(dv_good), time.perf_counter() - t0)
@@ -289,6 +309,7 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
         "trained_on": sorted({r.dataset for r in train}),
         "train_pages": len(tr_good),
         "train_pages_excluded": len(tr) - len(tr_good),
+        "pages_not_read": not_read,  # train and dev pages left out, and why
         "dev_pages": len(dv),
         "train_blocks": len(stacked.y),
         "data_digest": data_digest(list(train) + list(dev)),

@@ -75,6 +75,32 @@ def test_badly_aligned_pages_are_excluded_and_counted(tiny_dataset, tmp_path, ca
     assert "2 excluded" in caplog.text
 
 
+def test_unreadable_pages_are_left_out_and_named_not_the_end_of_training(tiny_dataset, tmp_path, capsys):
+    """A train page whose gold is not UTF-8, one whose page is missing, a dev page whose gold is
+    a folder: each named on stderr, the run exits 1 with a model. One such file stopped the
+    whole run (after the work, for a missing page) with an error naming no file."""
+    import shutil
+
+    from blockclf.cli import main
+
+    root = tmp_path / "data"
+    shutil.copytree(tiny_dataset, root)
+    bad_gold, gone, *_ = read_index(root, ["train"])
+    bad_gold.gold_path.write_bytes(b"\xa6\xff\x00binary")
+    gone.html_path.unlink()
+    dev = read_index(root, ["dev"])[0]
+    dev.gold_path.unlink()
+    dev.gold_path.mkdir()
+    code = main(["train", str(root), "-o", str(tmp_path / "m.json"), "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert code == 1 and (tmp_path / "m.json").exists()
+    assert f"skipped {bad_gold.key}: its gold text cannot be read" in err
+    assert f"skipped {gone.key}: its page cannot be read" in err
+    assert f"skipped {dev.key}: its gold text cannot be read" in err
+    assert main(["evaluate", str(root), "--model", str(tmp_path / "m.json"), "--split", "train"]) == 1
+    assert f"skipped {bad_gold.key}: its gold text cannot be read" in capsys.readouterr().err
+
+
 def test_page_scores_and_threshold_choice(tiny_dataset):
     pages = label_pages(read_index(tiny_dataset, ["dev"]), n_jobs=1)
     # an oracle that scores content 0.9 and boilerplate 0.1 is perfect at any threshold between

@@ -124,6 +124,10 @@ def labelled_records(records: Sequence[PageRecord], problems: Sequence[str], nee
     kept: list[PageRecord] = []
     missing: list[PageRecord] = []
     for r in records:
+        if need_gold and r.gold_path is not None and (why := _unreadable_gold(r)):
+            print(f"blockclf: skipped {printable(r.key)}: its gold text cannot be read ({printable(why)})",
+                  file=sys.stderr)
+            continue
         (kept if r.gold_path is not None or (r.blocks_path is not None and not need_gold) else missing).append(r)
     for r in missing[:10]:
         what = "gold text" if need_gold else "gold text or block labels"
@@ -132,6 +136,16 @@ def labelled_records(records: Sequence[PageRecord], problems: Sequence[str], nee
     if len(missing) > 10:
         print(f"blockclf: skipped {len(missing) - 10} more pages without labels", file=sys.stderr)
     return kept
+
+
+def _unreadable_gold(record: PageRecord) -> str | None:
+    """Why a page's gold text cannot be read (not UTF-8, a folder), else None: read where it
+    is scored, one such file stopped the whole command with an error naming no file."""
+    try:
+        record.read_gold()
+    except (OSError, ValueError) as exc:
+        return str(exc)
+    return None
 
 
 def make_output_folder(folder: Path) -> None:

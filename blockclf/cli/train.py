@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..data import PageRecord, read_index
+from ..files import printable
 from ..model import Model, load_model
 from .common import EXIT_CODES, UsageError, labelled_records
 
@@ -41,12 +42,22 @@ def run(args: argparse.Namespace) -> int:
     _warn_about_dev(dev)
     model = fit_model(train, dev, seed=args.seed, n_jobs=args.jobs, targets=_targets(args), refining=args.refine)
     model.save(args.output)
+    not_read = _name_not_read(model)
     secs = time.perf_counter() - t0
     print(f"trained on {model.info['train_pages']} pages ({model.info['train_pages_excluded']} excluded for poor "
           f"label alignment), {_trees(model)}, in {secs:.0f}s")
     _print_thresholds(model)
     print(f"model written to {args.output}")
-    return 1 if problems or len(train) < len(listed) or len(dev) < len(listed_dev) else 0
+    return 1 if problems or not_read or len(train) < len(listed) or len(dev) < len(listed_dev) else 0
+
+
+def _name_not_read(model: Model) -> list[str]:
+    """Name on stderr each page training left out as unreadable (its page, gold or labels), as
+    extract names a page it skips; the pages it names."""
+    not_read: list[str] = model.info.get("pages_not_read", [])
+    for line in not_read:
+        print(f"blockclf: skipped {printable(line)}", file=sys.stderr)
+    return not_read
 
 
 def _finetune(args: argparse.Namespace) -> int:
@@ -62,6 +73,7 @@ def _finetune(args: argparse.Namespace) -> int:
     _warn_about_dev([r for d in args.data for r in read_index(d, ["dev"])])
     model = finetune(args.data, base=base, extra=args.extra_data, config=cfg)
     model.save(args.output)
+    not_read = _name_not_read(model)
     info = model.info
     print(f"{'fine-tuned ' + args.base if base else 'trained from scratch'}: {info['user_train_pages']} of your pages"
           f" + {info['public_train_pages']} public pages (your share of weight {info['user_weight']:.2f}), "
@@ -69,7 +81,7 @@ def _finetune(args: argparse.Namespace) -> int:
           f"{info['train_pages_excluded']} pages excluded for poor label alignment, in {time.perf_counter() - t0:.0f}s")
     _print_thresholds(model)
     print(f"model written to {args.output}")
-    skipped = 1 if problems or unlabelled else 0
+    skipped = 1 if problems or unlabelled or not_read else 0
     held = [r for d in args.data for r in read_index(d, ["test"]) if r.gold_path is not None]
     if not held:
         print("no held-out pages with gold text (split 'test') in the given datasets: no before/after table")
