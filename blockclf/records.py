@@ -117,15 +117,20 @@ def _name(row: dict[str, Any], url: str | None, path: Path, number: int) -> str:
     return url or f"{path.name}:{number}"
 
 
-def field_value(row: dict[str, Any], name: str) -> Any:
+#: what `field_value` gives for a field a line does not have (a null is a field with no page)
+_ABSENT = object()
+
+
+def field_value(row: dict[str, Any], name: str, absent: Any = None) -> Any:
     """The value of ``name`` in a line's object: a key of its own, else a dotted path into the
-    objects it holds (``response.body`` for ``{"response": {"body": ...}}``); None if absent."""
+    objects it holds (``response.body`` for ``{"response": {"body": ...}}``); ``absent`` if
+    there is none."""
     if name in row:
         return row[name]
     value: Any = row
     for part in name.split("."):
         if not isinstance(value, dict) or part not in value:
-            return None
+            return absent
         value = value[part]
     return value
 
@@ -175,9 +180,9 @@ def read_jsonl(path: str | Path, html_field: str = DEFAULT_HTML_FIELD, site: str
                                 f"of JSON lines: its first {bad} lines are no JSON object; the rest is not read")
                         return
                     continue
-                html = field_value(row, html_field)
+                html = field_value(row, html_field, _ABSENT)
                 if not isinstance(html, str):
-                    if first:
+                    if first and html is _ABSENT:  # the field is named otherwise; a null is a failed fetch
                         _damage(damage, str(path), "no-html", f"its first record has no '{html_field}' string "
                                 "(give --html-field to name the field of the page's HTML): the file is not read")
                         return

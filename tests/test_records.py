@@ -75,6 +75,16 @@ def test_a_file_whose_first_line_names_no_html_is_one_skip_or_read_by_the_field_
     assert len(rows) == 50 and rows[49]["url"] == "https://shop.example.com/49" and "Item 49" in rows[49]["text"]
 
 
+def test_a_first_line_whose_html_is_null_is_one_skipped_page_not_the_whole_file(tmp_path):
+    """A null is a page that was not fetched; the field is there, so the file is read."""
+    path = _write(tmp_path / "crawl.jsonl", [{"id": "failed", "html": None}] + [{"id": f"p{i}", "html": _page(f"P{i}")}
+                                                                               for i in range(3)])
+    damage: dict = {}
+    items = list(read_jsonl(path, damage=damage))
+    assert [i.name for i in items] == ["p0", "p1", "p2"]
+    assert [e.reason for e in damage.values()] == ["no-html"] and "line 1 of crawl.jsonl" in str(*damage.values())
+
+
 def test_a_long_line_and_a_cut_gzip_stream_are_named_and_what_precedes_them_read(tmp_path, tiny_model):
     long = _write(tmp_path / "long.jsonl", [{"html": _page("A")}, {"html": "<p>" + "x" * 5000 + "</p>"},
                                             {"html": _page("C")}])
