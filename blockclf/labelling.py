@@ -114,8 +114,13 @@ def compile_selector(selector: str):
 
 
 def _matched_paths(doc: Document, select) -> list[str]:
+    """The element paths a selector matches; an XPath that selects text or attributes
+    (``//text()``, ``//article/@class``) is a ValueError that says so."""
     tree = doc.root.getroottree()
-    return [tree.getpath(el) for el in select(doc.root) if isinstance(el.tag, str)]
+    found = select(doc.root)
+    if not isinstance(found, list) or any(not isinstance(el, etree._Element) for el in found):
+        raise ValueError("the --content or --exclude XPath selects text or attributes, not elements")
+    return [tree.getpath(el) for el in found if isinstance(el.tag, str)]
 
 
 def _under(xpath: str, roots: Sequence[str]) -> bool:

@@ -140,6 +140,13 @@ def test_a_dataset_name_that_is_a_path_writes_nothing_outside(tmp_path, capsys, 
         label_site(_inputs(site), out, content="div.post", dataset=name)
 
 
+@pytest.mark.parametrize("xpath", ["//text()", "//div/@class"])
+def test_an_xpath_that_selects_text_or_attributes_is_a_usage_error(tmp_path, capsys, xpath):
+    site = _pages(tmp_path, 1)
+    assert main(["label", str(site), "--content", xpath, "-o", str(tmp_path / "ds")]) == 2
+    assert "selects text or attributes, not elements" in capsys.readouterr().err
+
+
 def test_pages_from_a_warc_are_labelled_and_named_by_url(tmp_path, capsys):
     pytest.importorskip("warcio", reason="reading WARC files needs the 'warc' extra")
     from io import BytesIO
