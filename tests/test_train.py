@@ -101,6 +101,18 @@ def test_unreadable_pages_are_left_out_and_named_not_the_end_of_training(tiny_da
     assert f"skipped {bad_gold.key}: its gold text cannot be read" in capsys.readouterr().err
 
 
+def test_rounds_cap_the_trees_of_a_model_trained_from_scratch(tiny_dataset, tmp_path, capsys):
+    """--rounds was read only when fine-tuning: from scratch it was ignored, and 0 was taken."""
+    from blockclf.cli import main
+    from blockclf.model import load_model
+
+    assert main(["train", str(tiny_dataset), "-o", str(tmp_path / "m.json"), "--rounds", "3", "--jobs", "1"]) == 0
+    assert load_model(tmp_path / "m.json").classifier.booster_.current_iteration() <= 3
+    capsys.readouterr()
+    assert main(["train", str(tiny_dataset), "-o", str(tmp_path / "n.json"), "--rounds", "0"]) == 2
+    assert "expected at least 1 tree" in capsys.readouterr().err and not (tmp_path / "n.json").exists()
+
+
 def test_page_scores_and_threshold_choice(tiny_dataset):
     pages = label_pages(read_index(tiny_dataset, ["dev"]), n_jobs=1)
     # an oracle that scores content 0.9 and boilerplate 0.1 is perfect at any threshold between

@@ -25,7 +25,8 @@ def run(args: argparse.Namespace) -> int:
     """Train (or fine-tune) and write the model; print its thresholds with their dev figures."""
     if args.base or args.extra_data or args.compare or len(args.data) > 1:
         return _finetune(args)
-    from ..train import fit_model  # deliberately lazy: LightGBM, scikit-learn and pandas
+    from ..classifier import BlockClassifier  # deliberately lazy: LightGBM, scikit-learn and pandas
+    from ..train import fit_model
 
     data = args.data[0]
     t0 = time.perf_counter()
@@ -40,7 +41,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no pages with split '{args.dev_split}' in {data}/index.jsonl "
                          "(needed for early stopping and thresholds)")
     _warn_about_dev(dev)
-    model = fit_model(train, dev, seed=args.seed, n_jobs=args.jobs, targets=_targets(args), refining=args.refine)
+    # --rounds caps the trees; without it the classifier's own cap, which early stopping never reaches
+    clf = BlockClassifier(n_estimators=args.rounds, random_state=args.seed, n_jobs=args.jobs) if args.rounds else None
+    model = fit_model(train, dev, seed=args.seed, n_jobs=args.jobs, targets=_targets(args), refining=args.refine,
+                      classifier=clf)
     model.save(args.output)
     not_read = _name_not_read(model)
     secs = time.perf_counter() - t0
@@ -49,6 +53,17 @@ def run(args: argparse.Namespace) -> int:
     _print_thresholds(model)
     print(f"model written to {args.output}")
     return 1 if problems or not_read or len(train) < len(listed) or len(dev) < len(listed_dev) else 0
+
+
+def _rounds(value: str) -> int:
+    """``--rounds``: a number of trees, at least one (0 and negative counts were taken and ignored)."""
+    try:
+        rounds = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of trees, got {value!r}") from None
+    if rounds < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 tree, got {rounds}")
+    return rounds
 
 
 def _name_not_read(model: Model) -> list[str]:
@@ -64,7 +79,7 @@ def _finetune(args: argparse.Namespace) -> int:
     from ..finetune import FinetuneConfig, compare, finetune  # deliberately lazy: as fit_model
 
     t0 = time.perf_counter()
-    cfg = FinetuneConfig(weight=args.weight, extra_pages=args.extra_pages or None, rounds=args.rounds,
+    cfg = FinetuneConfig(weight=args.weight, extra_pages=args.extra_pages or None, rounds=args.rounds or 400,
                          seed=args.seed, n_jobs=args.jobs, targets=_targets(args), refine=args.refine)
     base = load_model(args.base) if args.base else None
     problems: list[str] = []
@@ -155,7 +170,9 @@ def add_parser(sub: Any) -> None:
     tr.add_argument("--weight", type=float, default=0.5,
                     help="share of the training weight your pages carry when mixed with --extra-data (default 0.5)")
     tr.add_argument("--extra-pages", type=int, default=800, help="at most this many public pages (0: all; default 800)")
-    tr.add_argument("--rounds", type=int, default=400, help="at most this many new trees (default 400)")
+    tr.add_argument("--rounds", type=_rounds, default=None,
+                    help="at most this many new trees (default 400 when fine-tuning; from scratch, as many as "
+                         "early stopping on the dev split keeps)")
     tr.add_argument("--compare", action="store_true", help="train as for your own pages (as with --base) and print "
                     "a before/after table on the test split; implied by --base and --extra-data")
     tr.add_argument("--refine", action="store_true",
