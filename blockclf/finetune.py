@@ -35,6 +35,7 @@ from .train import (
     MIN_QUALITY,
     LabelledPage,
     Stacked,
+    check_both_labels,
     data_digest,
     favor_thresholds,
     fit_first_pass,
@@ -135,6 +136,7 @@ def finetune(user_dirs: Sequence[str | Path], *, base: Model | None = None, extr
     t0 = time.perf_counter()
     user_train, user_dev, public = _records(user_dirs, extra, cfg)
     pages = _label(user_train, user_dev, public, cfg.n_jobs, t0)
+    check_both_labels(pages.good_user, "train")
     data = _mixed(pages.good_user, pages.good_public, cfg.weight)
     clf, base_trees = _fit(base, cfg, data, stack_pages(pages.good_dev))
     # a base model's refining pass is kept: it reads first-pass scores, which the added trees

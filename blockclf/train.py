@@ -38,8 +38,8 @@ from .segment import segment
 from .site import SiteProfile, block_keys
 from .thresholds import GRID, check_targets, dev_set_warnings, for_classifier
 
-__all__ = ["LabelledPage", "choose_thresholds", "fit_model", "fit_refiner", "label_pages", "page_scores",
-           "refine_table", "site_folds"]
+__all__ = ["LabelledPage", "check_both_labels", "choose_thresholds", "fit_model", "fit_refiner", "label_pages",
+           "page_scores", "refine_table", "site_folds"]
 
 log = logging.getLogger("blockclf")
 
@@ -158,6 +158,17 @@ _stack = stack_pages
 def usable(pages: Sequence[LabelledPage]) -> list[LabelledPage]:
     """The pages whose labels reproduce their gold text well enough to learn from (`MIN_QUALITY`)."""
     return [p for p in pages if p.labels.quality >= MIN_QUALITY]
+
+
+def check_both_labels(pages: Sequence[LabelledPage], what: str) -> None:
+    """A ValueError when ``pages`` hold blocks of one label only: every gold text empty (or
+    every block content) teaches nothing, and the model it gave scored a perfect F1 on a dev
+    split of the same kind without a word."""
+    kinds = {bool(x) for p in pages for x in np.unique(p.labels.content)}
+    if len(kinds) < 2:
+        label = "content" if kinds == {True} else "boilerplate"
+        raise ValueError(f"every block of the {what} pages is labelled {label} (are their gold texts "
+                         f"{'the whole pages' if label == 'content' else 'empty'}?): nothing to learn from")
 
 
 def fit_first_pass(clf: BlockClassifier, train: Stacked, dev: Stacked) -> BlockClassifier:
@@ -289,6 +300,7 @@ def fit_model(train: Sequence[PageRecord], dev: Sequence[PageRecord], seed: int 
     tr_good, dv_good = usable(tr), usable(dv)
     log.info("labelled %d train pages (%d excluded: alignment F1 < %.2f), %d dev pages (%d excluded) in %.0fs",
              len(tr), len(tr) - len(tr_good), MIN_QUALITY, len(dv), len(dv) - len(dv_good), time.perf_counter() - t0)
+    check_both_labels(tr_good, "train")
     stacked = stack_pages(tr_good)
     clf = classifier if classifier is not None else BlockClassifier(random_state=seed, n_jobs=n_jobs)
     clf.set_params(random_state=seed)

@@ -113,6 +113,21 @@ def test_rounds_cap_the_trees_of_a_model_trained_from_scratch(tiny_dataset, tmp_
     assert "expected at least 1 tree" in capsys.readouterr().err and not (tmp_path / "n.json").exists()
 
 
+def test_train_pages_of_one_label_only_are_refused_not_a_perfect_model(tiny_dataset, tmp_path, capsys):
+    """Every gold text empty: every block boilerplate, and the model was said to score F1 1.000."""
+    import shutil
+
+    from blockclf.cli import main
+
+    root = tmp_path / "data"
+    shutil.copytree(tiny_dataset, root)
+    for rec in read_index(root, ["train"]):
+        rec.gold_path.write_text("", encoding="utf-8")
+    assert main(["train", str(root), "-o", str(tmp_path / "m.json"), "--jobs", "1"]) == 2
+    assert "every block of the train pages is labelled boilerplate" in capsys.readouterr().err
+    assert not (tmp_path / "m.json").exists()
+
+
 def test_page_scores_and_threshold_choice(tiny_dataset):
     pages = label_pages(read_index(tiny_dataset, ["dev"]), n_jobs=1)
     # an oracle that scores content 0.9 and boilerplate 0.1 is perfect at any threshold between
