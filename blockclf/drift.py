@@ -10,6 +10,7 @@ large enough to matter, so big crawls do not alarm on trivial differences.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,8 +21,8 @@ import numpy as np
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["DRIFT_MIN_PAGES", "MetricShift", "SiteDrift", "drift", "page_record", "quantiles", "read_stats",
-           "site_drift", "site_stats"]
+__all__ = ["DRIFT_MIN_PAGES", "MetricShift", "SiteDrift", "check_record", "drift", "page_record", "quantiles",
+           "read_stats", "site_drift", "site_stats"]
 
 STATS_FORMAT = "blockclf-stats"
 STATS_VERSION = 1
@@ -72,7 +73,42 @@ def read_stats(data: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
         raise ValueError("not a blockclf stats file")
     if data.get("version") != STATS_VERSION:
         raise ValueError(f"stats file version {data.get('version')} is not supported (expected {STATS_VERSION})")
-    return {str(k): list(v) for k, v in data["sites"].items()}
+    sites = data.get("sites")
+    if not isinstance(sites, Mapping):
+        raise ValueError("its 'sites' is not an object of sites and their pages")
+    return {str(site): _site_records(str(site), pages) for site, pages in sites.items()}
+
+
+def _site_records(site: str, pages: Any) -> list[dict[str, Any]]:
+    """One site's page records, each checked (`check_record`): a damaged record would
+    otherwise fail the comparison half-way, or be compared as a number it is not."""
+    if not isinstance(pages, list):
+        raise ValueError(f"site {site!r}: its pages are not a list")
+    for number, rec in enumerate(pages, 1):
+        try:
+            check_record(rec)
+        except ValueError as exc:
+            raise ValueError(f"site {site!r}, page {number}: {exc}") from None
+    return list(pages)
+
+
+def check_record(rec: Any) -> None:
+    """ValueError when ``rec`` is not a page's record in a stats file: an object whose name,
+    when given, is text and whose `PAGE_FIELDS` are numbers (a field left out counts as 0)."""
+    if not isinstance(rec, Mapping):
+        raise ValueError(f"a page record is an object, not {_kind(rec)}")
+    if not isinstance(rec.get("name", ""), str):
+        raise ValueError(f"its name is {_kind(rec['name'])}, not text")
+    for key in PAGE_FIELDS:
+        value = rec.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"its {key} is {_kind(value)}, not a number")
+
+
+def _kind(value: Any) -> str:
+    """A JSON value as an error names it: short values as they are, others by their type."""
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 20 else f"a {type(value).__name__}"
 
 
 @dataclass
@@ -98,15 +134,21 @@ class SiteDrift:
     moved: list[dict[str, Any]] = field(default_factory=list)
 
     @property
+    def no_pages(self) -> bool:
+        """One run holds none of the site's pages: nothing to compare, and no longer a site that
+        behaves (every page of it failed, or its stats were cut), so it alarms."""
+        return not self.n_old or not self.n_new
+
+    @property
     def alarm(self) -> bool:
-        return any(m.alarm for m in self.metrics)
+        return self.no_pages or any(m.alarm for m in self.metrics)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: a test not run (too few pages) has null statistics, not NaN, which is not JSON."""
         metrics = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in vars(m).items()}
                    for m in self.metrics]
         return {"site": self.site, "n_old": self.n_old, "n_new": self.n_new, "alarm": self.alarm,
-                "metrics": metrics, "moved": self.moved}
+                "no_pages": self.no_pages, "metrics": metrics, "moved": self.moved}
 
 
 def quantiles(values: Sequence[float]) -> dict[str, float]:

@@ -703,3 +703,47 @@ def test_a_stopped_runs_log_keeps_the_pages_after_one_it_must_log_again(capsys, 
     assert pages.count("2.html") == sum('2.html"' in line for line in before) > 0  # kept, not logged twice
     assert sorted(set(pages)) == ["0.html", "1.html", "2.html", "3.html", "4.html"]
     assert len(lines) == len(set(lines))
+
+
+@pytest.mark.parametrize("threshold", ["nan", "1.5", "-0.1"])
+def test_every_command_taking_a_threshold_takes_one_between_0_and_1(capsys, tmp_path: Path, tiny_dataset: Path,
+                                                                    tiny_model_file: Path, synthetic_page,
+                                                                    threshold: str):
+    page = tmp_path / "p.html"
+    page.write_text(synthetic_page(8, 0).html, encoding="utf-8")
+    profile = tmp_path / "site.json"
+    assert main(["site", "build", str(page), "-o", str(profile)]) == 0
+    model = ["--model", str(tiny_model_file), "--threshold", threshold]
+    commands = (["evaluate", str(tiny_dataset), *model], ["explain", str(page), "-o", str(tmp_path / "v.html"), *model],
+                ["site", "inspect", str(profile), "--pages", str(page), *model],
+                ["site", "stats", str(page), "-o", str(tmp_path / "stats.json"), *model])
+    capsys.readouterr()
+    for argv in commands:
+        assert run(capsys, *argv) == (2, "", "blockclf: error: --threshold must be between 0 and 1\n"), argv
+    assert not (tmp_path / "v.html").exists() and not (tmp_path / "stats.json").exists()
+
+
+@pytest.mark.parametrize(("shares", "why"), [
+    (["--dev", "-1"], "argument --dev: must be at least 0 and under 1"),
+    (["--test", "nan"], "argument --test: must be at least 0 and under 1"),
+    (["--dev", "1"], "argument --dev: must be at least 0 and under 1"),
+    (["--dev", "0.9", "--test", "0.9"], "leave no pages to train on"),
+])
+def test_label_takes_split_shares_that_leave_pages_to_train_on(capsys, tmp_path: Path, synthetic_page,
+                                                               shares: list[str], why: str):
+    (tmp_path / "p.html").write_text(synthetic_page(8, 0).html, encoding="utf-8")
+    assert main(["label", str(tmp_path / "p.html"), "--content", "article", "-o", str(tmp_path / "ds"), *shares]) == 2
+    assert why in capsys.readouterr().err and not (tmp_path / "ds").exists()
+
+
+def test_label_output_that_is_a_file_is_an_output_error_before_any_page_is_read(capsys, tmp_path: Path,
+                                                                                synthetic_page, monkeypatch):
+    import blockclf.labelling
+
+    (tmp_path / "p.html").write_text(synthetic_page(8, 0).html, encoding="utf-8")
+    (tmp_path / "ds").write_text("notes", encoding="utf-8")
+    monkeypatch.setattr(blockclf.labelling, "label_site", lambda *a, **k: pytest.fail("pages read"))
+    code, out, err = run(capsys, "label", str(tmp_path / "p.html"), "--content", "article", "-o", str(tmp_path / "ds"))
+    assert code == 3 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"blockclf: error: cannot write to {tmp_path / 'ds'}")
+    assert (tmp_path / "ds").read_text(encoding="utf-8") == "notes"

@@ -188,3 +188,76 @@ def test_site_stats_reads_a_json_lines_file_of_pages_as_pages(tmp_path, capsys):
     (tmp_path / "pages.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     assert main(["site", "stats", str(tmp_path / "pages.jsonl"), "-o", str(tmp_path / "s.json")]) == 0
     assert "4 pages of 1 sites" in capsys.readouterr().out
+
+
+def _stats_body(n_pages: int = 6) -> dict:
+    """A stats file's content: one site of ``n_pages`` pages, as ``site stats`` writes it."""
+    return site_stats({"name": f"p{n}", "site": "example.org", "kept_chars": 900 + n, "page_chars": 1500,
+                       "kept_ratio": 0.6, "n_blocks": 30, "n_kept": 12} for n in range(n_pages))
+
+
+@pytest.mark.parametrize(("damage", "what"), [
+    (lambda d: d.update(sites=[1, 2]), "'sites' is not an object"),
+    (lambda d: d["sites"].update({"example.org": "many"}), "its pages are not a list"),
+    (lambda d: d["sites"]["example.org"].__setitem__(0, None), "page 1: a page record is an object, not null"),
+    (lambda d: d["sites"]["example.org"][2].update(kept_ratio="lots"), 'page 3: its kept_ratio is "lots", not a'),
+    (lambda d: d["sites"]["example.org"][0].update(n_kept=None), "its n_kept is null, not a number"),
+    (lambda d: d["sites"]["example.org"][0].update(kept_chars=True), "its kept_chars is true, not a number"),
+    (lambda d: d["sites"]["example.org"][0].update(page_chars=float("nan")), "its page_chars is NaN"),
+    (lambda d: d["sites"]["example.org"][0].update(name=["a"]), 'its name is ["a"], not text'),
+])
+def test_a_damaged_stats_file_is_refused_naming_what_is_wrong(damage, what):
+    data = _stats_body()
+    damage(data)
+    with pytest.raises(ValueError, match=what.replace("[", r"\[").replace("(", r"\(")):
+        read_stats(data)
+
+
+def test_site_drift_names_the_stats_file_it_cannot_use(tmp_path, capsys):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(_stats_body()), encoding="utf-8")
+    damaged = _stats_body()
+    damaged["sites"]["example.org"][0]["kept_ratio"] = "lots"
+    files = {"lots.json": json.dumps(damaged).encode(), "list.json": b'{"format": "blockclf-stats", "version": 1, '
+             b'"sites": []}', "bytes.json": bytes(range(128, 256)) * 4}
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+        assert main(["site", "drift", str(good), str(tmp_path / name)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err.count("\n") == 1 and f"{tmp_path / name}: not a" in captured.err
+        assert "unexpected" not in captured.err
+
+
+def test_a_run_holding_none_of_a_sites_pages_alarms(tmp_path, capsys):
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(_stats_body()), encoding="utf-8")
+    empty = _stats_body()
+    empty["sites"]["example.org"] = []
+    new.write_text(json.dumps(empty), encoding="utf-8")
+    assert main(["site", "drift", str(old), str(new), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert f"example.org: ALARM (no pages in {new}" in out and "6 -> 0 pages" in out and ": ok" not in out
+    assert main(["site", "drift", str(new), str(old), "--json"]) == 0
+    (site,) = json.loads(capsys.readouterr().out)
+    assert site["alarm"] is True and site["no_pages"] is True and site["n_old"] == 0
+    assert main(["site", "drift", str(old), str(old), "--check"]) == 0
+
+
+def test_site_stats_skips_an_output_whose_statistics_are_not_numbers(tmp_path, capsys):
+    outputs = tmp_path / "out"
+    outputs.mkdir()
+    good = {"name": "b", "site": "example.org", "verdict": "document",
+            "stats": {"kept_chars": 5, "page_chars": 10, "kept_ratio": 0.5, "n_blocks": 2, "n_kept": 1}}
+    (outputs / "b.json").write_text(json.dumps(good), encoding="utf-8")
+    (outputs / "a.json").write_text(json.dumps({**good, "name": "a", "stats": {"kept_chars": "lots"}}),
+                                    encoding="utf-8")
+    lines = [{**good, "name": "c", "stats": {"kept_ratio": None}}, {**good, "name": "d"}]
+    (outputs / "run.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    stats = tmp_path / "stats.json"
+    assert main(["site", "stats", str(outputs), "-o", str(stats)]) == 1
+    captured = capsys.readouterr()
+    assert "2 pages of 1 sites" in captured.out
+    assert f"skipped {outputs / 'a.json'}: not a blockclf JSON output (its kept_chars is \"lots\"" in captured.err
+    assert f"skipped 1 line of {outputs / 'run.jsonl'}" in captured.err
+    assert [r["name"] for r in read_stats(json.loads(stats.read_text()))["example.org"]] == ["b", "d"]

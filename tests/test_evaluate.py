@@ -133,3 +133,18 @@ def test_scoring_in_workers_gives_the_table_of_one_process(tiny_dataset, tiny_mo
     assert len(one) == len(records) and (one["verdict"] == "failed").sum() == 1
     pd.testing.assert_frame_equal(one, two)
     assert [r.text for r in results] == [r.text for r in results2]
+
+
+def test_a_report_path_that_is_a_file_stops_evaluate_before_the_scoring(tiny_dataset, tiny_model_file, tmp_path,
+                                                                        capsys, monkeypatch):
+    import blockclf.evaluate
+    from blockclf.cli import main
+
+    report = tmp_path / "report"
+    report.write_text("notes", encoding="utf-8")
+    monkeypatch.setattr(blockclf.evaluate, "score_records", lambda *a, **k: pytest.fail("pages scored"))
+    code = main(["evaluate", str(tiny_dataset), "--model", str(tiny_model_file), "--report", str(report)])
+    out, err = capsys.readouterr()
+    assert code == 3 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"blockclf: error: cannot write to {report}")
+    assert report.read_text(encoding="utf-8") == "notes"

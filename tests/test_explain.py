@@ -184,3 +184,21 @@ def test_a_folder_of_views_is_the_views_of_one_batch(tmp_path, capsys, synthetic
                             top_reasons=2)
     for f, res in zip(files, results):
         assert same((tmp_path / "views" / f.name).read_text(encoding="utf-8")) == same(explain_html(res))
+
+
+def test_o_ending_in_a_slash_names_a_folder_for_one_pages_view(tmp_path, capsys, tiny_model_file):
+    (tmp_path / "page.html").write_text(PAGE, encoding="utf-8")
+    views = tmp_path / "views"
+    assert main(["explain", str(tmp_path / "page.html"), "-o", f"{views}/", "--model", str(tiny_model_file)]) == 0
+    assert views.is_dir() and "<html" in (views / "page.html").read_text(encoding="utf-8")
+    assert f"written to {views / 'page.html'}" in capsys.readouterr().err
+
+
+def test_reasons_per_block_are_zero_or_more(tmp_path, capsys, tiny_model_file):
+    (tmp_path / "page.html").write_text(PAGE, encoding="utf-8")
+    argv = ["explain", str(tmp_path / "page.html"), "--model", str(tiny_model_file)]
+    assert main([*argv, "-o", str(tmp_path / "v.html"), "--reasons", "-1"]) == 2
+    assert "argument --reasons: must be at least 0" in capsys.readouterr().err
+    assert not (tmp_path / "v.html").exists()
+    assert main([*argv, "--reasons", "0"]) == 0  # score and threshold only
+    assert "score" in capsys.readouterr().out

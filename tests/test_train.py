@@ -110,7 +110,7 @@ def test_rounds_cap_the_trees_of_a_model_trained_from_scratch(tiny_dataset, tmp_
     assert load_model(tmp_path / "m.json").classifier.booster_.current_iteration() <= 3
     capsys.readouterr()
     assert main(["train", str(tiny_dataset), "-o", str(tmp_path / "n.json"), "--rounds", "0"]) == 2
-    assert "expected at least 1 tree" in capsys.readouterr().err and not (tmp_path / "n.json").exists()
+    assert "must be at least 1, got 0" in capsys.readouterr().err and not (tmp_path / "n.json").exists()
 
 
 def test_train_pages_of_one_label_only_are_refused_not_a_perfect_model(tiny_dataset, tmp_path, capsys):

@@ -32,6 +32,7 @@ __all__ = [
     "PAGE_KINDS",
     "WARC_FILES",
     "UsageError",
+    "check_threshold",
     "collect_inputs",
     "iter_pages",
     "jobs_value",
@@ -45,6 +46,7 @@ __all__ = [
     "report_skip",
     "report_skips",
     "report_unread",
+    "whole_number",
 ]
 
 #: the exit status of every command, as the ``--help`` epilogs and docs/robustness.md state it
@@ -247,17 +249,27 @@ def _archive_items(archives: Sequence[tuple[Path, str]], site: str | None,
             archive, site, damage=damage)
 
 
+def whole_number(value: str, least: int, what: str = "a whole number") -> int:
+    """An option's count (``what``), at least ``least``: argparse's usage error otherwise."""
+    try:
+        count = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {value!r}") from None
+    if count < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, got {count}")
+    return count
+
+
 def jobs_value(value: str) -> int:
     """``--jobs``: a number of worker processes, or ``auto`` (0) for as many as the batch is worth."""
-    if value == "auto":
-        return 0
-    try:
-        jobs = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {value!r}") from None
-    if jobs < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return jobs
+    return 0 if value == "auto" else whole_number(value, 1, "a number or 'auto'")
+
+
+def check_threshold(threshold: float | None) -> None:
+    """``--threshold``: a P(content) between 0 and 1, as ``extract`` takes it (NaN is none: every
+    comparison with it is false, so every block would be removed without a word)."""
+    if threshold is not None and not 0 <= threshold <= 1:
+        raise UsageError("--threshold must be between 0 and 1")
 
 
 def model_options(p: argparse.ArgumentParser, model_help: str) -> None:

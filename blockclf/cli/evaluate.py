@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..data import read_index
 from ..files import printable
 from ..model import FAVORS, cached_model
-from .common import EXIT_CODES, UsageError, labelled_records
+from .common import EXIT_CODES, UsageError, check_threshold, labelled_records, make_output_folder
 
 __all__ = ["add_parser", "run"]
 
@@ -25,12 +26,15 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluate import score_records, summary
     from ..report import write_report
 
+    check_threshold(args.threshold)
     model = cached_model(args.model)  # read here once: forked workers find it read (they are given its name)
     problems: list[str] = []
     listed = read_index(args.bench, [args.split], args.dataset or None, problems)
     records = labelled_records(listed, problems, need_gold=True)
     if not records:
         raise UsageError(f"no pages with split '{args.split}' and gold text in {args.bench}")
+    if args.report:  # a report folder that cannot be made is found before the scoring, not after it
+        make_output_folder(Path(args.report))
     df, results, golds = score_records(records, args.model, favor=args.favor, threshold=args.threshold,
                                        use_site=not args.no_site)
     failed = df[df["verdict"] == "failed"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from ..model import cached_model
 from .common import (
     EXIT_CODES,
     UsageError,
+    check_threshold,
     collect_inputs,
     make_output_folder,
     model_options,
@@ -22,6 +24,7 @@ from .common import (
     page_items,
     report_skip,
     report_skips,
+    whole_number,
 )
 
 __all__ = ["add_parser", "run"]
@@ -33,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from ..explain import explain_html  # deliberately lazy: the view's templates are this command's own
     from ..workers import auto_jobs
 
+    check_threshold(args.threshold)
     cached_model(args.model)  # read before any page: a bad file is one error line; forked workers find it read
     many = next((p for p in args.paths if (is_warc(p) or is_jsonl(p)) and not Path(p).is_dir()), None)
     if many is not None:
@@ -42,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = collect_inputs(args.paths, skipped=listing, output=args.output)
     if not inputs and not listing:
         raise nothing_found()
-    one_file = len(inputs) + len(listing) == 1 and not (args.output and Path(args.output).is_dir())
+    one_file = len(inputs) + len(listing) == 1 and not (args.output and _names_folder(args.output))
     if not one_file and not args.output:
         raise UsageError(f"{len(inputs) + len(listing)} pages found: give -o OUTDIR to write one view per page")
     stems = {str(path): stem for path, stem in inputs}
@@ -78,6 +82,12 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _names_folder(output: str) -> bool:
+    """Whether ``-o`` names a folder for one page's view: one that exists, or a path ending in
+    a slash (``-o views/``), which names a folder to make, never a file of that name."""
+    return output.endswith(("/", os.sep)) or Path(output).is_dir()
+
+
 def _view_path(output: Path, stem: str, one_file: bool) -> Path:
     """Where a page's view goes: the ``-o`` file for one page, else ``<stem>.html`` under the folder."""
     return output if one_file else fitting_path(output / (stem + ".html"))
@@ -100,6 +110,12 @@ def _writable(inputs: list[tuple[Path, str]], output: Path, one_file: bool, over
     return kept
 
 
+def _reasons_value(value: str) -> int:
+    """``--reasons``: how many of a block's reasons its hover lists, 0 or more (a negative count
+    would be read as a slice from the end: all its reasons but the last)."""
+    return whole_number(value, 0)
+
+
 def add_parser(sub: Any) -> None:
     """Register ``blockclf explain`` on the main parser's subparsers."""
     xp = sub.add_parser("explain", help="an HTML view of a page: kept blocks highlighted, removed struck through",
@@ -111,6 +127,7 @@ def add_parser(sub: Any) -> None:
     xp.add_argument("-o", "--output", metavar="FILE|OUTDIR",
                     help="view file for one page (default stdout), or a directory")
     model_options(xp, "model file, or 'refined' (default: the shipped default model)")
-    xp.add_argument("--reasons", type=int, default=4, help="reasons shown per block (default 4)")
+    xp.add_argument("--reasons", type=_reasons_value, default=4,
+                    help="reasons shown per block (default 4; 0: score and threshold only)")
     xp.add_argument("--overwrite", action="store_true", help="replace views that exist (else those pages are skipped)")
     xp.set_defaults(func=run)

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..files import printable
 from ..html import PageError
-from .common import EXIT_CODES, WARC_FILES, UsageError, collect_inputs, nothing_found, readable_archives
+from .common import (
+    EXIT_CODES,
+    WARC_FILES,
+    UsageError,
+    collect_inputs,
+    make_output_folder,
+    nothing_found,
+    readable_archives,
+)
 
 if TYPE_CHECKING:
     from ..batch import Item
@@ -29,10 +37,17 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.content and args.gold_suffix is None:
         raise UsageError("give --content SELECTOR, or gold text files next to the pages (--gold-suffix)")
+    if args.dev + args.test >= 1:
+        raise UsageError(f"--dev {args.dev} and --test {args.test} leave no pages to train on: their sum must be "
+                         "under 1")
     listing: list[tuple[str, PageError]] = []
     warcs: list[tuple[Path, str]] = []
     inputs: list[Any] = collect_inputs(args.pages, skipped=listing, output=args.output, archives=warcs)
-    for warc, _folder in readable_archives(warcs, args.pages, listing):
+    archives = readable_archives(warcs, args.pages, listing)
+    if not inputs and not archives and not listing:
+        raise nothing_found(WARC_FILES)
+    make_output_folder(Path(args.output))  # a dataset folder that cannot be made stops the run before any page is read
+    for warc, _folder in archives:
         records: list[Item] = warc_pages(warc, damage=listing)
         inputs.extend(records)
     if not inputs and not listing:
@@ -68,6 +83,18 @@ def _dataset_name(value: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _share(value: str) -> float:
+    """``--dev``, ``--test``: a share of the pages, at least 0 and under 1 (NaN is no share:
+    every comparison with it is false, and every page would go to one split without a word)."""
+    try:
+        share = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    if not 0 <= share < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 0 and under 1, got {value}")
+    return share
+
+
 def add_parser(sub: Any) -> None:
     """Register ``blockclf label`` on the main parser's subparsers."""
     lb = sub.add_parser("label", help="label one site's pages by the selector of their main content",
@@ -89,6 +116,6 @@ def add_parser(sub: Any) -> None:
                     help="gold text file next to a page (a.html + a.txt) wins over the selector")
     lb.add_argument("--edits", metavar="JSONL",
                     help='block edits: {"page": ID, "xpath": PATH, "label": "content"|"boilerplate"}')
-    lb.add_argument("--dev", type=float, default=0.2, help="share of pages in split dev (default 0.2)")
-    lb.add_argument("--test", type=float, default=0.2, help="share of pages held out in split test (default 0.2)")
+    lb.add_argument("--dev", type=_share, default=0.2, help="share of pages in split dev (default 0.2)")
+    lb.add_argument("--test", type=_share, default=0.2, help="share of pages held out in split test (default 0.2)")
     lb.set_defaults(func=run)

@@ -35,6 +35,7 @@ from .common import (
     ARCHIVE_FILES,
     EXIT_CODES,
     UsageError,
+    check_threshold,
     collect_inputs,
     iter_pages,
     model_options,
@@ -219,6 +220,7 @@ def _would_remove(prof: SiteProfile, args: argparse.Namespace) -> list[str]:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
+    check_threshold(args.threshold)
     prof = SiteProfile.load(args.profile)
     print(f"site {prof.site or '(unknown)'}: {prof.n_pages} pages, {len(prof.texts)} distinct block texts, "
           f"{len(prof.paths)} element paths")
@@ -237,9 +239,16 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def _stats_record(row: Any, name: str) -> dict[str, Any]:
-    """A stats file's record of one page from its JSON output (KeyError, TypeError or
-    AttributeError when ``row`` is not one)."""
-    return {"name": row.get("name") or row.get("url") or name, "site": row.get("site") or "", **row["stats"]}
+    """A stats file's record of one page from its JSON output (KeyError, TypeError,
+    AttributeError or ValueError when ``row`` is not one): its statistics are checked as
+    ``site drift`` checks a stats file, so that a damaged output is a named skip here rather
+    than a stats file no comparison can read."""
+    from ..drift import check_record  # lazy, as cmd_stats imports drift
+
+    rec = {"name": row.get("name") or row.get("url") or name, "site": row.get("site") or "", **row["stats"]}
+    rec["name"], rec["site"] = str(rec["name"]), str(rec["site"])
+    check_record(rec)
+    return rec
 
 
 def _json_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
@@ -279,7 +288,7 @@ def _jsonl_records(path: Path) -> tuple[list[dict[str, Any]], int]:
     for number, row in json_objects(path):
         try:
             recs.append(_stats_record(row, f"{path}:{number}"))
-        except (KeyError, TypeError, AttributeError):
+        except (KeyError, TypeError, AttributeError, ValueError):
             bad += 1
     if bad:
         print(f"blockclf: skipped {bad} line{'s' if bad != 1 else ''} of {printable(path)}: not a blockclf JSON "
@@ -290,6 +299,7 @@ def _jsonl_records(path: Path) -> tuple[list[dict[str, Any]], int]:
 def cmd_stats(args: argparse.Namespace) -> int:
     from ..drift import page_record, site_stats  # deliberately lazy: stats and drift are this command's own
 
+    check_threshold(args.threshold)
     json_files: list[Path] = []
     line_files: list[Path] = []  # files of JSON lines that extract wrote with --format json
     text_lines: list[Path] = []  # ... and in another format
@@ -363,15 +373,9 @@ def _page_records(paths: Sequence[str], args: argparse.Namespace, failed: list[s
 def cmd_drift(args: argparse.Namespace) -> int:
     from ..drift import drift  # deliberately lazy, as in cmd_stats
 
-    def read(path: str) -> Any:
-        try:
-            return json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise UsageError(f"{path}: cannot read stats file ({exc})") from None
-
     if len(args.stats) < 2:
         raise UsageError("give at least two stats files (older first)")
-    runs = [(path, read(path)) for path in args.stats]
+    runs = [(path, _read_stats_file(path)) for path in args.stats]
     alarm = False
     results = []
     for (old_path, old), (new_path, new) in zip(runs, runs[1:]):
@@ -385,7 +389,7 @@ def cmd_drift(args: argparse.Namespace) -> int:
         if len(runs) > 2:
             print(f"== {old_path} -> {new_path}")
         for r in reports:
-            state = "ALARM (template change?)" if r.alarm else "ok"
+            state = _drift_state(r, new_path if r.n_old else old_path)
             print(f"{r.site or '(unknown site)'}: {state}, {r.n_old} -> {r.n_new} pages")
             for m in r.metrics:
                 test = f"KS {m.ks:.2f}, p={m.p_value:.2g}" if m.ks == m.ks else "too few pages to test"
@@ -399,6 +403,33 @@ def cmd_drift(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results[0]["sites"] if len(results) == 1 else results, indent=1))
     return 1 if args.check and alarm else 0
+
+
+def _read_stats_file(path: str) -> Any:
+    """A stats file's content, checked whole before any comparison (`blockclf.drift.read_stats`):
+    a file that cannot be read, or is not a stats file, is one usage error naming it."""
+    from ..drift import read_stats
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        read_stats(data)
+    except OSError as exc:
+        raise UsageError(f"{printable(path)}: cannot read stats file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{printable(path)}: not a stats file (not UTF-8 text)") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{printable(path)}: not a stats file (not JSON: {exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise UsageError(f"{printable(path)}: not a usable stats file ({printable(exc)})") from None
+    return data
+
+
+def _drift_state(report: Any, empty_run: str) -> str:
+    """How a site's comparison reads in the text report; ``empty_run`` is the run without its
+    pages, when one holds none."""
+    if report.no_pages:
+        return f"ALARM (no pages in {printable(empty_run)}: nothing to compare)"
+    return "ALARM (template change?)" if report.alarm else "ok"
 
 
 def add_parser(sub: Any) -> None:
@@ -440,5 +471,6 @@ def add_parser(sub: Any) -> None:
                    help="two or more stats files, oldest first; each run is compared with the one before")
     d.add_argument("--top", type=int, default=5, help="pages listed per alarm (default 5)")
     d.add_argument("--json", action="store_true", help="print the reports as JSON")
-    d.add_argument("--check", action="store_true", help="exit 1 when a site's drift alarm trips")
+    d.add_argument("--check", action="store_true",
+                   help="exit 1 when a site's drift alarm trips, or one run holds none of a site's pages")
     d.set_defaults(func=cmd_drift)

@@ -16,7 +16,7 @@ from typing import Any
 from ..data import PageRecord, read_index
 from ..files import printable
 from ..model import Model, load_model
-from .common import EXIT_CODES, UsageError, labelled_records
+from .common import EXIT_CODES, UsageError, labelled_records, whole_number
 
 __all__ = ["add_parser", "run"]
 
@@ -57,13 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _rounds(value: str) -> int:
     """``--rounds``: a number of trees, at least one (0 and negative counts were taken and ignored)."""
-    try:
-        rounds = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of trees, got {value!r}") from None
-    if rounds < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1 tree, got {rounds}")
-    return rounds
+    return whole_number(value, 1, "a number of trees")
 
 
 def _name_not_read(model: Model) -> list[str]:
