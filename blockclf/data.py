@@ -157,6 +157,9 @@ def read_index(root: str | Path, splits: Iterable[str] | None = None,
     """Pages listed in ``root/index.jsonl``, optionally only some splits and datasets.
 
     A line that is no page record is skipped and logged, and said in ``problems`` when given.
+    A page that names no split is a train page when every split is asked for; asked for some
+    splits, it is in none of them, and said in ``problems``: taken for train, a page meant for
+    dev or test was trained on without a word.
     """
     root = Path(root)
     index = root / "index.jsonl"
@@ -177,7 +180,14 @@ def read_index(root: str | Path, splits: Iterable[str] | None = None,
                 if problems is not None:
                     problems.append(f"{index}:{n}: not a page record ({type(exc).__name__}: {exc})")
                 continue
-            split = row.get("split") or "train"
+            split = row.get("split")
+            if not isinstance(split, str) or not split:
+                if want_splits:  # taken for train, a page meant for dev or test was trained on without a word
+                    if problems is not None:
+                        problems.append(f"{index}:{n}: {dataset}/{page_id} names no split (train, dev or test): "
+                                        "not read")
+                    continue
+                split = "train"
             if want_splits and split not in want_splits:
                 continue
             if want_sets and dataset not in want_sets:

@@ -96,6 +96,16 @@ def test_registered_domain(url, domain):
     assert registered_domain(url) == domain
 
 
+def test_a_page_that_names_no_split_is_in_no_split_asked_for_and_said(tmp_path: Path):
+    root = tmp_path / "data"
+    write_index(root, [{"dataset": "d", "id": "1", "split": "train"}, {"dataset": "d", "id": "2"},
+                       {"dataset": "d", "id": "3", "split": ""}, {"dataset": "d", "id": "4", "split": None}])
+    problems: list[str] = []
+    assert [r.id for r in read_index(root, ["train"], problems=problems)] == ["1"]
+    assert len(problems) == 3 and all("names no split (train, dev or test): not read" in p for p in problems)
+    assert [r.id for r in read_index(root)] == ["1", "2", "3", "4"]  # every page, asked for all
+
+
 def test_domain_in_index_wins_over_url(tmp_path: Path):
     root = tmp_path / "data"
     write_index(root, [{"dataset": "d", "id": "1", "url": "https://a.example.com/", "domain": "other.org"}])
