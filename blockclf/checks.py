@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlsplit
 import numpy as np
 
 from .block import Block
+from .html import FLAG_WARNINGS
 from .words import paired_tokens, spaced_length, title_parts, title_words
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ __all__ = [
     "index_score",
     "link_units",
     "page_checks",
+    "page_flags",
     "repeat_units",
     "site_checks",
     "slug_words",
@@ -356,6 +358,14 @@ def _status(text: str) -> str | None:
         return codes[0]
     alone = {part.strip(" !.()[]") for part, _, _ in title_parts(text)}
     return next((code for code in codes if code in alone), None)
+
+
+def page_flags(res: Result) -> list[str]:
+    """What a batch names on stderr of a page it wrote: the warnings a user must hear
+    (`FLAG_WARNINGS`: a page cut short, flattened, without text) and `verdict_flag`, each once."""
+    flag = verdict_flag(res)
+    flags = [w for w in res.warnings if w in FLAG_WARNINGS and not (flag and flag.endswith(":" + w))]
+    return flags + ([flag] if flag else [])
 
 
 def verdict_flag(res: Result) -> str | None:

@@ -26,6 +26,7 @@ from typing import IO, Any
 import orjson
 
 from .batch import BatchOptions, Item, Outcome, run_batch
+from .checks import page_flags
 from .files import OutputError, fitting_path, resumable_open
 from .html import Limits, PageError
 from .inputs import JSONL_SUFFIXES
@@ -238,7 +239,7 @@ def extract_items(read: Callable[[dict[str, PageError]], Iterator[Item]], target
     is told how many lines were kept.
     """
     form = Form(form) if isinstance(form, str) else form
-    opts = replace(opts, transform=partial(page_line, form=form, with_log=with_log, key=key))
+    opts = replace(opts, transform=partial(flagged_line, form=form, with_log=with_log, key=key))
     damage: dict[str, PageError] = {}  # filled while the items are read; the same on every pass
     done: Counter[str] = Counter()  # how many of the partial file's lines each name has
 
@@ -289,6 +290,12 @@ def _same_form(row: dict[str, Any], form: Form) -> bool:
     """Whether a line that `page_line` wrote is in ``form``'s format: a JSON document holds the
     page's statistics, a line of text, Markdown or HTML a field of that name and none."""
     return "stats" in row if form.fmt == "json" else form.fmt in row and "stats" not in row
+
+
+def flagged_line(res: Result, form: Form, with_log: bool, key: str = "url") -> tuple[str, str, list[str]]:
+    """`page_line`, and what a batch names on stderr of the page (`blockclf.checks.page_flags`),
+    as a page file's output brings it: a page of a WARC or JSONL file was flagged to no one."""
+    return (*page_line(res, form, with_log, key), page_flags(res))
 
 
 def page_line(res: Result, form: Form, with_log: bool, key: str = "url") -> tuple[str, str]:

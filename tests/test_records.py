@@ -85,6 +85,14 @@ def test_a_first_line_whose_html_is_null_is_one_skipped_page_not_the_whole_file(
     assert [e.reason for e in damage.values()] == ["no-html"] and "line 1 of crawl.jsonl" in str(*damage.values())
 
 
+def test_a_jsonl_pages_flags_are_named_on_stderr_as_a_files_are(tmp_path, tiny_model_file, capsys):
+    path = _write(tmp_path / "crawl.jsonl", [{"id": "blank", "html": "<html><body><div></div></body></html>"},
+                                             {"id": "p0", "html": _page("P0")}])
+    assert main(["extract", str(path), "-o", str(tmp_path / "out"), "--model", str(tiny_model_file)]) == 0
+    err = capsys.readouterr().err
+    assert "blockclf: warning: blank: flagged " in err and "flagged: " in err.splitlines()[-1]
+
+
 def test_a_long_line_and_a_cut_gzip_stream_are_named_and_what_precedes_them_read(tmp_path, tiny_model):
     long = _write(tmp_path / "long.jsonl", [{"html": _page("A")}, {"html": "<p>" + "x" * 5000 + "</p>"},
                                             {"html": _page("C")}])

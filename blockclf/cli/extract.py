@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 
-from ..checks import verdict_flag
+from ..checks import page_flags
 from ..data import host_site
 from ..encoding import web_encoding
 from ..files import (
@@ -38,7 +38,7 @@ from ..files import (
     resumable_open,
     write_atomic,
 )
-from ..html import ABSOLUTE_URL, FLAG_WARNINGS, Limits, PageError, join_url
+from ..html import ABSOLUTE_URL, Limits, PageError, join_url
 from ..inputs import is_jsonl
 from ..jsonout import document
 from ..jsonout import lines as json_lines
@@ -97,9 +97,7 @@ def _render_page(res: Result, form: Form, with_log: bool, jsonl: bool = False,
     warnings (runs in batch workers, so module level)."""
     from ..render import removal_log  # lazy, as the batch engine (`run`)
 
-    flag = verdict_flag(res)  # an error or empty page, or one with nothing kept, is named on stderr
-    flags = [w for w in res.warnings if w in FLAG_WARNINGS and not (flag and flag.endswith(":" + w))]
-    flags += [flag] if flag else []
+    flags = page_flags(res)  # an error or empty page, or one with nothing kept, is named on stderr
     if jsonl:
         from ..warc import warc_line  # lazy, as the batch engine (`run`)
 
