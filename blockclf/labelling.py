@@ -85,6 +85,7 @@ class LabelReport:
     by_source: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     no_match: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    no_content: list[str] = field(default_factory=list)  # written with every block boilerplate
     edited_blocks: int = 0
     unused_edits: int = 0
 
@@ -331,6 +332,8 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
                      "lang": page.doc.lang, "split": split, "source_file": where, "label_source": source})
         report.written[split] += 1
         report.by_source[source] += 1
+        if not gold.strip():  # an empty gold file, or an --exclude that takes in all the content
+            report.no_content.append(where)
     report.unused_edits = sum(len(v) for k, v in edits.items() if k not in used_edit_keys)
     _finish_index(out, dataset, site, rows)
     return report

@@ -147,6 +147,17 @@ def test_an_xpath_that_selects_text_or_attributes_is_a_usage_error(tmp_path, cap
     assert "selects text or attributes, not elements" in capsys.readouterr().err
 
 
+def test_a_page_labelled_with_no_content_is_warned_of(tmp_path, capsys):
+    """An --exclude that takes in all that --content selects wrote pages of empty gold, said nowhere."""
+    site = _pages(tmp_path, 2)
+    out = tmp_path / "ds"
+    rep = label_site(_inputs(site), out, content="div.post", exclude=["div.post *", "div.post"], dataset="d")
+    assert sorted(rep.no_content) == [str(site / "p0.html"), str(site / "p1.html")]
+    assert main(["label", str(site / "p0.html"), "--content", "div.post", "--exclude", "div.post", "-o",
+                 str(tmp_path / "ds2")]) == 0
+    assert "p0.html: labelled with no content: every block is boilerplate" in capsys.readouterr().err
+
+
 def test_pages_from_a_warc_are_labelled_and_named_by_url(tmp_path, capsys):
     pytest.importorskip("warcio", reason="reading WARC files needs the 'warc' extra")
     from io import BytesIO

@@ -65,6 +65,9 @@ def _report(rep: LabelReport, args: argparse.Namespace) -> None:
         print(f"blockclf: skipped {printable(path)}: the selector matched nothing", file=sys.stderr)
     for path, why in rep.failed:
         print(f"blockclf: skipped {printable(path)}: {printable(why)}", file=sys.stderr)
+    for path in rep.no_content:
+        print(f"blockclf: warning: {printable(path)}: labelled with no content: every block is boilerplate "
+              "(an empty gold file, or an --exclude that takes in what --content selects?)", file=sys.stderr)
     splits = ", ".join(f"{k} {rep.written.get(k, 0)}" for k in ("train", "dev", "test"))
     sources = ", ".join(f"{k} {v}" for k, v in sorted(rep.by_source.items()))
     print(f"labelled {rep.n_written} pages into {args.output} as dataset '{args.dataset}' ({splits}; "
