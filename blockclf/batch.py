@@ -89,6 +89,9 @@ class Item:
     encoding: str | None = None
     fallback_site: str | None = None
     evidence_only: bool = False
+    #: what the source says of the page before it is read (a WARC record its crawler cut
+    #: short: ``truncated-record``), added to the page's warnings
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass
@@ -154,6 +157,7 @@ def _prepare(item: Item, opts: BatchOptions) -> Page | PageError:
                        encoding=item.encoding or opts.encoding, limits=opts.limits)
         if page.site is None and item.fallback_site:
             page.site = item.fallback_site
+        page.doc.warnings.extend(w for w in item.warnings if w not in page.doc.warnings)
         return page
     except Exception as exc:  # a bug or a library failure on one page must not stop the batch
         return page_error(exc, item.name)

@@ -57,7 +57,8 @@ _FIRST_TAG = re.compile(r"<([A-Za-z][\w:.\-]*)")
 _TAG = re.compile(r"<(/?)([A-Za-z][\w:.\-]*)[^<>]*>")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr frame keygen".split())
 #: warning codes meaning the page was read only in part or lost its structure; a batch names them
-FLAG_WARNINGS = frozenset({"truncated-gzip", "flattened-deep-nesting", "too-deep", "parse-truncated", "no-text"})
+FLAG_WARNINGS = frozenset({"truncated-gzip", "truncated-record", "flattened-deep-nesting", "too-deep",
+                           "parse-truncated", "no-text"})
 # libxml2 stops parsing a document nested deeper than this (without its "huge" option)
 _LIBXML_DEPTH = 255
 

@@ -403,8 +403,10 @@ def _item(state: _Reading, record: Any, headers: Any, raw: bytes, site: str | No
         return None
     charset = _CHARSET.search((headers.get_header("Content-Type") or "").lower())
     # the header's charset, when it names an encoding of the web (as browsers read it)
+    # WARC-Truncated: the crawler stored less than the server sent (a size or time limit)
+    cut = ("truncated-record",) if record.rec_headers.get_header("WARC-Truncated") else ()
     return Item(name=url, source=data, url=url, site=site,
-                encoding=web_encoding(charset.group(1)) if charset else None)
+                encoding=web_encoding(charset.group(1)) if charset else None, warnings=cut)
 
 
 def _stem(path: Path) -> str:

@@ -231,6 +231,21 @@ def test_a_warc_gzipped_whole_is_read(tmp_path, tiny_model_file, capsys):
     assert "cut short" in str(next(iter(damage.values())))
 
 
+def test_a_record_its_crawler_cut_short_is_read_and_flagged(tmp_path, tiny_model_file, capsys):
+    """WARC-Truncated: the crawler kept less than the server sent; the page is read as it is
+    and flagged, as a cut gzip page is."""
+    cut, whole = page_records(2)
+    cut = cut.replace(b"WARC-Type: response\r\n", b"WARC-Type: response\r\nWARC-Truncated: length\r\n", 1)
+    warc = tmp_path / "crawl.warc"
+    warc.write_bytes(cut + whole)
+    items = list(read_warc(warc))
+    assert [it.warnings for it in items] == [("truncated-record",), ()]
+    assert main(["extract", str(warc), "-o", str(tmp_path / "o"), "--model", str(tiny_model_file)]) == 0
+    err = capsys.readouterr().err
+    assert "https://site.example.org/0: flagged truncated-record" in err
+    assert "https://site.example.org/1: flagged truncated" not in err and "truncated-record 1" in err.splitlines()[-1]
+
+
 def test_reading_resumes_after_a_gzip_member_damaged_in_its_headers(tmp_path):
     import random
 
