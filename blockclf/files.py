@@ -38,7 +38,7 @@ import secrets
 import signal
 import stat
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
 
@@ -156,7 +156,7 @@ _TERMINALS = frozenset((4, 5, *range(136, 144)))
 def _writable_device(info: os.stat_result) -> bool:
     """Whether a character device is a sink or a terminal, told by its numbers alone: any other
     (memory, a watchdog) is never opened, as opening some acts on the machine."""
-    if os.major(info.st_rdev) in _TERMINALS:
+    if hasattr(os, "major") and os.major(info.st_rdev) in _TERMINALS:
         return True
     for name in _SINKS:
         try:
@@ -195,11 +195,13 @@ def open_stream(path: str | Path) -> int | None:
     if not (pipe or (stat.S_ISCHR(info.st_mode) and _writable_device(info))):
         raise OutputError(f"cannot write {printable(path)}: it is a device, not a file", errno.EINVAL)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         why = "a pipe nobody reads" if pipe and exc.errno == errno.ENXIO else _why(exc)
         raise OutputError(f"cannot write {printable(path)}: {why}", exc.errno) from None
-    os.set_blocking(fd, True)  # a slow reader is waited for, line by line
+    with suppress(AttributeError, OSError):  # not POSIX: it was opened blocking
+        os.set_blocking(fd, True)  # a slow reader is waited for, line by line
     return fd
 
 
