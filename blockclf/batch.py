@@ -157,7 +157,8 @@ def _prepare(item: Item, opts: BatchOptions) -> Page | PageError:
                        encoding=item.encoding or opts.encoding, limits=opts.limits)
         if page.site is None and item.fallback_site:
             page.site = item.fallback_site
-        page.doc.warnings.extend(w for w in item.warnings if w not in page.doc.warnings)
+        if item.warnings:
+            page.doc.warnings.extend(w for w in item.warnings if w not in page.doc.warnings)
         return page
     except Exception as exc:  # a bug or a library failure on one page must not stop the batch
         return page_error(exc, item.name)

@@ -49,6 +49,7 @@ from .common import (
     ARCHIVE_FILES,
     EXIT_CODES,
     UsageError,
+    check_threshold,
     collect_inputs,
     jobs_value,
     make_output_folder,
@@ -173,8 +174,7 @@ def _output_file(args: argparse.Namespace, inputs: _Inputs) -> Path | None:
 
 
 def _check(args: argparse.Namespace) -> None:
-    if args.threshold is not None and not 0 <= args.threshold <= 1:
-        raise UsageError("--threshold must be between 0 and 1")
+    check_threshold(args.threshold)
     if args.jobs < 0:
         raise UsageError("--jobs must be at least 1")
     if min(args.max_bytes, args.max_nodes, args.max_depth) < 1:
