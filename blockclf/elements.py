@@ -142,8 +142,9 @@ def is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> 
 
     React's streamed server rendering is the exception to ``hidden``: a part of the page that was
     ready late arrives at the end of the body as ``<div hidden id="S:…">``, and React's script
-    moves it into the place of its "Loading…" placeholder at once. Such a part (often the
-    article itself) is read where it arrives, in the order it arrives."""
+    moves it into the place of its marker at once. Parts are put there when the page is parsed
+    (`blockclf.streamed`); one whose marker is missing (often the article itself) is read where
+    it arrives, in the order it arrives."""
     if "hidden" in attrib and not (el.tag == "div" and attrib.get("id", "").startswith("S:")):
         return True
     if attrib.get("aria-hidden", "").lower() == "true":

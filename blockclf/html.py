@@ -39,6 +39,7 @@ from .reading import (
     read_file_source,
     read_source,
 )
+from .streamed import place_streamed_parts
 
 __all__ = ["ABSOLUTE_URL", "FLAG_WARNINGS", "Document", "Limits", "PageError", "Source", "check_deadline", "decode",
            "gunzip_bounded", "join_url", "most_attributes", "parse", "read_source"]
@@ -499,6 +500,8 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
         _open_noframes(root)
     if "shadowroot" in text:
         _open_shadow_roots(root)
+    if "S:" in text:
+        place_streamed_parts(root)
     title, url, lang = _meta(root)
     url = url or saved_from  # the address an MHTML file was saved from, when the page names none
     deadline = started + limits.max_seconds if limits.max_seconds else None

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from blockclf import parse, segment
+from blockclf.streamed import place_streamed_parts
 
 WORD = re.compile(r"\w+")
 
@@ -290,15 +291,39 @@ def test_revealed_hidden_elements_keep_their_structure_and_are_flagged_hidden():
         ("River survey The banks moved. Twice, in a century.", True)]
 
 
-def test_a_part_react_streams_late_is_read_where_it_arrives():
-    html = ("<body><article><h1>Index funds</h1><template id='B:0'></template><div>Loading paragraph...</div></article>"
-            "<footer>Contact us</footer><div hidden id='S:0'><p>An index fund tracks a market index.</p></div>"
+def test_a_part_react_streams_late_is_read_in_the_place_its_script_moves_it_to():
+    html = ("<body><article><h1>Index funds</h1><template id='B:0'></template><div>Loading paragraph...</div>"
+            "<h2>Questions</h2><template id='P:3'></template>Last edited today.</article>"
+            "<footer>Contact us</footer><div hidden id='S:0'>Lead: <p>An index fund tracks a market index.</p> "
+            "<template id='P:4'></template></div> "
             "<div hidden id='S:1' style='display: none'><p>Still hidden by its style</p></div>"
+            "<div hidden id='S:3'><h3>What does it cost?</h3></div>"
+            "<div hidden id='S:4'><p>It holds every stock of the index.</p></div>"
+            "<div hidden id='S:5'><p>A part holding its own marker</p><template id='P:5'></template></div>"
             "<div hidden id='menu'><p>Menu</p></div><section hidden id='S:2'><p>Not a streamed part</p></section></body>")
-    assert [(b.text, b.hidden) for b in blocks_of(html)] == [
-        ("Index funds", False), ("Loading paragraph...", False), ("Contact us", False),
-        ("An index fund tracks a market index.", False), ("Still hidden by its style", True), ("Menu", True),
+    blocks = blocks_of(html)
+    assert [(b.text, b.hidden) for b in blocks] == [
+        ("Index funds", False), ("Lead:", False), ("An index fund tracks a market index.", False),
+        ("It holds every stock of the index.", False), ("Loading paragraph...", False), ("Questions", False),
+        ("What does it cost?", False), ("Last edited today.", False), ("Contact us", False),
+        ("Still hidden by its style", True), ("A part holding its own marker", False), ("Menu", True),
         ("Not a streamed part", True)]
+    # where it belongs, a late part has the headings above it that a reader sees
+    assert blocks[6].heading_path == ("Index funds", "Questions")
+    # nothing is lost or doubled: the page's words are those of the parts and the page around them
+    placed = sorted(" ".join(b.text for b in blocks).split())
+    assert placed == sorted("Index funds Lead: An index fund tracks a market index. It holds every stock of the index. "
+                            "Loading paragraph... Questions What does it cost? Last edited today. Contact us Still "
+                            "hidden by its style A part holding its own marker Menu Not a streamed part".split())
+
+
+def test_streamed_parts_are_placed_by_their_number_with_the_pages_prefix():
+    root = etree.fromstring("<html><body><p>Intro</p><template id='R1P:a'></template><p>Outro</p>"
+                            "<div hidden id='R1S:a'><p>Late</p></div><div hidden id='S:b'><p>Lost marker</p></div>"
+                            "</body></html>", etree.HTMLParser())
+    assert place_streamed_parts(root) == 1
+    assert [p.text for p in root.iter("p")] == ["Intro", "Late", "Outro", "Lost marker"]
+    assert root.find(".//template") is None and root.find(".//div[@id='R1S:a']") is None
 
 
 def test_screen_reader_text_beside_visible_text_is_hidden_an_icons_label_is_read():
