@@ -152,8 +152,9 @@ def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None =
     cannot be read, and damage to the file itself, are not yielded: each goes into ``damage``
     (name → `PageError`, or is logged without it) with reason ``warc-truncated`` (the file
     ends inside a record), ``warc-corrupt`` (a damaged gzip member, record headers or body, a
-    wrong Content-Length, or not a WARC file at all), ``too-large``, ``needs-brotli`` (a body
-    compressed with brotli, without the brotli package) or ``unreadable`` (the file cannot be
+    wrong Content-Length, or not a WARC file at all), ``too-large``, ``needs-brotli`` or
+    ``needs-zstandard`` (a body compressed with brotli or Zstandard, without the package that
+    reads it) or ``unreadable`` (the file cannot be
     read). A damaged record costs only itself: reading resumes at the next gzip member that
     holds a record, or in an uncompressed WARC at the next line that begins one. A WARC gzipped
     as a whole rather than a record at a time is read as it decompresses.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import sys
 import zlib
 from pathlib import Path
 
@@ -212,6 +213,34 @@ def test_brotli_bodies_are_decoded_and_a_damaged_one_costs_only_itself(tmp_path)
         assert items[1].source == b"<p>Page one, squeezed</p>"
         error = damage["https://site.example.org/2"]
         assert error.reason == "warc-corrupt" and "(Content-Encoding: br) cannot be decoded" in str(error)
+
+
+def test_zstandard_bodies_are_decoded_within_the_limit_and_a_damaged_one_costs_only_itself(tmp_path, monkeypatch):
+    """Browsers ask for zstd and servers send it; warcio passed such a body on undecoded, and
+    the page was refused as binary."""
+    zstandard = pytest.importorskip("zstandard")
+    pages = page_records(5)
+    zst = b"Content-Type: text/html; charset=utf-8\r\nContent-Encoding: zstd\r\n"
+    two_frames = zstandard.ZstdCompressor().compress(b"<p>Page one, ") + zstandard.ZstdCompressor().compress(
+        b"in two frames</p>")
+    pages[1] = raw_record(b"https://site.example.org/1", two_frames, zst)
+    pages[2] = raw_record(b"https://site.example.org/2", b"\x28\xb5\x2f\xfd not zstd after all" * 4, zst)
+    pages[3] = raw_record(b"https://site.example.org/3", zstandard.ZstdCompressor().compress(b"<p>x</p>" * 400_000), zst)
+    warc = tmp_path / "z.warc.gz"
+    warc.write_bytes(b"".join(gzip.compress(p) for p in pages))
+    items = list(read_warc(warc, damage=(damage := {}), max_bytes=1_000_000))
+    assert [it.name for it in items] == [f"https://site.example.org/{i}" for i in (0, 1, 4)]
+    assert items[1].source == b"<p>Page one, in two frames</p>"
+    assert damage["https://site.example.org/2"].reason == "warc-corrupt"
+    assert "(Content-Encoding: zstd) cannot be decoded" in str(damage["https://site.example.org/2"])
+    assert damage["https://site.example.org/3"].reason == "too-large"  # 3.2 MB from 300 bytes, read no further
+    # without the package, such a record is a named skip and the others are read
+    monkeypatch.setitem(sys.modules, "zstandard", None)
+    damage = {}
+    names = [it.name for it in read_warc(warc, damage=damage)]
+    assert names == [f"https://site.example.org/{i}" for i in (0, 4)]
+    assert {damage[f"https://site.example.org/{i}"].reason for i in (1, 2, 3)} == {"needs-zstandard"}
+    assert "pip install zstandard" in str(damage["https://site.example.org/1"])
 
 
 def test_a_warc_gzipped_whole_is_read(tmp_path, tiny_model_file, capsys):
