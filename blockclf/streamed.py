@@ -14,7 +14,9 @@ headings that should stand above it; the segmenter then saw its position and its
 wrong. A part whose marker is missing stays at the end of the body, read there
 (`blockclf.elements.is_hidden` lets it through). A boundary's fallback ("Loading
 paragraph…") is left in place: without the comments React closes it with, where it ends
-cannot be known, and it is short text the classifier drops.
+cannot be known, and it is short text the classifier drops. A placed part's blocks have the
+element paths (``xpath``) of that place, as a browser's page has them once the script has run,
+and CSS selectors and block edits in labelling find them there.
 """
 
 from __future__ import annotations
