@@ -156,20 +156,33 @@ def _long_tag(max_attributes: int) -> re.Pattern[str]:
     return re.compile(rf"<[^>]{{{2 * max_attributes}}}")
 
 
+#: seconds a page takes per pair of attributes on one tag, measured on the reference machine:
+#: libxml2 checks each attribute against those before it, and lxml finds each value by a
+#: search from the first, so a tag of n attributes costs about n² of these, in parsing and in
+#: the passes that read them (a tag of 9,999: 0.43 s; a page of 199 such tags, 86 s)
+SECONDS_PER_ATTRIBUTE_PAIR = 4.3e-9
+
+
 def most_attributes(text: str) -> int:
-    """The most attributes on one tag of ``text``, found by a scan that runs before any parsing.
+    """The most attributes on one tag of ``text``, found by a scan that runs before any parsing."""
+    return max(_attribute_counts(text), default=0)
+
+
+def _attribute_counts(text: str) -> list[int]:
+    """The attributes on each long tag of ``text``, counted by a scan that runs before any parsing.
 
     Only tags of 400 characters or more are counted (a shorter tag cannot hold a costly
     number); scripts, styles and comments are jumped over when they are closed, as the
     parser reads them as text. Linear in the length of the text: an end that is not found
     once is not searched for again.
     """
-    most = pos = 0
+    counts: list[int] = []
+    pos = 0
     unclosed: set[str] = set()  # "--", "script", "style": no end after some point, so none after any later one
     while True:
         m = _LONG_TAG.search(text, pos)
         if m is None:
-            return most
+            return counts
         tag = m.group()
         pos = m.end()
         if tag.startswith("<!--"):
@@ -180,7 +193,7 @@ def most_attributes(text: str) -> int:
                 pos = end + 3
             continue
         if len(tag) >= 400:
-            most = max(most, sum(1 for _ in _ATTRIBUTE.finditer(tag, 1)) - 1)
+            counts.append(sum(1 for _ in _ATTRIBUTE.finditer(tag, 1)) - 1)
         name = (m.group(1) or "").lower()
         if name and name not in unclosed:  # the raw text of a script or style ends at its end tag
             end_tag = _END_RAW[name].search(text, pos)
@@ -417,6 +430,21 @@ def _closed_definitions(text: str) -> str:
     return "".join(out)
 
 
+def _check_attributes(counts: list[int], limits: Limits) -> None:
+    """Refuse a page whose long tags hold more attributes than it can read: over
+    ``max_attributes`` on one tag, or so many on several that reading them would take longer
+    than the page's time budget (`SECONDS_PER_ATTRIBUTE_PAIR`). Neither the parser nor lxml's
+    reading of one element can be interrupted, so the budget is kept by refusing before."""
+    most = max(counts, default=0)
+    if most > limits.max_attributes:
+        raise PageError("too-many-attributes", f"page has a tag with {most} attributes, over the limit of "
+                        f"{limits.max_attributes} (parsing it could take hours)")
+    seconds = sum(n * n for n in counts) * SECONDS_PER_ATTRIBUTE_PAIR
+    if limits.max_seconds is not None and seconds > limits.max_seconds:
+        raise PageError("timeout", f"page's tags hold {sum(counts):,} attributes, up to {most:,} on one: reading them "
+                        f"would take about {seconds:.0f} s, over its time budget of {limits.max_seconds:g} s")
+
+
 def _parseable(text: str, limits: Limits, warnings: list[str]) -> str:
     """The text the parser is given: refused when empty, not HTML or too costly to parse.
 
@@ -430,10 +458,8 @@ def _parseable(text: str, limits: Limits, warnings: list[str]) -> str:
         warnings.append("nul-bytes")
         text = text.replace("\x00", "")
     text = _check_kind(text, warnings)
-    n_attributes = most_attributes(text) if _long_tag(limits.max_attributes).search(text) else 0
-    if n_attributes > limits.max_attributes:
-        raise PageError("too-many-attributes", f"page has a tag with {n_attributes} attributes, over the limit of "
-                        f"{limits.max_attributes} (parsing it could take hours)")
+    if _long_tag(limits.max_attributes).search(text):
+        _check_attributes(_attribute_counts(text), limits)
     text = _END_BODY.sub("", text)
     if _DEFINITION_OPEN.search(text):
         text = _closed_definitions(text)

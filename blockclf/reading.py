@@ -73,7 +73,9 @@ class Limits:
     square of the distinct attribute names on one element (10,000 take 0.4 s, 40,000 take
     20 s, 500,000 would take hours), and parsing cannot be interrupted, so a page over it is
     refused (``too-many-attributes``) before the parser sees it. The most on one tag over the
-    benchmark's 6,977 pages is 1,682 (an SVG path whose quotes were escaped).
+    benchmark's 6,977 pages is 1,682 (an SVG path whose quotes were escaped). The same scan
+    refuses (``timeout``) a page whose many-attributed tags would take longer than
+    ``max_seconds`` to parse and read.
 
     A value of the wrong type raises `TypeError`, one below 1 (or a time not above 0)
     `ValueError`, both naming the field.

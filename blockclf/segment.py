@@ -57,6 +57,11 @@ LIST_TAGS: Final = frozenset(("ul", "ol", "dl", "menu", "dir"))
 _MAX_TOKENS: Final = 48
 #: elements of prose: a furniture-named element holding one is page layout, not furniture
 _PROSE_TAGS: Final = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "article", "section", "blockquote")
+#: an element with more attributes than this costs enough to read (lxml finds each value by a
+#: search from the first) that the page's time budget is checked after it, not only every 256
+#: elements: 800 tags of 5,000 attributes would otherwise hold a page a minute past its budget
+_MANY_ATTRIBUTES: Final = 256
+
 #: the attributes of an element that has none (never changed)
 _NO_ATTRIBUTES: Final[dict[str, str]] = {}
 #: inline elements the renderers keep, by the tag they are written as in `Block.rich` (struck-out
@@ -177,12 +182,13 @@ def _verbatim(code: str) -> str:
     return "\n".join(lines)
 
 
-def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] | None = None) -> str:
+def _flat_text(el: etree._Element, skip_tags: frozenset[str], doc: Document, counts: list[int] | None = None) -> str:
     """Text of a subtree read without its structure, iteratively (past `Limits.max_depth`, and for
     a hidden element, whose own hiding is ignored; hidden elements inside it are left out, but not
     the parts of a consent dialog, which are seen whenever the dialog is).
 
-    ``counts``, if given, receives ``[elements read, links, characters of link text]``.
+    ``counts``, if given, receives ``[elements read, links, characters of link text]``. The
+    page's time budget (``doc``) is checked after reading an element of many attributes.
     """
     out: list[str] = []
     todo: list[tuple[etree._Element | str, bool]] = [(el, False)]
@@ -199,7 +205,10 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], counts: list[int] 
         if tag is None or tag in skip_tags:
             continue
         if item is not el and len(item.attrib):
-            attrib = cast("dict[str, str]", dict(item.items()))
+            items = item.items()
+            if len(items) > _MANY_ATTRIBUTES:
+                check_deadline(doc)
+            attrib = cast("dict[str, str]", dict(items))
             if is_hidden(item, attrib, attrib.get("style")):
                 continue
         link = in_link
@@ -449,7 +458,7 @@ class _Segmenter:
         site's notice over the page (`Block.notice`).
         """
         counts = [0, 0, 0]
-        text = _folded(_drawn(_flat_text(el, self.skip_tags, counts)))
+        text = _folded(_drawn(_flat_text(el, self.skip_tags, self.doc, counts)))
         if not text:
             return
         link_chars = len(text) if link else min(len(text), counts[2])
@@ -665,6 +674,8 @@ class _Segmenter:
         # read once: each lookup through lxml decodes the attribute again, and a page's elements
         # are looked up a dozen times each (hidden, consent, tokens, furniture, links)
         items = el.items()
+        if len(items) > _MANY_ATTRIBUTES:  # reading them took time growing with their square
+            check_deadline(self.doc)
         attrib = cast("dict[str, str]", dict(items)) if items else _NO_ATTRIBUTES  # an HTML tree's values are str
         n_attrib = len(attrib)
         skipped = tag in self.skip_tags
@@ -682,7 +693,7 @@ class _Segmenter:
                 hidden, revealed = False, True
                 self.revealing += 1
         if too_deep and not (skipped or hidden):  # nested past the limit: its text joins this block, unstructured
-            self.add(_flat_text(el, self.skip_tags), link)
+            self.add(_flat_text(el, self.skip_tags, self.doc), link)
         if hidden and not too_deep:
             own = class_tokens(attrib)
             self._hide(el, tag, (tokens + own)[-_MAX_TOKENS:] if parent_link is not None else own, ancestors,

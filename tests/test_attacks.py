@@ -18,6 +18,7 @@ import os
 import random
 import re
 import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from blockclf import files
 from blockclf.cli import collect_inputs, main
 from blockclf.encoding import decode
 from blockclf.html import Limits, PageError, most_attributes, parse
+from blockclf.segment import segment
 
 ARTICLE = "".join(f"<p>Paragraph {i}: the river bends slowly through the valley and carries sediment.</p>"
                   for i in range(4))
@@ -376,6 +378,43 @@ def test_unlistable_directory_is_a_named_skip(capsys, tmp_path, tiny_model_file,
     monkeypatch.setattr(os, "scandir", scandir)
     code, err = run(capsys, "extract", str(src), "-o", str(tmp_path / "OUT"), "--model", str(tiny_model_file))
     assert code == 1 and "locked" in err and "cannot be listed" in err and "unreadable 1" in err
+
+
+def heavy_tag(n: int, tag: str = "span") -> str:
+    return f"<{tag} " + " ".join(f"a{i}=1" for i in range(n)) + ">x</" + tag + ">"
+
+
+def test_many_tags_of_many_attributes_are_refused_before_parsing_when_reading_them_outlasts_the_budget(
+        capsys, tmp_path, tiny_model_file):
+    """Neither libxml2 nor lxml's reading of an element stops for a budget, and both take time
+    growing with the square of a tag's attributes: 199 tags of 9,999 held a page 86 s against
+    its 30 s budget. Their reading time is estimated from the scan before parsing."""
+    page = "<html><body><h1>Title</h1><p>Text of the page.</p>" + heavy_tag(3_000) * 40 + "</body></html>"
+    with pytest.raises(PageError) as err:
+        parse(page, limits=Limits(max_seconds=0.5))
+    assert err.value.reason == "timeout"
+    assert "tags hold 120,000 attributes, up to 3,000 on one: reading them would take about 2 s" in str(err.value)
+    # a page of a few such tags is read, and so is this one without a time budget
+    assert parse(page.replace(heavy_tag(3_000) * 40, heavy_tag(3_000) * 4), limits=Limits(max_seconds=0.5))
+    assert parse(page, limits=Limits(max_seconds=None)).root.find(".//h1").text == "Title"
+    many = tmp_path / "many.html"
+    many.write_text(page, encoding="utf-8")
+    code, err_text = run(capsys, "extract", str(many), "--model", str(tiny_model_file), "--time-budget", "0.5")
+    assert code == 1 and "timeout 1" in err_text and "would take about" in err_text
+
+
+@pytest.mark.parametrize("around", ["<div>{}</div>", "<div hidden>{}</div>"])
+def test_the_budget_is_checked_after_reading_an_element_of_many_attributes(around):
+    """Fewer than 256 elements were never checked against the budget past the first, however
+    long their attributes took to read (a visible element, or one inside hidden text)."""
+    page = "<html><body><p>First paragraph.</p>" + around.format(heavy_tag(20_000)) + "</body></html>"
+    doc = parse(page, limits=Limits(max_attributes=50_000, max_seconds=None))
+    doc.deadline = time.monotonic() + 0.05  # its reading alone takes some tenths of a second
+    with pytest.raises(PageError) as err:
+        segment(doc)
+    assert err.value.reason == "timeout"
+    doc.deadline = None
+    assert any(b.text == "First paragraph." for b in segment(doc))
 
 
 def test_half_a_million_attributes_are_refused_before_parsing(capsys, tmp_path, tiny_model_file):
