@@ -29,7 +29,7 @@ from .inputs import is_warc
 from .records import extract_items
 from .records import page_line as warc_line
 from .render import Form
-from .warcbody import decoded, http_headers, is_page, quiet, words
+from .warcbody import decoded, http_headers, looks_like_html, not_page, quiet, sniffed, words
 
 __all__ = ["extract_warc", "is_warc", "read_warc", "warc_line", "warc_output"]
 
@@ -135,6 +135,7 @@ class _Reading:
     size: int
     gzipped: bool  # one gzip member a record: offsets are the file's, and reading resumes at a member
     damage: dict[str, PageError] | None
+    not_pages: dict[int, str] | None = None  # record number → why it is not read as a page
     stream: Any = None  # what warcio reads: the file, or the decompressed rest of a WARC gzipped as a whole
     noise: list[str] = field(default_factory=list)  # what warcio wrote to stderr, not yet reported
     end: int = 0  # where the last complete record ended, in ``stream``
@@ -144,8 +145,12 @@ class _Reading:
 
 
 def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None = None,
-              damage: dict[str, PageError] | None = None) -> Iterator[Item]:
-    """Yield one `Item` per HTML response record, named and keyed by its target URL.
+              damage: dict[str, PageError] | None = None, not_pages: dict[int, str] | None = None) -> Iterator[Item]:
+    """Yield one `Item` per HTML page a record holds, named and keyed by its target URL: a
+    response of status 2xx and an HTML type, or of no type and a body that begins as HTML, or
+    a resource record of an HTML type. The other responses, and revisits, go into ``not_pages``
+    (record number → why, `warcbody.not_page`: "status 404", "image/png", "revisit"), the
+    same on every reading; requests, metadata and the like are not counted.
 
     A record's content is decoded (chunked transfer, ``Content-Encoding``) up to ``max_bytes``
     (default `Limits.max_bytes`) and no further: a record over it is not read. Records that
@@ -168,7 +173,8 @@ def read_warc(path: str | Path, site: str | None = None, max_bytes: int | None =
         _damage(damage, str(path), "unreadable", f"{path.name} cannot be read: {exc.strerror or exc}")
         return
     with fh:
-        state = _Reading(path, fh, os.fstat(fh.fileno()).st_size, fh.read(2) == _GZIP_MAGIC, damage, stream=fh)
+        state = _Reading(path, fh, os.fstat(fh.fileno()).st_size, fh.read(2) == _GZIP_MAGIC, damage, not_pages,
+                         stream=fh)
         resume: int | None = 0
         while resume is not None and resume > state.last:
             state.last = at = resume
@@ -200,7 +206,8 @@ def _records(state: _Reading, archive_iterator: Any, site: str | None,
                 if record is None:
                     break
                 headers = http_headers(record)
-                raw = record.raw_stream.read(max_bytes + 1) if is_page(headers) else None
+                passed = not_page(record, headers)
+                raw = record.raw_stream.read(max_bytes + 1) if passed is None else None
                 archive.read_to_end()
         except Exception as exc:  # what warcio complained of first is the cause
             why = ("warc-corrupt", f"is damaged: {_noise_words(noise[0])}") if noise else _failure(state, exc, start)
@@ -212,6 +219,8 @@ def _records(state: _Reading, archive_iterator: Any, site: str | None,
             return _lost(state, start, _flaw(state, record), record)
         state.n_records += 1
         state.end = archive.get_record_offset() + archive.get_record_length()
+        if passed and state.not_pages is not None:
+            state.not_pages[state.n_records] = passed
         item = _item(state, record, headers, raw, site, max_bytes) if raw is not None else None
         if item is not None:
             yield item
@@ -388,7 +397,8 @@ def _rest(stream: Any, end: int) -> bytes:
 
 
 def _item(state: _Reading, record: Any, headers: Any, raw: bytes, site: str | None, max_bytes: int) -> Item | None:
-    """The batch item of an HTML response record whose body is ``raw``, or None (reported) when it cannot be read."""
+    """The batch item of an HTML page record whose body is ``raw``, or None (reported) when it cannot be
+    read or, naming no type, does not begin as HTML."""
     url = record.rec_headers.get_header("WARC-Target-URI")
     try:
         if not url:
@@ -402,7 +412,11 @@ def _item(state: _Reading, record: Any, headers: Any, raw: bytes, site: str | No
         _damage(state.damage, url or f"{state.path.name} record {state.n_records}", err.reason,
                 f"record {state.n_records} of {state.path.name} {err}")
         return None
-    charset = _CHARSET.search((headers.get_header("Content-Type") or "").lower())
+    if sniffed(record, headers) and not looks_like_html(data):
+        if state.not_pages is not None:
+            state.not_pages[state.n_records] = "no type, not HTML"
+        return None
+    charset = _CHARSET.search(((headers or record.rec_headers).get_header("Content-Type") or "").lower())
     # the header's charset, when it names an encoding of the web (as browsers read it)
     # WARC-Truncated: the crawler stored less than the server sent (a size or time limit)
     cut = ("truncated-record",) if record.rec_headers.get_header("WARC-Truncated") else ()
@@ -426,8 +440,10 @@ def warc_output(path: str | Path, output: str | Path) -> Path:
 def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions, form: Form | str = "text",
                  jobs: int = 1, progress: bool = False, site: str | None = None, with_log: bool = False,
                  outcomes: Callable[[Iterable[Outcome]], Iterable[tuple[str, str]]] | None = None,
-                 resume: bool = False, on_resumed: Callable[[int], None] | None = None) -> Path | None:
-    """Extract every HTML response of a WARC into ``output/<name>.jsonl`` (stdout without output).
+                 resume: bool = False, on_resumed: Callable[[int], None] | None = None,
+                 not_pages: dict[int, str] | None = None) -> Path | None:
+    """Extract every HTML page of a WARC into ``output/<name>.jsonl`` (stdout without output);
+    the responses that are not pages go into ``not_pages`` (`read_warc`).
 
     ``outcomes`` filters the batch's outcomes into ``(name, line)`` pairs (the command line
     uses it to report skipped records and write the removal log); by default failed records
@@ -441,7 +457,8 @@ def extract_warc(path: str | Path, output: str | Path | None, opts: BatchOptions
     """
     path = Path(path)
     _require_warcio()
-    return extract_items(lambda damage: read_warc(path, site, max_bytes=opts.limits.max_bytes, damage=damage),
+    return extract_items(lambda damage: read_warc(path, site, max_bytes=opts.limits.max_bytes, damage=damage,
+                                                  not_pages=not_pages),
                          warc_output(path, output) if output is not None else None, opts, form, jobs=jobs,
                          progress=progress, with_log=with_log, outcomes=outcomes, key="url", resume=resume,
                          on_resumed=on_resumed)

@@ -12,14 +12,19 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from .html import PageError
 
-__all__ = ["decoded", "http_headers", "is_page", "quiet", "words"]
+__all__ = ["decoded", "http_headers", "looks_like_html", "not_page", "quiet", "sniffed", "words"]
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
+#: Content-Types under which browsers read a body's first bytes to tell its type
+_SNIFFED = frozenset(("", "unknown/unknown", "application/unknown", "*/*"))
+_HTML_START = re.compile(rb"<(?:!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)"
+                         rb"[ >]", re.IGNORECASE)
 _STATUS_LINE = 1 << 12  # the longest HTTP status line looked for in a record warcio did not parse
 
 
@@ -63,16 +68,51 @@ def http_headers(record: Any) -> Any:
     return StatusAndHeadersParser(["HTTP/1.0", "HTTP/1.1"], verify=False).parse(record.raw_stream, first)
 
 
-def is_page(headers: Any) -> bool:
-    """Whether HTTP status and headers are an HTML page's: a 2xx status and an HTML type."""
+def not_page(record: Any, headers: Any) -> str | None:
+    """Why a record is not read as a page, in a few words ("status 404", "image/png",
+    "revisit"); "" for a record that is no response at all (a request, metadata, the file's
+    warcinfo), None for an HTML page or one that may be (`sniffed`).
+
+    A response is a page when its status is 2xx and its Content-Type an HTML type, or when it
+    names none (or one that says it does not know), as browsers then tell HTML by its first
+    bytes. A ``resource`` record is a page when its own Content-Type is HTML.
+    """
+    kind = record.rec_type
+    if kind == "revisit":
+        return "revisit"
+    if kind == "resource":
+        mime = _mime(record.rec_headers.get_header("Content-Type"))
+        return None if mime.startswith(_HTML_TYPES) else words(mime or "resource of no type", 40)
+    if kind != "response":
+        return ""
     if headers is None:
-        return False
+        return "no HTTP response"
     status = headers.get_statuscode() or ""
-    return status.startswith("2") and (headers.get_header("Content-Type") or "").lower().startswith(_HTML_TYPES)
+    if not status.startswith("2"):
+        return f"status {words(status, 3)}"
+    mime = _mime(headers.get_header("Content-Type"))
+    return None if mime.startswith(_HTML_TYPES) or mime in _SNIFFED else words(mime, 40)
+
+
+def sniffed(record: Any, headers: Any) -> bool:
+    """Whether a page candidate's body must show it is HTML: a response naming no type, or a type
+    that says it does not know (`not_page`)."""
+    return record.rec_type == "response" and _mime(headers.get_header("Content-Type")) in _SNIFFED
+
+
+def looks_like_html(data: bytes) -> bool:
+    """Whether a body begins as browsers take for HTML when no type is given (the WHATWG MIME
+    sniffing patterns: a doctype, a comment or one of 16 tags after whitespace)."""
+    return _HTML_START.match(data[:512].removeprefix(b"\xef\xbb\xbf").lstrip(b"\t\n\x0c\r ")) is not None
+
+
+def _mime(content_type: str | None) -> str:
+    return (content_type or "").split(";")[0].strip().lower()
 
 
 def decoded(headers: Any, raw: bytes, max_bytes: int) -> bytes:
-    """A response body with its HTTP transfer and content encodings undone, up to ``max_bytes + 1`` bytes.
+    """A response body with its HTTP transfer and content encodings undone, up to ``max_bytes + 1``
+    bytes (a resource record's content, with no HTTP ``headers``, as it is).
 
     Read as warcio reads it: a Content-Encoding it does not know is taken for none, and a body
     that does not begin as its encoding says is taken as it is. Brotli and Zstandard bodies,
@@ -82,6 +122,8 @@ def decoded(headers: Any, raw: bytes, max_bytes: int) -> bytes:
     """
     from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
 
+    if headers is None:  # a resource record: its content as it was stored
+        return bytes(raw[: max_bytes + 1])
     coding = (headers.get_header("Content-Encoding") or "").strip().lower()
     chunked = (headers.get_header("Transfer-Encoding") or "").strip().lower() == "chunked"
     known = coding if coding in BufferedReader.get_supported_decompressors() and coding != "br" else None

@@ -105,7 +105,11 @@ def test_a_folder_of_warcs_is_read_and_its_layout_kept(tmp_path, synthetic_page,
     (crawl / "2026-12-02" / "b.html").write_text(day2[0][1], encoding="utf-8")
     out = tmp_path / "out"
     assert main(["extract", str(crawl), "-o", str(out), "--model", str(tiny_model_file)]) == 0
-    assert "not read" not in capsys.readouterr().err
+    # each WARC's image and 404 page are counted, its request record is not
+    err = capsys.readouterr().err
+    for warc in (crawl / "a.warc.gz", crawl / "2026-12-02" / "a.warc.gz"):
+        assert f"blockclf: {warc}: 2 records not read as pages: image/png 1, status 404 1\n" in err
+    assert err.count("not read") == 2
     for jsonl, pages in ((out / "a.jsonl", day1), (out / "2026-12-02" / "a.jsonl", day2)):
         rows = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
         assert [r["url"] for r in rows] == [url for url, _ in pages] and all(r["text"] for r in rows)
@@ -213,6 +217,48 @@ def test_brotli_bodies_are_decoded_and_a_damaged_one_costs_only_itself(tmp_path)
         assert items[1].source == b"<p>Page one, squeezed</p>"
         error = damage["https://site.example.org/2"]
         assert error.reason == "warc-corrupt" and "(Content-Encoding: br) cannot be decoded" in str(error)
+
+
+def record(uri: bytes, body: bytes, head: bytes, status: bytes = b"200 OK", kind: bytes = b"response") -> bytes:
+    """One uncompressed WARC record of any type and HTTP status (a resource record holds ``body`` alone)."""
+    block = body if kind == b"resource" else b"HTTP/1.1 " + status + b"\r\n" + head + b"\r\n" + body
+    own = head if kind == b"resource" else b"Content-Type: application/http; msgtype=response\r\n"
+    return (b"WARC/1.0\r\nWARC-Type: " + kind + b"\r\nWARC-Record-ID: <urn:uuid:" + uri.hex()[:32].encode()
+            + b">\r\nWARC-Target-URI: " + uri + b"\r\n" + own + b"Content-Length: " + str(len(block)).encode()
+            + b"\r\n\r\n" + block + b"\r\n\r\n")
+
+
+def test_every_response_is_read_as_a_page_or_counted_with_why_it_is_not(tmp_path, tiny_model_file, capsys):
+    """A crawl's pages without a Content-Type were dropped, and its redirects, errors, images and
+    revisits went unmentioned: the pages written did not add up to what the file held."""
+    page = b"<!DOCTYPE html><html><body><p>A page of the site, with its text.</p></body></html>"
+    html = b"Content-Type: text/html; charset=utf-8\r\n"
+    records = [
+        record(b"https://site.example.org/a", page, html),
+        record(b"https://site.example.org/untyped", b"\n  " + page, b"Server: x\r\n"),  # browsers sniff it: HTML
+        record(b"https://site.example.org/unknown", page, b"Content-Type: unknown/unknown\r\n"),
+        record(b"https://site.example.org/data", b"\x00\x01 binary, no type", b"Server: x\r\n"),
+        record(b"https://site.example.org/saved.html", page, html, kind=b"resource"),
+        record(b"https://site.example.org/logo.png", b"\x89PNG\r\n", b"Content-Type: image/png\r\n"),
+        record(b"https://site.example.org/file", page, b"Content-Type: application/octet-stream\r\n"),
+        record(b"https://site.example.org/old", b"", b"Location: /a\r\n", status=b"301 Moved Permanently"),
+        record(b"https://site.example.org/gone", page, html, status=b"404 Not Found"),
+        record(b"https://site.example.org/a", b"", html, kind=b"revisit"),
+        record(b"https://site.example.org/b", b"GET /b HTTP/1.1\r\n\r\n", b"", kind=b"request"),
+    ]
+    warc = tmp_path / "crawl.warc"
+    warc.write_bytes(b"".join(records))
+    not_pages: dict[int, str] = {}
+    items = list(read_warc(warc, damage=(damage := {}), not_pages=not_pages))
+    assert [it.name for it in items] == [f"https://site.example.org/{p}" for p in ("a", "untyped", "unknown",
+                                                                                     "saved.html")]
+    assert items[3].source == page and not damage
+    assert not_pages == {4: "no type, not HTML", 6: "image/png", 7: "application/octet-stream", 8: "status 301",
+                         9: "status 404", 10: "revisit"}
+    assert main(["extract", str(warc), "-o", str(tmp_path / "o"), "--model", str(tiny_model_file)]) == 0
+    assert (f"blockclf: {warc}: 6 records not read as pages: no type, not HTML 1, image/png 1, "
+            "application/octet-stream 1, status 301 1, status 404 1, revisit 1\n") in capsys.readouterr().err
+    assert len((tmp_path / "o" / "crawl.jsonl").read_text(encoding="utf-8").splitlines()) == 4
 
 
 def test_zstandard_bodies_are_decoded_within_the_limit_and_a_damaged_one_costs_only_itself(tmp_path, monkeypatch):

@@ -434,12 +434,14 @@ class _Run:
                     self.skip(str(archive), PageError("exists", f"{stopped} holds the pages a stopped run wrote "
                                                       "(give --resume to go on from them, --overwrite to start again)"))
                     continue
+            not_pages: dict[int, str] = {}
             try:
                 run = (partial(extract_jsonl, html_field=self.args.html_field, url_field=self.args.url_field) if jsonl
-                       else extract_warc)
+                       else partial(extract_warc, not_pages=not_pages))
                 run(archive, out_dir, self.opts, _form(self.args), jobs=self.args.jobs, progress=self.progress,
                     site=self.args.site, with_log=bool(self.args.removed_log), outcomes=self.outcomes,
                     resume=self.args.resume, on_resumed=self._resumed)
+                _report_not_pages(archive, not_pages)
             except OutputError as exc:
                 if exc.errno != errno.EBUSY:  # another run's partial file is not ours to offer
                     _kept(archive, target)
@@ -580,6 +582,20 @@ def _extract(args: argparse.Namespace, model: Model) -> int:
     if args.output is not None or n_skipped:
         _summary(job.n_done, job.skipped, job.flagged, stopped, job.counts["before"])
     return 1 if n_skipped else 0
+
+
+def _report_not_pages(archive: Path, not_pages: dict[int, str]) -> None:
+    """Say how many of a WARC's responses were not read as pages, and why: a crawl's redirects,
+    errors, images and duplicates, counted so that the pages written add up to what it holds."""
+    if not not_pages:
+        return
+    kinds = Counter(not_pages.values()).most_common()
+    listed = ", ".join(f"{why} {n}" for why, n in kinds[:8])
+    if len(kinds) > 8:
+        listed += f", {len(kinds) - 8} other kinds {sum(n for _, n in kinds[8:])}"
+    n = len(not_pages)
+    print(f"blockclf: {printable(archive)}: {n} {'record' if n == 1 else 'records'} not read as pages: {listed}",
+          file=sys.stderr)
 
 
 def _kept(archive: Path, target: Path | None) -> None:
