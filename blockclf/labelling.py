@@ -88,6 +88,11 @@ class LabelReport:
     no_content: list[str] = field(default_factory=list)  # written with every block boilerplate
     edited_blocks: int = 0
     unused_edits: int = 0
+    #: the edits that changed nothing, as (line of the edits file, page named, path): their path
+    #: is under no block of a labelled page (``unmatched_edits``: a typo, or a block the segmenter
+    #: reads under another path), or their page is none that was labelled (``unused_edit_lines``)
+    unmatched_edits: list[tuple[int, str, str]] = field(default_factory=list)
+    unused_edit_lines: list[tuple[int, str, str]] = field(default_factory=list)
 
     @property
     def n_written(self) -> int:
@@ -193,15 +198,22 @@ def _gold_file(path: Path, suffix: str) -> Path | None:
 
 
 def _apply_edits(blocks: Sequence[Block], content: np.ndarray,
-                 edits: Sequence[Edit]) -> tuple[np.ndarray, int]:
+                 edits: Sequence[Edit]) -> tuple[np.ndarray, int, list[Edit]]:
+    """The labels with ``edits`` applied, how many changed, and the edits whose path is under no block."""
     content = content.copy()
     changed = 0
-    for xpath, is_content, _line in sorted(edits, key=lambda e: e.line):  # later lines win
+    unmatched: list[Edit] = []
+    for edit in sorted(edits, key=lambda e: e.line):  # later lines win
+        matched = False
         for i, b in enumerate(blocks):
-            if _under(b.xpath, [xpath]) and content[i] != is_content:
-                content[i] = is_content
-                changed += 1
-    return content, changed
+            if _under(b.xpath, [edit.xpath]):
+                matched = True
+                if content[i] != edit.content:
+                    content[i] = edit.content
+                    changed += 1
+        if not matched:
+            unmatched.append(edit)
+    return content, changed, unmatched
 
 
 def _write_page(root: Path, dataset: str, page_id: str, raw: bytes, blocks: Sequence[Block],
@@ -324,7 +336,8 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
         page, labelled = read
         keys = {page_id, name, where} | ({page.path.name} if page.path is not None else set())
         used_edit_keys.update(k for k in keys if k in edits)
-        flags, gold, source = _edited(page, labelled, [e for key in sorted(keys) for e in edits.get(key, [])], report)
+        flags, gold, source = _edited(page, labelled, [e for key in sorted(keys) for e in edits.get(key, [])], report,
+                                      where)
         _write_page(out, dataset, page_id, page.raw, page.blocks, flags, gold)
         split = assign_split(page_id, dev, test)
         url = item.url if isinstance(item, Item) and item.url else page.doc.url
@@ -334,7 +347,10 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
         report.by_source[source] += 1
         if not gold.strip():  # an empty gold file, or an --exclude that takes in all the content
             report.no_content.append(where)
-    report.unused_edits = sum(len(v) for k, v in edits.items() if k not in used_edit_keys)
+    report.unused_edit_lines = sorted((e.line, k, e.xpath) for k, v in edits.items() if k not in used_edit_keys
+                                      for e in v)
+    report.unused_edits = len(report.unused_edit_lines)
+    report.unmatched_edits.sort()
     _finish_index(out, dataset, site, rows)
     return report
 
@@ -380,7 +396,7 @@ def _read_labelled(item: tuple[Path, str] | Item, where: str, limits: Limits, go
 
 
 def _edited(page: _Read, labelled: tuple[np.ndarray | None, str, str], page_edits: list[Edit],
-            report: LabelReport) -> tuple[np.ndarray | None, str, str]:
+            report: LabelReport, where: str) -> tuple[np.ndarray | None, str, str]:
     """The labels with the page's block edits applied (counted in ``report``), and the gold
     text they give, ending in a newline. A gold file's text is aligned to blocks only when
     edits need block labels."""
@@ -388,8 +404,9 @@ def _edited(page: _Read, labelled: tuple[np.ndarray | None, str, str], page_edit
     if page_edits:
         if flags is None:
             flags = from_gold(page.blocks, gold).content
-        flags, changed = _apply_edits(page.blocks, flags, page_edits)
+        flags, changed, unmatched = _apply_edits(page.blocks, flags, page_edits)
         report.edited_blocks += changed
+        report.unmatched_edits += [(e.line, where, e.xpath) for e in unmatched]
         source += " + edits"
     if flags is not None:
         gold = "\n".join(b.text for b, c in zip(page.blocks, flags) if c)

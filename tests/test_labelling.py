@@ -94,6 +94,29 @@ def test_block_edits_override_selector_labels(tmp_path):
     assert "Copyright" not in (out / "d/gold/p1.txt").read_text()
 
 
+def test_edits_that_change_nothing_are_named_with_their_line(tmp_path, capsys):
+    """An edit whose path has a typo, or whose page is none labelled, changed no label and was
+    only counted: which of a file's lines to mend was not said."""
+    site = _pages(tmp_path, 2)
+    edits = tmp_path / "edits.jsonl"
+    edits.write_text("\n".join(json.dumps(e) for e in (
+        {"page": "p0", "xpath": "/html/body/footer", "label": "content"},
+        {"page": "p0", "xpath": "/html/body/fotter", "label": "content"},
+        {"page": "p9.html", "xpath": "/html/body/footer", "label": "content"},
+        {"page": "p1", "xpath": "/html/body/div/h1", "label": "content"})) + "\n")  # already content: matched
+    rep = label_site(_inputs(site), tmp_path / "ds", content="div.post", dataset="d", edits=read_edits(edits))
+    assert rep.unmatched_edits == [(2, str(site / "p0.html"), "/html/body/fotter")]
+    assert rep.unused_edit_lines == [(3, "p9.html", "/html/body/footer")] and rep.unused_edits == 1
+    assert main(["label", str(site), "--content", "div.post", "-o", str(tmp_path / "ds2"), "--dataset", "d",
+                 "--edits", str(edits)]) == 1  # the site's empty page matches no selector
+    captured = capsys.readouterr()
+    assert (f"blockclf: warning: {edits}:2: /html/body/fotter is under no block of {site / 'p0.html'}: "
+            "no label changed\n") in captured.err
+    assert f"blockclf: warning: {edits}:3: page 'p9.html' is none of the pages labelled: no label changed\n" \
+        in captured.err
+    assert "block edits changed 1 block labels; 1 edits named no labelled page; 1 matched no block" in captured.out
+
+
 def test_bad_edits_and_selectors_are_refused(tmp_path):
     bad = tmp_path / "e.jsonl"
     bad.write_text('{"page": "a", "xpath": "/html", "label": "maybe"}\n')

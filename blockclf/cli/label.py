@@ -60,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
     return 1 if rep.no_match or rep.failed else 0
 
 
+#: the edits that changed nothing named one a line, up to this many
+_EDITS_NAMED = 20
+
+
 def _report(rep: LabelReport, args: argparse.Namespace) -> None:
     for path in rep.no_match:
         print(f"blockclf: skipped {printable(path)}: the selector matched nothing", file=sys.stderr)
@@ -73,7 +77,18 @@ def _report(rep: LabelReport, args: argparse.Namespace) -> None:
     print(f"labelled {rep.n_written} pages into {args.output} as dataset '{args.dataset}' ({splits}; "
           f"labels from: {sources or 'none'}); {len(rep.no_match)} with no selector match, {len(rep.failed)} failed")
     if args.edits:
-        print(f"block edits changed {rep.edited_blocks} block labels; {rep.unused_edits} edits named no labelled page")
+        edits = printable(args.edits)
+        said = sorted([(line, f"page {printable(page)!r} is none of the pages labelled")
+                       for line, page, _ in rep.unused_edit_lines]
+                      + [(line, f"{printable(xpath)} is under no block of {printable(page)}")
+                         for line, page, xpath in rep.unmatched_edits])
+        for line, why in said[:_EDITS_NAMED]:
+            print(f"blockclf: warning: {edits}:{line}: {why}: no label changed", file=sys.stderr)
+        if len(said) > _EDITS_NAMED:
+            print(f"blockclf: warning: {edits}: {len(said) - _EDITS_NAMED} more edits that changed nothing",
+                  file=sys.stderr)
+        print(f"block edits changed {rep.edited_blocks} block labels; {rep.unused_edits} edits named no labelled "
+              f"page; {len(rep.unmatched_edits)} matched no block")
 
 
 def _dataset_name(value: str) -> str:
