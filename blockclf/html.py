@@ -338,6 +338,8 @@ def _open_shadow_roots(root: etree._Element) -> None:
 
 #: a str that names a page file rather than holding a page: one line, no markup, a page suffix
 _PATH_LIKE = re.compile(r"^[^<>\n]{1,4096}\.(?:html?|htm|xhtml)(?:\.gz)?$", re.IGNORECASE)
+#: a str that is a web address rather than a page: what a fetching library's users pass first
+_URL_LIKE = re.compile(r"^\s*https?://[^\s<>]{1,4096}\s*$", re.IGNORECASE)
 
 
 def _check_arguments(source: object, encoding: object, limits: object) -> None:
@@ -348,6 +350,9 @@ def _check_arguments(source: object, encoding: object, limits: object) -> None:
         raise TypeError(f"encoding must be a str or None, not {type(encoding).__name__}")
     if limits is not None and not isinstance(limits, Limits):
         raise TypeError(f"limits must be a blockclf.Limits or None, not {type(limits).__name__}")
+    if isinstance(source, str) and _URL_LIKE.match(source):
+        raise PageError("url-as-text", f"{source.strip()[:200]!r} is a web address, and a str is read as HTML text: "
+                        "blockclf does not fetch pages; fetch it and give its bytes (with url=... for its address)")
     if isinstance(source, str) and _PATH_LIKE.match(source):
         raise PageError("path-as-text", f"{source[:200]!r} looks like a file name, and a str is read as HTML "
                         "text: give pathlib.Path(...) to read a file")
@@ -510,7 +515,8 @@ def parse(source: Source, encoding: str | None = None, limits: Limits | None = N
     Raises `PageError` for input that is empty, binary, JSON or XML, over the limits or not
     parseable, and `TypeError` (with a message naming the argument) for arguments of the
     wrong type. A ``str`` is HTML text: one that looks like a file name (``"page.html"``) is
-    refused with reason ``path-as-text``; wrap a path in `pathlib.Path`. A page the parser
+    refused with reason ``path-as-text``; wrap a path in `pathlib.Path`. One that is a web address
+    is refused with reason ``url-as-text``: pages are not fetched. A page the parser
     could read only by flattening its nesting, or that had to be
     cut short, comes back with a warning code in `Document.warnings`.
     """

@@ -312,13 +312,19 @@ def test_shipped_models_are_read_once_by_name(synthetic_page):
     assert extract(page, model="refined").scores.tolist() == extract(page, model=_model("refined")).scores.tolist()
 
 
-def test_a_str_naming_a_file_is_refused_with_a_clear_reason():
+def test_a_str_naming_a_file_or_a_web_address_is_refused_with_a_clear_reason():
     import blockclf
 
     with pytest.raises(blockclf.PageError) as err:
         blockclf.extract("page.html")
     assert err.value.reason == "path-as-text" and "pathlib.Path" in str(err.value)
     assert blockclf.extract("<p>page.html is a file name in running text, said a page.</p>").text
+    # a web address, which a user of a fetching library passes first, was read as a page of no text
+    for url in ("https://example.org/", " http://example.org/story.html\n"):
+        with pytest.raises(blockclf.PageError) as err:
+            blockclf.extract(url)
+        assert err.value.reason == "url-as-text" and "does not fetch pages" in str(err.value)
+    assert blockclf.extract("See https://example.org/ for the rest of the story, said the page.").text
 
 
 def test_extract_batch_names_what_it_takes(tiny_model):
