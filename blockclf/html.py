@@ -39,7 +39,7 @@ from .reading import (
     read_file_source,
     read_source,
 )
-from .streamed import place_streamed_parts
+from .streamed import drop_fallbacks, place_streamed_parts
 
 __all__ = ["ABSOLUTE_URL", "FLAG_WARNINGS", "Document", "Limits", "PageError", "Source", "check_deadline", "decode",
            "gunzip_bounded", "join_url", "most_attributes", "parse", "read_source"]
@@ -466,6 +466,8 @@ def _parseable(text: str, limits: Limits, warnings: list[str]) -> str:
     if _long_tag(limits.max_attributes).search(text):
         _check_attributes(_attribute_counts(text), limits)
     text = _END_BODY.sub("", text)
+    if "<!--$?-->" in text:
+        text = drop_fallbacks(text)
     if _DEFINITION_OPEN.search(text):
         text = _closed_definitions(text)
     return text

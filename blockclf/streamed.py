@@ -13,8 +13,9 @@ Read where they arrive, a page's article came after its FAQ, and a section's tex
 headings that should stand above it; the segmenter then saw its position and its heading path
 wrong. A part whose marker is missing stays at the end of the body, read there
 (`blockclf.elements.is_hidden` lets it through). A boundary's fallback ("Loading
-paragraph…") is left in place: without the comments React closes it with, where it ends
-cannot be known, and it is short text the classifier drops. A placed part's blocks have the
+paragraph…") is taken out before parsing when React's comments still mark where it ends
+(`drop_fallbacks`), as the script takes it out; in a page saved without its comments that
+cannot be known, and it is left. A placed part's blocks have the
 element paths (``xpath``) of that place, as a browser's page has them once the script has run,
 and CSS selectors and block edits in labelling find them there.
 """
@@ -27,6 +28,38 @@ from lxml import etree
 
 #: a streamed part's id (React may put the page's identifier prefix before it)
 _PART = re.compile(r"^(.*)S:([0-9a-f]+)$")
+#: the comments React marks a boundary with: ``<!--$?-->`` opens one still waiting for its part,
+#: ``<!--$-->`` and ``<!--$!-->`` others, ``<!--/$-->`` closes any; a waiting one's marker follows
+_BOUNDARY = re.compile(r'<!--(\$\??|\$!|/\$)-->(?:<template id="([^"<>]{0,64}B:([0-9a-f]+))"></template>)?')
+
+
+def drop_fallbacks(text: str) -> str:
+    """``text`` without the fallbacks ("Loading…") of the boundaries whose part it holds: what
+    lies between a waiting boundary's marker and the comment that closes it, as React's
+    script removes it when the part arrives. Boundaries whose part is missing keep theirs (a
+    browser shows the fallback until a script renders the content)."""
+    cuts: list[tuple[int, int]] = []
+    stack: list[tuple[int, bool]] = []  # per open boundary: where its fallback begins, and whether it goes
+    for m in _BOUNDARY.finditer(text):
+        kind, marker, number = m.groups()
+        if kind != "/$":
+            prefix = marker[: -len(number) - 2] if marker else ""
+            goes = kind == "$?" and marker is not None and f'<div hidden id="{prefix}S:{number}">' in text
+            stack.append((m.end(), goes))
+        elif stack:
+            begin, goes = stack.pop()
+            if goes:
+                cuts.append((begin, m.start()))
+    if not cuts:
+        return text
+    out, at = [], 0
+    for begin, end in sorted(cuts):
+        if begin < at:  # inside a fallback already cut: boundaries nest
+            continue
+        out.append(text[at:begin])
+        at = end
+    out.append(text[at:])
+    return "".join(out)
 
 
 def place_streamed_parts(root: etree._Element) -> int:

@@ -317,6 +317,22 @@ def test_a_part_react_streams_late_is_read_in_the_place_its_script_moves_it_to()
                             "hidden by its style A part holding its own marker Menu Not a streamed part".split())
 
 
+def test_a_fallback_react_takes_out_when_its_part_arrives_is_not_read():
+    """Where React's comments still mark a boundary, its "Loading…" fallback goes as the script
+    takes it out; a boundary whose part never came keeps it, as a browser shows it."""
+    html = ('<body><article><h1>Index funds</h1>'
+            '<!--$?--><template id="B:0"></template><div>Loading <!-- -->paragraph<!-- -->...</div><!--/$-->'
+            '<!--$--><p>Rendered at once.</p><!--/$-->'
+            '<!--$?--><template id="B:1"></template><div>Loading chart...</div><!--/$-->'
+            '<!--$?--><template id="B:2"></template><div>Loading <!--$?--><template id="B:3"></template>'
+            '<span>inner...</span><!--/$--> outer...</div><!--/$--></article>'
+            '<div hidden id="S:0"><p>An index fund tracks a market index.</p></div>'
+            '<div hidden id="S:2"><p>Its costs are low.</p></div><div hidden id="S:3"><p>Inner part.</p></div></body>')
+    assert [b.text for b in blocks_of(html)] == [
+        "Index funds", "An index fund tracks a market index.", "Rendered at once.", "Loading chart...",
+        "Its costs are low.", "Inner part."]
+
+
 def test_streamed_parts_are_placed_by_their_number_with_the_pages_prefix():
     root = etree.fromstring("<html><body><p>Intro</p><template id='R1P:a'></template><p>Outro</p>"
                             "<div hidden id='R1S:a'><p>Late</p></div><div hidden id='S:b'><p>Lost marker</p></div>"
