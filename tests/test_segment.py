@@ -340,6 +340,12 @@ def test_streamed_parts_are_placed_by_their_number_with_the_pages_prefix():
     assert place_streamed_parts(root) == 1
     assert [p.text for p in root.iter("p")] == ["Intro", "Late", "Outro", "Lost marker"]
     assert root.find(".//template") is None and root.find(".//div[@id='R1S:a']") is None
+    # two parts that hold each other's markers: one is placed, the other stays, nothing is lost
+    root = etree.fromstring("<html><body><div hidden id='S:1'><p>One</p><template id='P:2'></template></div>"
+                            "<div hidden id='S:2'><p>Two</p><template id='P:1'></template></div></body></html>",
+                            etree.HTMLParser())
+    assert place_streamed_parts(root) == 1
+    assert [p.text for p in root.iter("p")] == ["Two", "One"]
 
 
 def test_screen_reader_text_beside_visible_text_is_hidden_an_icons_label_is_read():
