@@ -69,6 +69,12 @@ class Page:
     budget_left: float | None = None
     revealed: list[Block] | None = None
 
+    def __repr__(self) -> str:
+        """The page in one line (its tree and blocks printed whole ran to hundreds of kilobytes)."""
+        name = f" {self.name!r}" if self.name else ""
+        return (f"<Page{name} {self.metadata.title or self.doc.title!r}: {len(self.blocks)} blocks, "
+                f"{len(self.hidden)} hidden, site {self.site!r}, lang {self.doc.lang!r}>")
+
 
 @dataclass
 class Result:
@@ -111,6 +117,16 @@ class Result:
     #: on a thread page, per block the post it is in (posts counted from 0 in page order, -1
     #: outside the thread); None on other pages
     post_number: np.ndarray | None = None
+
+    def __repr__(self) -> str:
+        """What the page is and what was kept, in one line: a page's blocks and arrays printed
+        whole ran to hundreds of kilobytes in a notebook (they are `blocks`, `scores`, `kept`)."""
+        name = f" {self.name!r}" if self.name else ""
+        kept = int(np.count_nonzero(self.kept))
+        chars = (f", {int(self.stats['kept_chars']):,} of {int(self.stats['page_chars']):,} characters"
+                 if "kept_chars" in self.stats and "page_chars" in self.stats else "")
+        return (f"<Result{name} {self.title[:80]!r}: {self.verdict}, {kept} of {len(self.blocks)} blocks kept{chars}, "
+                f"threshold {self.threshold:.3g}, warnings {self.warnings}>")
 
     @property
     def text(self) -> str:

@@ -327,6 +327,21 @@ def test_a_str_naming_a_file_or_a_web_address_is_refused_with_a_clear_reason():
     assert blockclf.extract("See https://example.org/ for the rest of the story, said the page.").text
 
 
+def test_a_result_and_a_page_print_in_one_line():
+    """Printed in a notebook, a result dumped every block's record and its arrays: 24 KB for the
+    example page, hundreds of kilobytes for a long one."""
+    import blockclf
+
+    html = (Path(__file__).resolve().parents[1] / "data" / "example.html").read_bytes()
+    result = blockclf.extract(html)
+    assert repr(result).startswith("<Result 'Why Rivers Meander': document, ")
+    assert f"{int(result.kept.sum())} of {len(result.blocks)} blocks kept" in repr(result)
+    assert "\n" not in repr(result) and len(repr(result)) < 200
+    page = blockclf.prepare(html, name="example")
+    assert repr(page) == f"<Page 'example' 'Why Rivers Meander': {len(page.blocks)} blocks, {len(page.hidden)} hidden, " \
+        f"site {page.site!r}, lang 'en'>"
+
+
 def test_extract_batch_names_what_it_takes(tiny_model):
     import blockclf
 
