@@ -72,7 +72,8 @@ class Page:
     def __repr__(self) -> str:
         """The page in one line (its tree and blocks printed whole ran to hundreds of kilobytes)."""
         name = f" {self.name!r}" if self.name else ""
-        return (f"<Page{name} {self.metadata.title or self.doc.title!r}: {len(self.blocks)} blocks, "
+        title = self.metadata.title or self.doc.title
+        return (f"<Page{name} {title[:80]!r}: {len(self.blocks)} blocks, "
                 f"{len(self.hidden)} hidden, site {self.site!r}, lang {self.doc.lang!r}>")
 
 

@@ -102,7 +102,7 @@ def sniffed(record: Any, headers: Any) -> bool:
 
 def looks_like_html(data: bytes) -> bool:
     """Whether a body begins as browsers take for HTML when no type is given (the WHATWG MIME
-    sniffing patterns: a doctype, a comment or one of 16 tags after whitespace)."""
+    sniffing patterns: a doctype, a comment or one of 15 tags after whitespace)."""
     return _HTML_START.match(data[:512].removeprefix(b"\xef\xbb\xbf").lstrip(b"\t\n\x0c\r ")) is not None
 
 
