@@ -33,11 +33,19 @@ _PART = re.compile(r"^(.*)S:([0-9a-f]+)$")
 _BOUNDARY = re.compile(r'<!--(\$\??|\$!|/\$)-->(?:<template id="([^"<>]{0,64}B:([0-9a-f]+))"></template>)?')
 
 
+_TAG = re.compile(r"<[^>]*>")
+#: the most words a fallback taken out may hold: React's are a spinner, a skeleton or a line
+#: ("Loading paragraph…"); more is not taken out, lest a page whose comments were edited or
+#: cut lose its text to a boundary closed further on than React closed it
+_FALLBACK_WORDS = 40
+
+
 def drop_fallbacks(text: str) -> str:
     """``text`` without the fallbacks ("Loading…") of the boundaries whose part it holds: what
     lies between a waiting boundary's marker and the comment that closes it, as React's
     script removes it when the part arrives. Boundaries whose part is missing keep theirs (a
-    browser shows the fallback until a script renders the content)."""
+    browser shows the fallback until a script renders the content), and so does one of over
+    `_FALLBACK_WORDS` words."""
     cuts: list[tuple[int, int]] = []
     stack: list[tuple[int, bool]] = []  # per open boundary: where its fallback begins, and whether it goes
     for m in _BOUNDARY.finditer(text):
@@ -48,7 +56,7 @@ def drop_fallbacks(text: str) -> str:
             stack.append((m.end(), goes))
         elif stack:
             begin, goes = stack.pop()
-            if goes:
+            if goes and len(_TAG.sub("", text[begin:m.start()]).split()) <= _FALLBACK_WORDS:
                 cuts.append((begin, m.start()))
     if not cuts:
         return text

@@ -331,6 +331,13 @@ def test_a_fallback_react_takes_out_when_its_part_arrives_is_not_read():
     assert [b.text for b in blocks_of(html)] == [
         "Index funds", "An index fund tracks a market index.", "Rendered at once.", "Loading chart...",
         "Its costs are low.", "Inner part."]
+    # a closing comment lost from an edited page: the next one found closes far more than a
+    # fallback, and nothing is taken out
+    lost = ('<body><!--$?--><template id="B:0"></template><div>Loading...</div>'
+            + "<p>A paragraph of the article itself, in words enough to be more than a fallback.</p>" * 5
+            + '<!--/$--><div hidden id="S:0"><p>Late part.</p></div></body>')
+    texts = [b.text for b in blocks_of(lost)]
+    assert texts[0] == "Late part." and texts[1] == "Loading..." and len(texts) == 7
 
 
 def test_streamed_parts_are_placed_by_their_number_with_the_pages_prefix():
