@@ -590,11 +590,11 @@ def _report_not_pages(archive: Path, not_pages: dict[int, str]) -> None:
     if not not_pages:
         return
     kinds = Counter(not_pages.values()).most_common()
-    listed = ", ".join(f"{why} {n}" for why, n in kinds[:8])
+    listed = ", ".join(f"{why} {n:,}" for why, n in kinds[:8])
     if len(kinds) > 8:
-        listed += f", {len(kinds) - 8} other kinds {sum(n for _, n in kinds[8:])}"
+        listed += f", {len(kinds) - 8} other kinds {sum(n for _, n in kinds[8:]):,}"
     n = len(not_pages)
-    print(f"blockclf: {printable(archive)}: {n} {'record' if n == 1 else 'records'} not read as pages: {listed}",
+    print(f"blockclf: {printable(archive)}: {n:,} {'record' if n == 1 else 'records'} not read as pages: {listed}",
           file=sys.stderr)
 
 
