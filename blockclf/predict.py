@@ -50,6 +50,7 @@ from .site import (
     label_value_pairs,
     may_get_evidence,
 )
+from .tables import keep_whole_tables
 
 __all__ = ["Page", "Result", "extract", "extract_batch", "prepare"]
 
@@ -170,7 +171,7 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
         shown_all = page.revealed if page.revealed is not None else merged  # hidden text with its structure
         tables, boxes = _tables(mdl, [shown_all], [page.doc.title], [None])
         scores, table = mdl.score(tables[0], boxes, sure=sure)
-        kept = keep_labels(scores >= threshold, label_value_pairs(shown_all))
+        kept = keep_whole_tables(shown_all, keep_labels(scores >= threshold, label_value_pairs(shown_all)))
         kept &= np.array([hidden_kind(b) not in NEVER_KEPT for b in shown_all], dtype=bool)
         if any(b.hidden for b, k in zip(shown_all, kept) if k):  # else the visible reading stands
             return _Decisions(shown_all, scores, kept, _reasons(mdl, table, top) if explain else None,
@@ -273,9 +274,9 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     for p, table, pp, head in zip(pages, tables, pairs, heads):
         n = len(table)
         s = scores[start:start + n]
-        kept, page_thr = keep_labels(s >= thr, pp), thr
+        kept, page_thr = keep_whole_tables(p.blocks, keep_labels(s >= thr, pp)), thr
         if fallback is not None and not kept.any():
-            lower = keep_labels(s >= fallback, pp)
+            lower = keep_whole_tables(p.blocks, keep_labels(s >= fallback, pp))
             if lower.any():
                 kept, page_thr = lower, fallback
         dec = _Decisions(p.blocks, s, kept, reasons[start:start + n] if reasons is not None else None)
@@ -331,7 +332,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     first reading, an index, stands); None when it keeps nothing more or is not an index.
     ``pairs``: the blocks' `label_value_pairs`; ``head``: the page's headline.
     """
-    more = keep_labels(dec.scores >= threshold, pairs)
+    more = keep_whole_tables(dec.blocks, keep_labels(dec.scores >= threshold, pairs))
     more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
     if comment is not None:
         more &= ~comment
