@@ -39,7 +39,7 @@ from .reading import (
     read_file_source,
     read_source,
 )
-from .streamed import drop_fallbacks, place_streamed_parts
+from .streamed import drop_fallbacks, place_streamed_parts, put_content
 
 __all__ = ["ABSOLUTE_URL", "FLAG_WARNINGS", "Document", "Limits", "PageError", "Source", "check_deadline", "decode",
            "gunzip_bounded", "join_url", "most_attributes", "parse", "read_source"]
@@ -313,27 +313,8 @@ def _open_shadow_roots(root: etree._Element) -> None:
     text there. Other templates stay unread, as scripts use them."""
     shadows = [t for t in root.iter("template") if t.get("shadowrootmode") is not None or t.get("shadowroot")]
     for t in reversed(shadows):  # innermost last in document order: each moved after those inside it
-        parent = t.getparent()
-        if parent is None:
-            continue
-        at = parent.index(t)
-        if t.text:  # the template's own leading text joins what stands before it
-            before = parent[at - 1] if at else None
-            if before is not None:
-                before.tail = (before.tail or "") + t.text
-            else:
-                parent.text = (parent.text or "") + t.text
-        children = list(t)
-        if t.tail:
-            if children:
-                children[-1].tail = (children[-1].tail or "") + t.tail
-            elif at:
-                parent[at - 1].tail = (parent[at - 1].tail or "") + t.tail
-            else:
-                parent.text = (parent.text or "") + t.tail
-        parent.remove(t)
-        for i, child in enumerate(children):
-            parent.insert(at + i, child)
+        if t.getparent() is not None:
+            put_content(t, t)
 
 
 #: a str that names a page file rather than holding a page: one line, no markup, a page suffix

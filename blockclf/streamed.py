@@ -26,6 +26,8 @@ import re
 
 from lxml import etree
 
+__all__ = ["drop_fallbacks", "place_streamed_parts", "put_content"]
+
 #: a streamed part's id (React may put the page's identifier prefix before it)
 _PART = re.compile(r"^(.*)S:([0-9a-f]+)$")
 #: the comments React marks a boundary with: ``<!--$?-->`` opens one still waiting for its part,
@@ -102,12 +104,18 @@ def place_streamed_parts(root: etree._Element) -> int:
 def _move_content(part: etree._Element, marker: etree._Element) -> None:
     """Put ``part``'s text and children where ``marker`` stands, then remove both, keeping the
     text that follows each of them (an element's tail) where it was."""
-    if part.text:
-        _append_before(marker, part.text)
-    for child in list(part):
-        marker.addprevious(child)  # its tail moves with it
-    _remove(marker)
+    put_content(part, marker)
     _remove(part)
+
+
+def put_content(source: etree._Element, at: etree._Element) -> None:
+    """Put ``source``'s text and children in the place of ``at`` (which may be ``source``
+    itself: an element unwrapped) and remove ``at``, keeping the text after it (its tail)."""
+    if source.text:
+        _append_before(at, source.text)
+    for child in list(source):
+        at.addprevious(child)  # its tail moves with it
+    _remove(at)
 
 
 def _append_before(el: etree._Element, text: str) -> None:
