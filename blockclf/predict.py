@@ -171,7 +171,7 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
         shown_all = page.revealed if page.revealed is not None else merged  # hidden text with its structure
         tables, boxes = _tables(mdl, [shown_all], [page.doc.title], [None])
         scores, table = mdl.score(tables[0], boxes, sure=sure)
-        kept = keep_whole_tables(shown_all, keep_labels(scores >= threshold, label_value_pairs(shown_all)))
+        kept = _kept_with(shown_all, scores >= threshold, label_value_pairs(shown_all))
         kept &= np.array([hidden_kind(b) not in NEVER_KEPT for b in shown_all], dtype=bool)
         if any(b.hidden for b, k in zip(shown_all, kept) if k):  # else the visible reading stands
             return _Decisions(shown_all, scores, kept, _reasons(mdl, table, top) if explain else None,
@@ -190,6 +190,12 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
 #: seconds that features and scoring take per block, with a margin (22 us measured on the
 #: 2-core machine the benchmarks run on): what a page's time budget must still hold
 SCORING_SECONDS_PER_BLOCK = 30e-6
+
+
+def _kept_with(blocks: Sequence[Block], over: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    """The blocks kept when those ``over`` the threshold are: with the labels of kept values
+    (`site.keep_labels`) and the data tables half kept made whole (`tables.keep_whole_tables`)."""
+    return keep_whole_tables(blocks, keep_labels(over, pairs))
 
 
 def _check_scoring_budget(page: Page) -> None:
@@ -274,9 +280,9 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     for p, table, pp, head in zip(pages, tables, pairs, heads):
         n = len(table)
         s = scores[start:start + n]
-        kept, page_thr = keep_whole_tables(p.blocks, keep_labels(s >= thr, pp)), thr
+        kept, page_thr = _kept_with(p.blocks, s >= thr, pp), thr
         if fallback is not None and not kept.any():
-            lower = keep_whole_tables(p.blocks, keep_labels(s >= fallback, pp))
+            lower = _kept_with(p.blocks, s >= fallback, pp)
             if lower.any():
                 kept, page_thr = lower, fallback
         dec = _Decisions(p.blocks, s, kept, reasons[start:start + n] if reasons is not None else None)
@@ -332,7 +338,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     first reading, an index, stands); None when it keeps nothing more or is not an index.
     ``pairs``: the blocks' `label_value_pairs`; ``head``: the page's headline.
     """
-    more = keep_whole_tables(dec.blocks, keep_labels(dec.scores >= threshold, pairs))
+    more = _kept_with(dec.blocks, dec.scores >= threshold, pairs)
     more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
     if comment is not None:
         more &= ~comment
