@@ -87,7 +87,6 @@ class LabelReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     no_content: list[str] = field(default_factory=list)  # written with every block boilerplate
     edited_blocks: int = 0
-    unused_edits: int = 0
     #: the edits that changed nothing, as (line of the edits file, page named, path): their path
     #: is under no block of a labelled page (``unmatched_edits``: a typo, or a block the segmenter
     #: reads under another path), or their page is none that was labelled (``unused_edit_lines``)
@@ -97,6 +96,11 @@ class LabelReport:
     @property
     def n_written(self) -> int:
         return sum(self.written.values())
+
+    @property
+    def unused_edits(self) -> int:
+        """How many edits named no page that was labelled."""
+        return len(self.unused_edit_lines)
 
 
 def compile_selector(selector: str):
@@ -349,7 +353,6 @@ def label_site(pages: Sequence[tuple[Path, str] | Item], out: str | Path, *, con
             report.no_content.append(where)
     report.unused_edit_lines = sorted((e.line, k, e.xpath) for k, v in edits.items() if k not in used_edit_keys
                                       for e in v)
-    report.unused_edits = len(report.unused_edit_lines)
     report.unmatched_edits.sort()
     _finish_index(out, dataset, site, rows)
     return report
