@@ -183,6 +183,17 @@ def _verbatim(code: str) -> str:
     return "\n".join(lines)
 
 
+def _attributes(el: etree._Element, doc: Document) -> dict[str, str]:
+    """``el``'s attributes, read once; the page's time budget is checked after an element of
+    many (`_MANY_ATTRIBUTES`), whose reading takes time growing with their square."""
+    items = el.items()
+    if not items:
+        return _NO_ATTRIBUTES
+    if len(items) > _MANY_ATTRIBUTES:
+        check_deadline(doc)
+    return cast("dict[str, str]", dict(items))  # an HTML tree's values are str
+
+
 def _flat_text(el: etree._Element, skip_tags: frozenset[str], doc: Document, counts: list[int] | None = None) -> str:
     """Text of a subtree read without its structure, iteratively (past `Limits.max_depth`, and for
     a hidden element, whose own hiding is ignored; hidden elements inside it are left out, but not
@@ -205,12 +216,9 @@ def _flat_text(el: etree._Element, skip_tags: frozenset[str], doc: Document, cou
         tag = item.tag.lower() if isinstance(item.tag, str) else None
         if tag is None or tag in skip_tags:
             continue
-        if item is not el and len(item.attrib):
-            items = item.items()
-            if len(items) > _MANY_ATTRIBUTES:
-                check_deadline(doc)
-            attrib = cast("dict[str, str]", dict(items))
-            if is_hidden(item, attrib, attrib.get("style")):
+        if item is not el:
+            attrib = _attributes(item, doc)
+            if attrib and is_hidden(item, attrib, attrib.get("style")):
                 continue
         link = in_link
         if tag == "a" and item.get("href") is not None:
@@ -674,10 +682,7 @@ class _Segmenter:
             self.doc.warnings.append("too-deep")
         # read once: each lookup through lxml decodes the attribute again, and a page's elements
         # are looked up a dozen times each (hidden, consent, tokens, furniture, links)
-        items = el.items()
-        if len(items) > _MANY_ATTRIBUTES:  # reading them took time growing with their square
-            check_deadline(self.doc)
-        attrib = cast("dict[str, str]", dict(items)) if items else _NO_ATTRIBUTES  # an HTML tree's values are str
+        attrib = _attributes(el, self.doc)
         n_attrib = len(attrib)
         skipped = tag in self.skip_tags
         style = attrib.get("style") if n_attrib and not skipped else None
