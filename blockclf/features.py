@@ -276,20 +276,25 @@ def feature_matrix(blocks: Sequence[Block], title: str = "", repetition: Repetit
     out = np.full((n, len(FEATURES)), np.nan)  # a column left unfilled shows as NaN, which tests catch
     if n == 0:
         return out
-    stats = [_text_stats(b.text) for b in blocks]
-    counts = np.array([st[1:] for st in stats], dtype=float)
+    title_toks = frozenset(tokens(title))
+    rows, in_title = [], []
+    for b in blocks:  # each block's tokens go once counted: a page's together outweighed its table
+        st = _text_stats(b.text)
+        rows.append(st[1:])
+        in_title.append(len(title_toks.intersection(st[0])) if title_toks else 0)
+    counts = np.array(rows, dtype=float)
     fw_count = counts[:, 3]
-    flags = _flag_grid(blocks)
-    out[:, _FLAGS_AT:_FLAGS_AT + _N_FLAGS] = flags
+    out[:, _FLAGS_AT:_FLAGS_AT + _N_FLAGS] = _flag_grid(blocks)
+    is_p = out[:, _FLAGS_AT + _TAG_AT["p"]].copy()
     f = _block_columns(counts, _given(blocks))
-    f.update(_title_columns(title, [st[0] for st in stats], f["n_tokens"]))
+    f.update(_title_columns(len(title_toks), np.array(in_title, dtype=float), f["n_tokens"]))
     f.update(_position_columns(f))
     total_words = max(f["n_words"].sum(), 1)
     xpaths = [b.xpath for b in blocks]
     if ancestors is None:  # shared with the region vote below
         ancestors = region.page_ancestors(xpaths)
     f.update(_container_columns(f, fw_count, xpaths, ancestors, total_words))
-    f.update(_neighbour_columns(f, flags[:, _TAG_AT["p"]], fw_count, total_words))
+    f.update(_neighbour_columns(f, is_p, fw_count, total_words))
     f.update(region.region_columns(xpaths, [b.tag for b in blocks], f["n_chars"], f["link_chars"], f["n_words"],
                                    f["n_commas"], f["depth"], ancestors))
     f.update(_site_columns(repetition, n))
@@ -349,14 +354,12 @@ def _block_columns(counts: np.ndarray, given: np.ndarray) -> dict[str, np.ndarra
     return f
 
 
-def _title_columns(title: str, toks: Sequence[Sequence[str]], n_tokens: np.ndarray) -> dict[str, np.ndarray]:
-    """How much of each block is title words, and how much of the title it holds (NaN without a title)."""
-    n = len(toks)
-    title_toks = set(tokens(title))
-    if not title_toks:
-        return {"title_overlap": np.full(n, np.nan), "title_cover": np.full(n, np.nan)}
-    inter = np.fromiter((len(title_toks.intersection(t)) for t in toks), float, n)
-    return {"title_overlap": inter / np.maximum(n_tokens, 1), "title_cover": inter / len(title_toks)}
+def _title_columns(n_title: int, in_title: np.ndarray, n_tokens: np.ndarray) -> dict[str, np.ndarray]:
+    """How much of each block is title words, and how much of the title it holds (NaN without a
+    title): ``in_title`` counts each block's distinct title words, ``n_title`` the title's."""
+    if not n_title:
+        return {"title_overlap": np.full(len(in_title), np.nan), "title_cover": np.full(len(in_title), np.nan)}
+    return {"title_overlap": in_title / np.maximum(n_tokens, 1), "title_cover": in_title / n_title}
 
 
 def _position_columns(f: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
