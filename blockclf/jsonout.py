@@ -53,19 +53,22 @@ def lines(rows: Iterable[dict[str, Any]]) -> str:
 
 
 def _document(doc: dict[str, Any], dump: Any) -> bytes:
-    fields = []
-    for key, value in doc.items():
+    """The document's parts joined once: a page of 50,000 blocks encodes to 50 MB, and every
+    concatenation on the way would copy it again."""
+    parts: list[bytes | memoryview] = [b"{\n"]
+    for n, (key, value) in enumerate(doc.items()):
+        parts += (b",\n " if n else b" ", dump(key), b": ")
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            text = _records(value, dump)
+            parts += _records(value, dump)
         else:
-            text = dump(value)
-        fields.append(b" " + dump(key) + b": " + text)
-    return b"{\n" + b",\n".join(fields) + b"\n}\n"
+            parts.append(dump(value))
+    parts.append(b"\n}\n")
+    return b"".join(parts)
 
 
-def _records(records: list[dict[str, Any]], dump: Any) -> bytes:
-    """A list of records as JSON, one record a line: the whole list in one call, then split
-    where one record ends and the next begins (in encoded JSON a quote inside a string is
+def _records(records: list[dict[str, Any]], dump: Any) -> list[bytes | memoryview]:
+    """A list of records as JSON, one record a line, in parts: the whole list in one call, then
+    split where one record ends and the next begins (in encoded JSON a quote inside a string is
     escaped, so ``},{"key":`` with the records' first key marks that place, unless a nested
     record starts with that key too: then the records are encoded one by one)."""
     first = next(iter(records[0]), None)
@@ -75,5 +78,6 @@ def _records(records: list[dict[str, Any]], dump: Any) -> bytes:
         for comma, colon in ((b",", b":"), (b", ", b": ")):  # orjson's separators, the json module's
             between = b"}" + comma + b"{" + key + colon
             if whole.count(between) == len(records) - 1:
-                return b"[\n  " + whole[1:-1].replace(between, b"},\n  {" + key + colon) + b"\n ]"
-    return b"[\n  " + b",\n  ".join(map(dump, records)) + b"\n ]"
+                lines = whole.replace(between, b"},\n  {" + key + colon)
+                return [b"[\n  ", memoryview(lines)[1:-1], b"\n ]"]
+    return [b"[\n  ", b",\n  ".join(map(dump, records)), b"\n ]"]
