@@ -369,3 +369,24 @@ def test_site_stats_of_pages_are_those_of_one_extraction(tmp_path, synthetic_pag
     pages = [prepare(f, name=str(f)) for f in sorted(d.iterdir()) if f.name != "bad.html"]
     expected = site_stats([page_record(r) for r in extract_batch(pages)])
     assert json.loads((tmp_path / "stats.json").read_text(encoding="utf-8")) == json.loads(json.dumps(expected))
+
+
+def test_site_build_says_which_pages_it_did_not_count(site_dir, tmp_path, capsys):
+    """Copies of a page and pages without text are counted once: a profile of wcxb's 1,170
+    train pages counted 1,158 and said nothing of the other 12."""
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for n in range(3):
+        (folder / f"story{n}.html").write_text(site_page(n))
+    (folder / "story0-copy.html").write_text(site_page(0))
+    for n in range(2):
+        (folder / f"shell{n}.html").write_text('<html><head><link rel="canonical" '
+                                                f'href="https://example-news.com/app/{n}"></head><body></body></html>')
+    prof_path = tmp_path / "site.json"
+    assert main(["site", "build", str(folder), "-o", str(prof_path)]) == 0
+    out = capsys.readouterr().out
+    assert "4 new pages, 4 in profile" in out
+    assert "(2 pages not counted: 1 copy of a page already counted, 1 without text, like one counted before)" in out
+    assert main(["site", "build", str(folder / "story1.html"), "-o", str(prof_path), "--update"]) == 0
+    assert "0 new pages, 4 in profile" in (out := capsys.readouterr().out)
+    assert "(1 page not counted: 1 copy of a page already counted)" in out

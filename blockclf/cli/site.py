@@ -85,6 +85,31 @@ def _not_the_site(name: str, site: str | None, kept: str) -> None:
 
 
 @dataclass
+class _Again:
+    """The pages `site build` read but did not count: a copy of a page already counted (the
+    same block texts and paths, a profile's identity of a page), or a second page without
+    text. Counting them again would make a copy evidence for itself."""
+
+    copies: int = 0
+    empty: int = 0
+
+    def note(self, counted: bool, page: Page | _Counted) -> None:
+        if not counted:
+            if len(page.texts if isinstance(page, _Counted) else page.blocks):
+                self.copies += 1
+            else:
+                self.empty += 1
+
+    def words(self) -> str:
+        """What the summary line says of them, nothing when there are none."""
+        parts = [f"{n} {what}" for n, what in ((self.copies, "copies of pages already counted" if self.copies > 1
+                                                else "copy of a page already counted"),
+                                               (self.empty, "without text, like one counted before")) if n]
+        n = self.copies + self.empty
+        return f" ({n} {'page' if n == 1 else 'pages'} not counted: {', '.join(parts)})" if n else ""
+
+
+@dataclass
 class _Counted:
     """What `site build` keeps of a page that names no site until the profile's site is known:
     its keys and its block texts' starts."""
@@ -112,25 +137,31 @@ def cmd_build(args: argparse.Namespace) -> int:
     elif args.site:
         prof = SiteProfile(args.site)
     added = skipped = 0
+    again = _Again()  # pages whose blocks a page already counted has: not counted a second time
     if prof is not None:
         for page in pages:
             if prof.matches(page.site):
-                added += prof.add(page.blocks)
+                counted = prof.add(page.blocks)
+                added += counted
+                again.note(counted, page)
             else:
                 _not_the_site(page.name or "", page.site, prof.site)
                 skipped += 1
     else:
         per_site: dict[str, SiteProfile] = {}
         names: dict[str, list[str]] = {}  # each site's pages (the most wins; the others are named as skipped)
+        agains: dict[str, _Again] = {}
         loose: list[_Counted] = []  # pages with no site: they join the site kept
         for page in pages:
             if not page.site:
                 loose.append(_counted(page))
                 continue
             names.setdefault(page.site, []).append(page.name or "")
-            per_site.setdefault(page.site, SiteProfile(page.site)).add(page.blocks)
+            counted = per_site.setdefault(page.site, SiteProfile(page.site)).add(page.blocks)
+            agains.setdefault(page.site, _Again()).note(counted, page)
         kept = max(names, key=lambda site: len(names[site]), default="")  # the first of equals, as before
         prof = per_site.get(kept) or SiteProfile(kept)
+        again = agains.get(kept, again)
         added = prof.n_pages  # a new profile: every page it counts is new
         for site, site_names in names.items():
             if site != kept:
@@ -138,10 +169,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                     _not_the_site(name, site, kept)
                 skipped += len(site_names)
         for one in loose:
-            added += prof.add_sampled(one.texts, one.paths, one.samples)
+            counted = prof.add_sampled(one.texts, one.paths, one.samples)
+            added += counted
+            again.note(counted, one)
     prof.save(args.output)
     print(f"site {prof.site or '(unknown)'}: {added} new pages, {prof.n_pages} in profile, "
-          f"{len(prof.texts)} distinct block texts; written to {args.output}")
+          f"{len(prof.texts)} distinct block texts{again.words()}; written to {args.output}")
     return 1 if skipped or failed else 0
 
 
