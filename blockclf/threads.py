@@ -26,9 +26,9 @@ time or an age ("May 2, 2024", "19:44", "2 years ago", "Posted", "Joined") in at
 such line. Of the page's threads, the one holding most text is taken.
 
 *Decisions.* Every block of the body slot is kept, and so is every block of a reply nested in
-a post (the body slot under more elements of the post's tag). The dated header lines keep the
-model's decision: whether a thread's text includes who wrote each post and when is a matter
-of convention, and a reader of the thread may want it. Any other slot that recurs in at least
+a post (the body slot under more elements of the post's tag, whichever of them it is). The
+dated header lines keep the model's decision: whether a thread's text includes who wrote each
+post and when is a matter of convention, and a reader of the thread may want it. Any other slot that recurs in at least
 `MIN_FURNITURE_SHARE` of the posts (and in two), and of whose characters the model keeps
 under `DROP_SHARE`, is the posts' furniture: its blocks are removed, except those the model
 scored `MIN_CONFIDENT` or more. A post's signature (`SIGNATURE_TOKENS`) is furniture whatever its
@@ -293,8 +293,9 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
     if not any(scores[i] >= MIN_CONFIDENT for i, s in zip(rep.members, rep.slots) if s == body):
         return None
     recurring = max(2, MIN_FURNITURE_SHARE * len(posts))
-    # a reply nested in a post (``/div/div/p`` under ``/div/p`` posts) has a body too
-    nested = re.compile(rf"^(?:/{re.escape(rep.tag)})+{re.escape(body)}$")
+    # a reply nested in a post (``/div/div/p`` under ``/div/p`` posts) has a body too, the
+    # second reply at a level (``/div/div[2]/div/p``) as the first
+    nested = re.compile(rf"^(?:/{re.escape(rep.tag)}(?:\[\d+\])?)+{re.escape(body)}$")
     bodies = {s for s in chars if s == body or nested.match(s)}
     furniture = {s for s, c in chars.items() if s not in bodies and s not in headers
                  and len(slot_posts[s]) >= recurring and kept_chars.get(s, 0) < DROP_SHARE * c}

@@ -258,3 +258,24 @@ def test_a_date_line_is_never_a_posts_body_though_it_holds_more_characters():
     roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
     assert all(roles[text] == BODY for text in _SHORT_REPLIES)
     assert roles["2021-01-02 10:32:38"] == POST  # the dated header: left to the model, not the body
+
+
+def test_every_reply_nested_in_a_post_is_a_body_not_only_the_first_at_its_level():
+    """A threaded forum nests each reply in the post it answers (``div > div > p`` under the
+    post's ``div > p``). The second reply to a post sits at ``div[2]``: it was read as the
+    rest of the post, left to the model, which dropped the short ones ("yo", "hello")."""
+
+    def post(n: int, who: str, text: str, replies: str = "") -> str:
+        return (f'<div class="post"><div class="head">{who} - {n} years ago</div><p>{text}</p>{replies}'
+                '<div class="foot">reply</div></div>')
+
+    nested = post(1, "cos", "yoyo") + post(1, "homie", "yo")  # two replies at one level: div[1], div[2]
+    page = ('<html><body><main><h1>A minimal forum</h1>'
+            + post(2, "ann", QUESTION) + post(2, "bob", REPLIES[0], nested) + post(2, "cy", REPLIES[1])
+            + post(2, "dee", REPLIES[2]) + "</main></body></html>")
+    blocks = _blocks(page)
+    thread = find_thread(blocks, _scores(blocks, QUESTION), _scores(blocks, QUESTION) >= 0.5)
+    assert thread is not None
+    roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
+    assert roles["yoyo"] == BODY and roles["yo"] == BODY
+    assert all(roles[text] == BODY for text in REPLIES)
