@@ -396,7 +396,7 @@ class PageChecks:
 
 
 def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str | None,
-                dated: bool = False) -> PageChecks:
+                dated: bool = False, thread: bool = False) -> PageChecks:
     """Statistics, verdict and warnings of a page from its blocks and decisions.
 
     Verdicts, the first that holds (docs/page-signals.md says exactly what each counts):
@@ -404,9 +404,9 @@ def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str 
     error, and little was kept; the reason is added as a warning, one of `ERROR_REASONS`),
     ``too-little-text`` (under `MIN_KEPT_CHARS` on the page), ``index``
     (the main content is a list of links or teasers: `index_score` over 0, a body under
-    `INDEX_MAX_BODY` characters and no code block kept), otherwise
+    `INDEX_MAX_BODY` characters and no code block kept, and not one thread's posts), otherwise
     ``document``. ``dated``: the page names its publication or modification date, or its author
-    (metadata).
+    (metadata); ``thread``: `blockclf.threads` found the posts of a thread on it.
     """
     stats = _page_stats(blocks, kept)
     stats["index_score"] = round(index_score(stats, url, title, dated), 4)
@@ -415,7 +415,7 @@ def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str 
     reason = error_reason(blocks, kept, title) if kept_chars < ERROR_MAX_KEPT_CHARS else None
     if reason is not None and page_chars:
         warnings.append(reason)
-    verdict = _verdict(stats, reason)
+    verdict = _verdict(stats, reason, thread and thread_address(url))
     if page_chars and kept_chars < MIN_KEPT_CHARS:
         warnings.append("too-short")
     if page_chars >= SUBSTANTIAL_PAGE and kept_chars / page_chars < LOW_KEPT_RATIO:
@@ -455,16 +455,34 @@ def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
     }
 
 
-def _verdict(stats: dict[str, float], reason: str | None) -> str:
+def _verdict(stats: dict[str, float], reason: str | None, one_thread: bool) -> str:
     if stats["page_chars"] == 0:
         return "empty"
     if reason is not None:
         return "error"
     if stats["page_chars"] < MIN_KEPT_CHARS:
         return "too-little-text"
-    if stats["index_score"] > 0 and stats["kept_body_chars"] < INDEX_MAX_BODY and not stats["kept_code_blocks"]:
+    if stats["index_score"] > 0 and stats["kept_body_chars"] < INDEX_MAX_BODY and not stats["kept_code_blocks"] \
+            and not one_thread:
         return "index"
     return "document"
+
+
+#: an address that names one thread of a forum or one question: a thread's or a topic's path
+#: with its name or number after it (``/threads/name.123/``, ``/t/name/42``, ``/topic/356004-…``,
+#: ``/questions/42/…``, ``/post/21018364``), or a board's script showing one (``viewtopic.php``,
+#: ``showthread.php``, ``?mod=viewthread``). A forum's own index (``/forums/``) is not one.
+_THREAD_URL = re.compile(r"/(?:threads?|t|questions?|discussions?)/[^/?#]+|/(?:topics?|posts?)/\d+(?:[-/?#.]|$)"
+                         r"|/(?:viewtopic|showthread|viewthread)(?:\.\w+)?(?:[/?#]|$)|[?&]mod=viewthread",
+                         re.IGNORECASE)
+
+
+def thread_address(url: str | None) -> bool:
+    """Whether the page's address names one thread or one question (`_THREAD_URL`): with the
+    posts of a thread found on it, the page is that thread, however short its posts, not a
+    list of links (its replies score under an article's paragraphs, and a board's threads of
+    one-line replies read as an index)."""
+    return bool(url and _THREAD_URL.search(url))
 
 
 def _title_missing(blocks: Sequence[Block], kept: np.ndarray, title: str) -> bool:

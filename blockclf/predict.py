@@ -302,7 +302,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         # an ad slot's or a share bar's label is never content, whatever it scored
         dec.kept = dec.kept & ~label_mask(dec.blocks, dec.kept)
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
-        checks = page_checks(dec.blocks, dec.kept, head, p.url, dated)
+        checks = page_checks(dec.blocks, dec.kept, head, p.url, dated, thread is not None)
         if checks.verdict == "index" and threshold is None:
             # the label/value pairs are the batch's unless hidden blocks joined the page's blocks
             page_pairs = pp if dec.blocks is p.blocks else label_value_pairs(dec.blocks)
@@ -348,7 +348,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     kept = dec.kept | more
     if not (kept & ~dec.kept).any():
         return None
-    checks = page_checks(dec.blocks, kept, head, page.url, dated)
+    checks = page_checks(dec.blocks, kept, head, page.url, dated, dec.post is not None)
     return (kept, checks) if checks.verdict == "index" else None
 
 

@@ -21,6 +21,7 @@ from blockclf.checks import (
     page_checks,
     repeat_units,
     slug_words,
+    thread_address,
     title_words,
     verdict_flag,
 )
@@ -428,13 +429,17 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
                  - 0.23 * math.log1p(body_chars) - 0.55 * min(slug, 4) - 1.15 * dated
                  - 1.15 * math.log1p(title_words))
         assert round(score, 4) == page["stats"]["index_score"]
+        thread_url = re.compile(r"/(?:threads?|t|questions?|discussions?)/[^/?#]+|/(?:topics?|posts?)/\d+"
+                                r"(?:[-/?#.]|$)|/(?:viewtopic|showthread|viewthread)(?:\.\w+)?(?:[/?#]|$)"
+                                r"|[?&]mod=viewthread", re.I)
         if page_chars == 0:
             verdict = "empty"
         elif says_error and kept_chars < 2000:
             verdict = "error"
         elif page_chars < 200:
             verdict = "too-little-text"
-        elif score > 0 and body_chars < 4000 and not any(b["tag"] == "pre" for b in kept):
+        elif score > 0 and body_chars < 4000 and not any(b["tag"] == "pre" for b in kept) \
+                and not (any(b["post"] for b in page["blocks"]) and url and thread_url.search(url)):
             verdict = "index"
         else:
             verdict = "document"
@@ -504,3 +509,21 @@ def test_a_page_that_says_when_it_was_changed_is_dated_too():
     assert dated.metadata.modified and not dated.metadata.date
     assert dated.stats["index_score"] == pytest.approx(plain.stats["index_score"] + INDEX_W_DATED, abs=1e-3)
     assert plain.verdict == "index" and dated.verdict == "document"
+
+
+@pytest.mark.parametrize("url,one_thread,posts_found,verdict", [
+    ("https://forum.example.org/threads/river-news.1498/", True, True, "document"),
+    ("https://bbs.example.org/viewtopic.php?t=5550", True, True, "document"),
+    ("https://forum.example.org/t/river-news/42", True, True, "document"),
+    ("https://forum.example.org/threads/river-news.1498/", True, False, "index"),  # no posts found on it
+    ("https://www.example.org/forums/", False, True, "index"),  # a forum's own index lists its threads
+    ("https://www.example.org/topic/rivers/", False, True, "index"),  # a section, not a thread
+])
+def test_a_threads_posts_at_a_threads_address_are_never_an_index(url, one_thread, posts_found, verdict):
+    """Forum threads of one-line replies read as lists of links: 7 of wcxb's 111 train forum
+    pages were called `index` (viewtopic.php, showthread.php, /threads/...), besides listings."""
+    blocks = [b for b in prepare(f"<title>River news</title><nav>{NAV}</nav>{_teasers(14)}".encode()).blocks
+              if not b.hidden]
+    checks = page_checks(blocks, np.ones(len(blocks), dtype=bool), "River news", url, thread=posts_found)
+    assert checks.stats["index_score"] > 0 and checks.verdict == verdict
+    assert thread_address(url) == one_thread
