@@ -84,14 +84,17 @@ _HEADER_CHARS = 120
 _MONTH = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july"
           r"|august|september|october|november|december")
 #: a date, a time or an age, as a post's header gives it ("03/03/2026 19:44", "May 2", "2 years ago",
-#: "Posted", "· 4y", "2024年5月", and an age in Chinese, Japanese or Korean: "1 月前", "3日前", "2시간 전")
+#: "Posted", "· 4y", "2024年5月", and an age in Chinese, Japanese or Korean: "1 月前", "3日前", "2시간 전";
+#: or a line that is only a short age, as a forum writes a post's in short: "21 天", "3 小时", "21d", "4h")
 _WHEN = re.compile(rf"\b(?:{_MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}\.?\s+(?:{_MONTH})\b"
                    r"|\b\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b|\b\d{1,2}:\d{2}\b"
                    r"|\b\d+\s*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\s+ago\b"
                    r"|\b(?:yesterday|today|just now|posted|joined)\b|·\s*\d+\s*[smhdwy]\b"
                    r"|\d{4}\s*年|\d{1,2}\s*月\s*\d{1,2}"
                    r"|\d+\s*(?:秒|分钟|分鐘|分|小时|小時|時間|天|日|周|週|个月|個月|か月|ヶ月|月|年)\s*前|昨天|前天|刚刚|剛剛|昨日"
-                   r"|\d+\s*(?:초|분|시간|일|주|개월|달|년)\s*전", re.IGNORECASE)
+                   r"|\d+\s*(?:초|분|시간|일|주|개월|달|년)\s*전"
+                   r"|^\s*\d{1,3}\s*(?:秒|分钟|分鐘|小时|小時|天|周|週|个月|個月|年)\s*$|^\s*\d{1,3}\s*[smhdwy]\s*$",
+                   re.IGNORECASE)
 #: the position of a block's own element is left out of its slot for these tags: a post's
 #: paragraphs, list items and quotes are one slot however many there are
 _RUNS = frozenset({"p", "li", "pre", "blockquote", "ul", "ol"})

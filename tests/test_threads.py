@@ -232,7 +232,9 @@ def test_signatures_longer_than_the_replies_are_not_taken_for_their_bodies():
     ("Posted May 2, 2024 10:02", True), ("3 days ago", True),
     ("gazeldx #1 1 月前", True), ("AsuraA #8 27 天前", True), ("回复于 19 天前", True),  # Chinese ages
     ("3日前", True), ("2時間前", True), ("2시간 전", True), ("刚刚", True),  # Japanese, Korean, "just now"
+    ("21 天", True), ("3 小时", True), ("21d", True), ("4h", True),  # a forum's short ages, a line of their own
     ("前面的内容很长不是日期", False), ("Welcome aboard, Doug!", False),
+    ("21 天的旅行", False), ("Section 5", False), ("5 members", False),
 ])
 def test_a_posts_header_says_when_in_several_languages(text, when):
     assert says_when(text) is when
