@@ -28,11 +28,12 @@ such line. Of the page's threads, the one holding most text is taken.
 *Decisions.* Every block of the body slot is kept, and so is every block of a reply nested in
 a post (the body slot under more elements of the post's tag, whichever of them it is). The
 dated header lines keep the model's decision: whether a thread's text includes who wrote each
-post and when is a matter of convention, and a reader of the thread may want it. Any other slot that recurs in at least
-`MIN_FURNITURE_SHARE` of the posts (and in two), and of whose characters the model keeps
-under `DROP_SHARE`, is the posts' furniture: its blocks are removed, except those the model
-scored `MIN_CONFIDENT` or more. A post's signature (`SIGNATURE_TOKENS`) is furniture whatever its
-score. The other blocks of the posts keep the model's decision.
+post and when is a matter of convention, and a reader of the thread may want it. Any other
+slot that recurs in at least `MIN_FURNITURE_SHARE` of the posts (and in two), and of whose
+characters the model keeps under `DROP_SHARE`, is the posts' furniture: its blocks are
+removed, except those the model scored `MIN_CONFIDENT` or more. A post's signature
+(`SIGNATURE_TOKENS`) is furniture whatever its score. The other blocks of the posts keep the
+model's decision.
 
 A thread holding blocks of a readers' comment thread that `blockclf.comments` marks (comments
 under an article, which extraction removes) is left alone: that pass has decided that the page

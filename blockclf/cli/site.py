@@ -85,7 +85,7 @@ def _not_the_site(name: str, site: str | None, kept: str) -> None:
 
 
 @dataclass
-class _Again:
+class _Uncounted:
     """The pages `site build` read but did not count: a copy of a page already counted (the
     same block texts and paths, a profile's identity of a page), or a second page without
     text. Counting them again would make a copy evidence for itself."""
@@ -137,20 +137,20 @@ def cmd_build(args: argparse.Namespace) -> int:
     elif args.site:
         prof = SiteProfile(args.site)
     added = skipped = 0
-    again = _Again()  # pages whose blocks a page already counted has: not counted a second time
+    uncounted = _Uncounted()  # pages whose blocks a page already counted has: not counted a second time
     if prof is not None:
         for page in pages:
             if prof.matches(page.site):
                 counted = prof.add(page.blocks)
                 added += counted
-                again.note(counted, page)
+                uncounted.note(counted, page)
             else:
                 _not_the_site(page.name or "", page.site, prof.site)
                 skipped += 1
     else:
         per_site: dict[str, SiteProfile] = {}
         names: dict[str, list[str]] = {}  # each site's pages (the most wins; the others are named as skipped)
-        agains: dict[str, _Again] = {}
+        uncounted_by_site: dict[str, _Uncounted] = {}
         loose: list[_Counted] = []  # pages with no site: they join the site kept
         for page in pages:
             if not page.site:
@@ -158,10 +158,10 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue
             names.setdefault(page.site, []).append(page.name or "")
             counted = per_site.setdefault(page.site, SiteProfile(page.site)).add(page.blocks)
-            agains.setdefault(page.site, _Again()).note(counted, page)
+            uncounted_by_site.setdefault(page.site, _Uncounted()).note(counted, page)
         kept = max(names, key=lambda site: len(names[site]), default="")  # the first of equals, as before
         prof = per_site.get(kept) or SiteProfile(kept)
-        again = agains.get(kept, again)
+        uncounted = uncounted_by_site.get(kept, uncounted)
         added = prof.n_pages  # a new profile: every page it counts is new
         for site, site_names in names.items():
             if site != kept:
@@ -171,10 +171,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         for one in loose:
             counted = prof.add_sampled(one.texts, one.paths, one.samples)
             added += counted
-            again.note(counted, one)
+            uncounted.note(counted, one)
     prof.save(args.output)
     print(f"site {prof.site or '(unknown)'}: {added} new pages, {prof.n_pages} in profile, "
-          f"{len(prof.texts)} distinct block texts{again.words()}; written to {args.output}")
+          f"{len(prof.texts)} distinct block texts{uncounted.words()}; written to {args.output}")
     return 1 if skipped or failed else 0
 
 
