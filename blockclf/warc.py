@@ -287,9 +287,25 @@ def _after(state: _Reading, start: int) -> int | None:
         if state.gzipped:
             return _next_member(state.stream, start + 1)
         found = _find(state.stream, _RECORD_LINE, start)
+        while found is not None and not _record_head(state.stream, found + 1):
+            found = _find(state.stream, _RECORD_LINE, found + 1)  # a line of a body that names a version
         return found + 1 if found is not None else None
     except (OSError, EOFError, zlib.error):  # the rest cannot be read: no record can be found in it
         return None
+
+
+#: a record's first line and the header lines after it, up to the blank line that ends them
+_HEAD = re.compile(rb"WARC/1\.[01]\r?\n(?:[!-9;-~]+:[^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*)+\r?\n")
+
+
+def _record_head(fh: Any, at: int) -> bool:
+    """Whether a record begins at ``at``: its version line, then header lines ("Name: value")
+    naming its type, up to a blank line. A damaged record's body may hold a line that begins
+    "WARC/1." (a page about the format, a log); reading on from it reported a record that
+    was never there."""
+    fh.seek(at)
+    head = _HEAD.match(fh.read(1 << 16))
+    return head is not None and re.search(rb"(?im)^WARC-Type:", head.group()) is not None
 
 
 def _find(fh: Any, needle: bytes, start: int) -> int | None:

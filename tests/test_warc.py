@@ -370,3 +370,19 @@ def test_html_responses_to_other_than_http_urls_are_read(tmp_path):
     warc.write_bytes(b"".join(pages) + raw_record(b"urn:not-html", b"x", b"Content-Type: image/png\r\n"))
     names, damage = read_all(warc)
     assert names == [uri.decode("latin-1") for uri in uris] and not damage
+
+
+def test_a_damaged_records_body_that_names_a_warc_version_is_not_taken_for_a_record(tmp_path):
+    """Reading on after a damaged record looks for the next line that begins "WARC/1.": a page
+    about the format, or a log, has such lines, and reading went on from one, reporting a
+    record that was never there (and numbering every record after it one too many)."""
+    body = (b"<pre>Each record starts with its version:\r\nWARC/1.0\r\nand its headers come after it.\r\n"
+            b"WARC/1.1 is the newer one.</pre>")
+    pages = page_records(4)
+    pages[1] = raw_record(b"https://site.example.org/1", body, length=b"40")  # cut short: damaged
+    warc = tmp_path / "d.warc"
+    warc.write_bytes(b"".join(pages))
+    names, damage = read_all(warc)
+    assert names == [f"https://site.example.org/{i}" for i in (0, 2, 3)]
+    [error] = damage.values()
+    assert "record 2 of d.warc" in str(error) and f"reading goes on at offset {sum(map(len, pages[:2]))}" in str(error)
