@@ -33,8 +33,8 @@ _PART = re.compile(r"^(.*)S:([0-9a-f]+)$")
 #: the comments React marks a boundary with: ``<!--$?-->`` opens one still waiting for its part,
 #: ``<!--$-->`` and ``<!--$!-->`` others, ``<!--/$-->`` closes any; a waiting one's marker follows
 _BOUNDARY = re.compile(r'<!--(\$\??|\$!|/\$)-->(?:<template id="([^"<>]{0,64}B:([0-9a-f]+))"></template>)?')
-
-
+#: a streamed part as React writes it, for its id
+_PART_DIV = re.compile(r'<div hidden id="([^"<>]{1,200})">')
 _TAG = re.compile(r"<[^>]*>")
 #: the most words a fallback taken out may hold: React's are a spinner, a skeleton or a line
 #: ("Loading paragraph…"); more is not taken out, lest a page whose comments were edited or
@@ -50,11 +50,12 @@ def drop_fallbacks(text: str) -> str:
     `_FALLBACK_WORDS` words."""
     cuts: list[tuple[int, int]] = []
     stack: list[tuple[int, bool]] = []  # per open boundary: where its fallback begins, and whether it goes
+    parts = set(_PART_DIV.findall(text))  # the parts that came, read once for all the boundaries
     for m in _BOUNDARY.finditer(text):
         kind, marker, number = m.groups()
         if kind != "/$":
             prefix = marker[: -len(number) - 2] if marker else ""
-            goes = kind == "$?" and marker is not None and f'<div hidden id="{prefix}S:{number}">' in text
+            goes = kind == "$?" and marker is not None and f"{prefix}S:{number}" in parts
             stack.append((m.end(), goes))
         elif stack:
             begin, goes = stack.pop()

@@ -296,6 +296,7 @@ def _after(state: _Reading, start: int) -> int | None:
 
 #: a record's first line and the header lines after it, up to the blank line that ends them
 _HEAD = re.compile(rb"WARC/1\.[01]\r?\n(?:[!-9;-~]+:[^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*)+\r?\n")
+_TYPE_LINE = re.compile(rb"^WARC-Type:", re.IGNORECASE | re.MULTILINE)
 
 
 def _record_head(fh: Any, at: int) -> bool:
@@ -305,7 +306,7 @@ def _record_head(fh: Any, at: int) -> bool:
     was never there."""
     fh.seek(at)
     head = _HEAD.match(fh.read(1 << 16))
-    return head is not None and re.search(rb"(?im)^WARC-Type:", head.group()) is not None
+    return head is not None and _TYPE_LINE.search(head.group()) is not None
 
 
 def _find(fh: Any, needle: bytes, start: int) -> int | None:
