@@ -19,7 +19,7 @@ from .html import join_url
 __all__ = ["block_html", "block_images", "block_markdown", "block_plain", "escape_line_start", "images_html",
            "images_markdown", "md_escape"]
 
-_TAG = re.compile(r'<(/?)(a|code|strong|em|del|img)((?: [a-z]+="[^"]*")*)>')
+_TAG = re.compile(r'<(/?)(a|code|strong|em|del|img|math)((?: [a-z]+="[^"]*")*)>')
 _ATTR = re.compile(r'([a-z]+)="([^"]*)"')
 #: what Markdown reads as markup besides backslashes, backticks, stars and brackets: a run of
 #: tildes, or one beside a space or the text's edge, where it could meet the ``~~`` of struck-out
@@ -200,7 +200,8 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
         top = stack[-1]
         if kind == "text":
             in_link = any(span[0] == "a" for span in stack)
-            top[2].append(_apart(image, value if top[0] == "code" else md_escape(value, brackets=in_link)))
+            verbatim = top[0] == "code" or top[0] == "math"
+            top[2].append(_apart(image, value if verbatim else md_escape(value, brackets=in_link)))
             image = False
         elif kind == "open":
             if heading and (value == "strong" or (value == "a" and _within(attrs.get("href", ""), base))):
@@ -209,7 +210,7 @@ def block_markdown(block: Block, base: str | None = None, images: bool = False, 
                 if images and (written := _image_markdown(attrs, base)):
                     top[2].append(written)
                     image = True
-            elif top[0] == "code":  # nothing nests in code
+            elif top[0] == "code" or top[0] == "math":  # nothing nests in code or a formula's TeX
                 continue
             else:
                 stack.append([value, attrs or {}, []])
@@ -283,8 +284,8 @@ def _close(stack: list[list], base: str | None) -> None:
     trail = " " if inner[-1:].isspace() else ""
     if tag == "code":  # the spaces at its ends part it from the words around
         out = f"{lead}{_code_span(inner)}{trail}" if stripped else inner
-    elif not stripped or any(t[0] == tag for t in stack):  # bold in bold adds no stars, nor a link in a link
-        out = inner
+    elif tag == "math" or not stripped or any(t[0] == tag for t in stack):
+        out = inner  # a formula's TeX between its dollars; bold in bold adds no stars, nor a link in a link
     elif tag == "a":
         url = _url(attrs.get("href", ""), base)
         out = f"{lead}[{stripped}]({url}){trail}" if url else inner  # no address: the text, unlinked
@@ -477,6 +478,8 @@ def block_html(block: Block, base: str | None = None, images: bool = False, imag
                     visible += 1
                     worded += 1
                     space_at = len(out)
+            elif value == "math":  # a formula's TeX: its text, between its dollars
+                open_tags.append((value, None, visible))
             elif value == "a":
                 href = "" if heading and _within(attrs.get("href", ""), base) else _url(attrs.get("href", ""), base)
                 if href and any(t == "a" and at is not None for t, at, _ in open_tags):

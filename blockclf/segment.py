@@ -38,6 +38,7 @@ from .elements import (
     is_top_link,
     overlay_kind,
 )
+from .formulas import formula, is_fallback_image, is_tex_script, twin_of_script
 from .html import ABSOLUTE_URL, Document, Limits, PageError, check_deadline, join_url
 from .words import is_spaced
 
@@ -655,6 +656,25 @@ class _Segmenter:
         self.put(f"{_OPEN}{inline}{_CLOSE}")
         return f"{_OPEN}/{inline}{_CLOSE}"
 
+    def _formula(self, el: etree._Element, tag: str, attrib: dict[str, str], link: bool,
+                 parent_link: bool | None, pre: bool) -> None:
+        """Read a formula (`blockclf.formulas`) as text where it stands; TeX, between ``$``, is
+        marked in `Block.rich` so that Markdown writes it as it is, unescaped."""
+        text = formula(el, tag, attrib)
+        if text:
+            marked = text[0] == "$" and not (pre or self.furniture or self.in_code)
+            self.mark_edge(tag, False, False)
+            if marked:
+                self.put(f"{_OPEN}math{_CLOSE}")
+            self.add(text, link)
+            if marked:
+                self.put(f"{_OPEN}/math{_CLOSE}")
+            self.mark_edge(tag, False, False)
+        if parent_link is not None:
+            tail = el.tail
+            if tail:
+                self.add(tail, parent_link)
+
     def run(self) -> list[Block]:
         root = self.doc.root
         if isinstance(root.tag, str):
@@ -685,6 +705,15 @@ class _Segmenter:
         attrib = _attributes(el, self.doc)
         n_attrib = len(attrib)
         skipped = tag in self.skip_tags
+        if ((tag == "math" or (skipped and tag == "script" and is_tex_script(attrib))
+                or (tag == "img" and n_attrib and is_fallback_image(attrib)))
+                and not (n_attrib and tag == "math" and is_hidden(el, attrib, attrib.get("style")))):
+            self._formula(el, tag, attrib, link, parent_link, pre)
+            return
+        if n_attrib and not skipped:
+            named = attrib.get("class")
+            if named and "MathJax" in named and twin_of_script(el, named):
+                skipped = True  # a formula's drawing: its TeX script, next, is read instead
         style = attrib.get("style") if n_attrib and not skipped else None
         overlay = overlay_kind(tag, attrib) if n_attrib and not skipped else 0
         consent, notice = overlay == CONSENT, overlay == NOTICE
