@@ -184,6 +184,15 @@ def _verbatim(code: str) -> str:
     return "\n".join(lines)
 
 
+#: the classes MediaWiki gives the "[edit]" link after a section's heading
+_EDIT_LINKS: Final = frozenset(("mw-editsection", "editsection"))
+
+
+def _is_edit_link(cls: str) -> bool:
+    """Whether a class attribute marks MediaWiki's "[edit]" link of a section (`_EDIT_LINKS`)."""
+    return any(name in _EDIT_LINKS for name in cls.split())
+
+
 def _attributes(el: etree._Element, doc: Document) -> dict[str, str]:
     """``el``'s attributes, read once; the page's time budget is checked after an element of
     many (`_MANY_ATTRIBUTES`), whose reading takes time growing with their square."""
@@ -712,8 +721,11 @@ class _Segmenter:
             return
         if n_attrib and not skipped:
             named = attrib.get("class")
-            if named and "MathJax" in named and twin_of_script(el, named):
-                skipped = True  # a formula's drawing: its TeX script, next, is read instead
+            if named and (("MathJax" in named and twin_of_script(el, named))
+                          or ("editsection" in named and _is_edit_link(named))):
+                # a formula's drawing (its TeX script, next, is read instead); a wiki's "[edit]"
+                # beside each heading, a control for the site's editors
+                skipped = True
         style = attrib.get("style") if n_attrib and not skipped else None
         overlay = overlay_kind(tag, attrib) if n_attrib and not skipped else 0
         consent, notice = overlay == CONSENT, overlay == NOTICE

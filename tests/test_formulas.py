@@ -1,5 +1,5 @@
 """Formulas are read where they stand: TeX between dollars where the page gives it, MathML read
-out as linear text otherwise, each once."""
+out as linear text otherwise, each once; a wiki's "[edit]" links are not text."""
 
 from __future__ import annotations
 
@@ -90,3 +90,11 @@ def test_katex_reads_its_tex_annotation_and_not_its_hidden_glyphs():
                '</math></span><span class="katex-html" aria-hidden="true"><span class="mord">x</span>'
                '<span class="msupsub">2</span></span></span> grows.</p>')
     assert to_text(res).strip() == "So $x^2$ grows."
+
+
+def test_a_wikis_edit_links_beside_its_headings_are_not_text():
+    res = page('<h2><span class="mw-headline">History</span><span class="mw-editsection"><span '
+               'class="mw-editsection-bracket">[</span><a href="/w/index.php?action=edit&amp;section=1">edit</a>'
+               '<span class="mw-editsection-bracket">]</span></span></h2><p>It began.</p>')
+    assert to_text(res).split("\n") == ["History", "It began."]
+    assert to_markdown(res).startswith("## History\n")
