@@ -332,12 +332,12 @@ def test_site_build_counts_each_page_as_it_is_read(tmp_path, capsys, monkeypatch
     name no site, the other site's pages named as skipped."""
     import weakref
 
-    import blockclf.cli.common as common
+    import blockclf.cli.site as site_cli
 
     d = _mixed_site_folder(tmp_path, synthetic_page)
     alive: list[weakref.ref] = []
     most = []
-    real = common.prepare_or_error
+    real = site_cli.prepare_or_error
 
     def watched(*args, **kwargs):
         most.append(sum(ref() is not None for ref in alive))
@@ -345,9 +345,9 @@ def test_site_build_counts_each_page_as_it_is_read(tmp_path, capsys, monkeypatch
         alive.append(weakref.ref(page))
         return page
 
-    monkeypatch.setattr(common, "prepare_or_error", watched)
+    monkeypatch.setattr(site_cli, "prepare_or_error", watched)
     out = tmp_path / "site.json"
-    assert main(["site", "build", str(d), "-o", str(out)]) == 1
+    assert main(["site", "build", str(d), "-o", str(out), "--jobs", "1"]) == 1
     assert len(most) == 10 and max(most) <= 1  # at most the page being counted
     io = capsys.readouterr()
     assert "site example-news.com: 8 new pages, 8 in profile" in io.out
@@ -390,3 +390,43 @@ def test_site_build_says_which_pages_it_did_not_count(site_dir, tmp_path, capsys
     assert main(["site", "build", str(folder / "story1.html"), "-o", str(prof_path), "--update"]) == 0
     assert "0 new pages, 4 in profile" in (out := capsys.readouterr().out)
     assert "(1 page not counted: 1 copy of a page already counted)" in out
+
+
+def _die_counting(name: str, parent: int, items):
+    """`_counted_pages` that kills the worker process reading page ``name`` (never the test's own)."""
+    import os
+    import signal
+
+    import blockclf.cli.site as site_cli
+
+    if any(Path(item.name).name == name for item in items) and os.getpid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return site_cli._counted_pages(items)
+
+
+def test_site_build_reads_pages_in_workers_to_the_same_profile_and_survives_one_dying(tmp_path, capsys):
+    """Workers read the pages (one process read 30 wcxb pages a second) and the profile is the
+    one a single process counts, to the byte; a worker that dies costs only the page it read."""
+    import os
+    from functools import partial
+
+    import blockclf.cli.site as site_cli
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for n in range(30):
+        (folder / f"story{n:02d}.html").write_text(site_page(n))
+    (folder / "story00-copy.html").write_text(site_page(0))
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    assert main(["site", "build", str(folder), "-o", str(one), "--jobs", "1"]) == 0
+    assert main(["site", "build", str(folder), "-o", str(two), "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("30 new pages, 30 in profile") == 2 and out.count("1 copy of a page already counted") == 2
+    assert one.read_bytes() == two.read_bytes()
+    failed: list[str] = []
+    rows = list(site_cli._each_counted([str(folder)], None, failed, 2,
+                                       partial(_die_counting, "story17.html", os.getpid())))
+    names = sorted(Path(name).name for name, _site, _counted in rows)
+    assert names == sorted(f.name for f in folder.iterdir() if f.name != "story17.html")
+    assert [Path(name).name for name in failed] == ["story17.html"]
+    assert "story17.html" in (err := capsys.readouterr().err) and "worker process reading it died" in err

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from ..files import printable, write_atomic
 from ..html import PageError
 from ..inputs import is_jsonl
 from ..model import cached_model, load_model
-from ..predict import extract_batch
+from ..predict import extract_batch, prepare_or_error
 from ..records import json_objects
 from ..result import Page, Result
 from ..site import SAMPLE_CHARS, SiteProfile, batch_repetition, block_keys
@@ -38,6 +39,7 @@ from .common import (
     check_threshold,
     collect_inputs,
     iter_pages,
+    jobs_value,
     model_options,
     nothing_found,
     page_items,
@@ -45,6 +47,9 @@ from .common import (
     report_skip,
     report_skips,
 )
+
+if TYPE_CHECKING:
+    from ..batch import Item
 
 __all__ = ["add_parser"]
 
@@ -65,6 +70,59 @@ def _each_page(paths: Sequence[str], site: str | None, failed: list[str] | None 
     """`_prepare_all` one page at a time (nothing found is a usage error before the first)."""
     inputs, listing, archives = _inputs(paths)
     return iter_pages(inputs, listing, site, failed if failed is not None else [], archives)
+
+
+#: pages a worker of `site build` reads per task
+_PAGES_PER_TASK = 8
+
+
+def _each_counted(paths: Sequence[str], site: str | None, failed: list[str], jobs: int,
+                  count: Callable[[Sequence[Item]], list[tuple[str, str | None, _Counted | PageError]]] | None = None,
+                  ) -> Iterator[tuple[str, str | None, _Counted]]:
+    """Each page's name, site and what a profile counts of it (`_Counted`), in input order,
+    read by ``jobs`` worker processes (0: as many as the pages are worth, `auto_jobs`) with
+    ``count`` (`_counted_pages`); unusable pages are named on stderr and in ``failed``, as
+    `iter_pages` names them. A worker that dies costs only the pages it was reading, each
+    named as failed."""
+    from ..workers import Workers, auto_jobs, batch_collector
+
+    inputs, listing, archives = _inputs(paths)
+    report_skips(listing, failed)
+    damage: dict[str, PageError] = {}
+    items = page_items(inputs, site, archives, damage)
+    tasks = ((None, (chunk,)) for chunk in iter(lambda: list(itertools.islice(items, _PAGES_PER_TASK)), []))
+    workers = Workers(jobs or auto_jobs(None if archives else len(inputs)), lost=_lost_pages,
+                      alone_args=lambda _fn, args: args)
+    done = False
+    try:
+        with batch_collector():
+            for _slot, rows in workers.map(count or _counted_pages, tasks):
+                for name, page_site, got in rows:
+                    if isinstance(got, PageError):
+                        report_skip(name, got)
+                        failed.append(name)
+                    else:
+                        yield name, page_site, got
+        done = True
+    finally:
+        workers.close(abort=not done)
+    report_skips(damage.items(), failed)
+
+
+def _counted_pages(items: Sequence[Item]) -> list[tuple[str, str | None, _Counted | PageError]]:
+    """A worker's task: each item read and counted as a profile counts it (`_counted`)."""
+    out: list[tuple[str, str | None, _Counted | PageError]] = []
+    for item in items:
+        page = prepare_or_error(item.source, item.name, url=item.url, site=item.site, encoding=item.encoding)
+        out.append((item.name, None, page) if isinstance(page, PageError) else (item.name, page.site, _counted(page)))
+    return out
+
+
+def _lost_pages(_fn: Callable[..., Any], args: tuple[Any, ...],
+                why: str) -> list[tuple[str, str | None, _Counted | PageError]]:
+    """What a task whose worker died gives: each of its pages failed, with the reason."""
+    error = PageError("worker-died", f"the worker process reading it died ({why})")
+    return [(item.name, None, error) for item in args[0]]
 
 
 def _inputs(paths: Sequence[str]) -> tuple[list[tuple[Path, str]], list[tuple[str, PageError]], list[tuple[Path, str]]]:
@@ -130,7 +188,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     When the profile's site is not given, the pages are counted per site and the most common
     site's count is kept (pages with no site join it at the end), as if it had been named."""
     failed: list[str] = []
-    pages = _each_page(args.paths, args.site, failed)
+    pages = _each_counted(args.paths, args.site, failed, args.jobs)
     prof: SiteProfile | None = None
     if args.update and Path(args.output).exists():
         prof = SiteProfile.load(args.output)
@@ -139,26 +197,26 @@ def cmd_build(args: argparse.Namespace) -> int:
     added = skipped = 0
     uncounted = _Uncounted()  # pages whose blocks a page already counted has: not counted a second time
     if prof is not None:
-        for page in pages:
-            if prof.matches(page.site):
-                counted = prof.add(page.blocks)
+        for name, site, page in pages:
+            if prof.matches(site):
+                counted = prof.add_sampled(page.texts, page.paths, page.samples)
                 added += counted
                 uncounted.note(counted, page)
             else:
-                _not_the_site(page.name or "", page.site, prof.site)
+                _not_the_site(name, site, prof.site)
                 skipped += 1
     else:
         per_site: dict[str, SiteProfile] = {}
         names: dict[str, list[str]] = {}  # each site's pages (the most wins; the others are named as skipped)
         uncounted_by_site: dict[str, _Uncounted] = {}
         loose: list[_Counted] = []  # pages with no site: they join the site kept
-        for page in pages:
-            if not page.site:
-                loose.append(_counted(page))
+        for name, site, page in pages:
+            if not site:
+                loose.append(page)
                 continue
-            names.setdefault(page.site, []).append(page.name or "")
-            counted = per_site.setdefault(page.site, SiteProfile(page.site)).add(page.blocks)
-            uncounted_by_site.setdefault(page.site, _Uncounted()).note(counted, page)
+            names.setdefault(site, []).append(name)
+            counted = per_site.setdefault(site, SiteProfile(site)).add_sampled(page.texts, page.paths, page.samples)
+            uncounted_by_site.setdefault(site, _Uncounted()).note(counted, page)
         kept = max(names, key=lambda site: len(names[site]), default="")  # the first of equals, as before
         prof = per_site.get(kept) or SiteProfile(kept)
         uncounted = uncounted_by_site.get(kept, uncounted)
@@ -479,6 +537,9 @@ def add_parser(sub: Any) -> None:
     b.add_argument("-o", "--output", required=True, metavar="FILE", help="profile file to write")
     b.add_argument("--site", help="the site's name (default: the pages' registered domain)")
     b.add_argument("--update", action="store_true", help="add the pages to the existing profile FILE")
+    b.add_argument("--jobs", type=jobs_value, default="auto", metavar="N|auto",
+                   help="worker processes reading the pages: auto (default) uses the available cores, up to 8 and "
+                        "one per 12 pages; 1 never starts workers")
     b.set_defaults(func=cmd_build)
 
     i = ss.add_parser("inspect", epilog=EXIT_CODES, help="show what a profile holds and what the model would remove")
