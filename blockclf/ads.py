@@ -19,6 +19,13 @@ So is the label over a rail of other stories ("Related posts:", "You may also li
 auch"; `RELATED_LABELS`), with the reason ``related-label``, a heading included: such a heading
 heads the rail, not a section of the article. The rail's links stay to the model; it often
 removed them and kept their label, which a reader then met alone at an article's end.
+
+A shop's rail of other products is removed whole: its label ("Similar items", "People who
+viewed this item also viewed", "Frequently bought together"; `SHOP_RAIL_LABELS`) and the
+blocks after it in the element it opens (`rail_mask`, reason ``related-rail``). Each product
+there is a linked title, a price and a seller's rating, which the model kept as a listing's
+items. A news rail's label is not followed so: "Also read" and "Related content" stand inside
+articles whose own text follows in the same element.
 """
 
 from __future__ import annotations
@@ -30,7 +37,8 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "is_ad_label", "label_kind", "label_mask"]
+__all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_RAIL_LABELS", "is_ad_label", "label_kind", "label_mask",
+           "rail_mask"]
 
 #: the whole text of an ad slot's label, lower-cased, punctuation read as spaces, in the
 #: languages of the web's most common news sites
@@ -192,8 +200,41 @@ RELATED_LABELS = frozenset(label.strip() for label in """
     関連記事
     관련기사
     """.strip().splitlines())
+#: the whole text of a label over a shop's rail of other products ("Similar items", "Customers
+#: who bought this item also bought"), as `RELATED_LABELS` are read
+SHOP_RAIL_LABELS = frozenset(label.strip() for label in """
+    people who viewed this item also viewed
+    people also viewed
+    customers also viewed
+    customers who viewed this item also viewed
+    customers who bought this item also bought
+    customers also bought
+    frequently bought together
+    similar items
+    similar products
+    related items
+    related products
+    explore related items
+    more like this
+    seller s other items
+    more from this seller
+    sponsored items
+    sponsored products
+    recently viewed
+    recently viewed items
+    recently viewed products
+    products you may like
+    you may also like these products
+    complete the look
+    shop the look
+    ähnliche produkte
+    kunden kauften auch
+    produits similaires
+    productos similares
+    prodotti simili
+    """.strip().splitlines())
 #: the longest label, in characters: longer blocks are not looked at
-_LONGEST = max(len(label) for label in AD_LABELS | SHARE_LABELS | RELATED_LABELS) + 8
+_LONGEST = max(len(label) for label in AD_LABELS | SHARE_LABELS | RELATED_LABELS | SHOP_RAIL_LABELS) + 8
 _NOT_WORD = re.compile(r"[\W_]+")
 
 
@@ -204,7 +245,7 @@ def _text_kind(text: str) -> str | None:
         return None
     words = _NOT_WORD.sub(" ", text).strip().lower()
     return ("ad-label" if words in AD_LABELS else "share-label" if words in SHARE_LABELS
-            else "related-label" if words in RELATED_LABELS else None)
+            else "related-label" if words in RELATED_LABELS or words in SHOP_RAIL_LABELS else None)
 
 
 def is_ad_label(text: str) -> bool:
@@ -256,3 +297,53 @@ def label_mask(blocks: Sequence[Block], among: np.ndarray | None = None) -> np.n
     for i in np.flatnonzero(among).tolist():
         out[i] = label_kind(blocks[i]) is not None
     return out
+
+
+def _is_shop_rail_label(text: str) -> bool:
+    """Whether a text is nothing but a label over a shop's rail of other products (`SHOP_RAIL_LABELS`)."""
+    return len(text) <= _LONGEST and _NOT_WORD.sub(" ", text).strip().lower() in SHOP_RAIL_LABELS
+
+
+#: a paragraph this long, with few links, ends a rail: the page's own text goes on
+_RAIL_PROSE = 200
+
+
+def rail_mask(blocks: Sequence[Block]) -> np.ndarray:
+    """One flag a block: whether it is part of a shop's rail of other products, the blocks after
+    a label of `SHOP_RAIL_LABELS` ("Similar items", "Customers who bought this item also bought")
+    inside the largest element that starts with the label, up to a heading of the label's
+    level or above (a label that is a heading), or to a paragraph of the page's own prose.
+    A label that is a table's cell heads no rail, nor one set inside the page's text after
+    other blocks of its element."""
+    out = np.zeros(len(blocks), dtype=bool)
+    n = len(blocks)
+    for i, b in enumerate(blocks):
+        if i + 1 >= n or b.tag in ("td", "th") or not _is_shop_rail_label(b.text):
+            continue
+        box = _rail_box(blocks, i)
+        if box is None:
+            continue
+        level = b.heading_level  # a label that is no heading is ended by no heading: its items may be
+        for j in range(i + 1, n):
+            c = blocks[j]
+            if not c.xpath.startswith(box) or (level and 0 < c.heading_level <= level) or (
+                    c.tag == "p" and len(c.text) >= _RAIL_PROSE and c.link_chars < 0.3 * len(c.text)):
+                break
+            out[j] = True
+    return out
+
+
+def _rail_box(blocks: Sequence[Block], i: int) -> str | None:
+    """The path (with its closing ``/``) of the largest element that holds the label ``i`` and
+    the block after it but no block before the label: the rail's own element."""
+    steps = blocks[i].xpath.split("/")
+    after = blocks[i + 1].xpath
+    before = blocks[i - 1].xpath if i else None
+    found = None
+    for k in range(len(steps) - 1, 2, -1):
+        box = "/".join(steps[:k]) + "/"
+        if before is not None and before.startswith(box):
+            break
+        if after.startswith(box):
+            found = box
+    return found

@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from .ads import label_kind
+from .ads import label_kind, rail_mask
 
 if TYPE_CHECKING:
     from .block import Block
@@ -214,6 +214,8 @@ _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed wha
                 "share-label": "a share bar's label (\"Share:\", \"Follow us\"): removed whatever its score",
                 "related-label": "a label over other stories (\"Related posts\"): removed whatever its score",
                 "related-link": "a link to another story behind a label (\"Related: …\"): removed whatever its score"}
+#: what the view says of a block in a shop's rail of other products (`ads.rail_mask`)
+_RAIL_NOTE = "part of a shop's rail of other products (under \"Similar items\"): removed whatever its score"
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
               2: "a post's furniture on a thread page (header, badges, links): removed from every post",
@@ -272,6 +274,7 @@ def explain_html(res: Result, title: str | None = None) -> str:
     ]
     comment = res.comment if res.comment is not None and len(res.comment) == len(res.blocks) else None
     post = res.post if res.post is not None and len(res.post) == len(res.blocks) else None
+    rail = rail_mask(res.blocks)
     for i, b in enumerate(res.blocks):
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
@@ -288,6 +291,8 @@ def explain_html(res: Result, title: str | None = None) -> str:
         label = label_kind(b)
         if label is not None:
             tip += "\n" + _LABEL_NOTES[label]
+        elif rail[i]:
+            tip += "\n" + _RAIL_NOTE
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
         marks = ["blk", "kept" if kept else "removed", shape, "hidden" if b.hidden else "",
                  "comment" if in_thread else "", "post" if role else ""]

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import refine, region, threads
-from .ads import label_mask
+from .ads import label_mask, rail_mask
 from .block import Block
 from .checks import INDEX_THRESHOLD_SHARE, MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
 from .comments import (
@@ -301,6 +301,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             dec.post, dec.post_number = thread.roles, thread.numbers
         # an ad slot's or a share bar's label is never content, whatever it scored
         dec.kept = dec.kept & ~label_mask(dec.blocks, dec.kept)
+        dec.kept = dec.kept & ~rail_mask(dec.blocks)  # and a shop's rail of other products
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, head, p.url, dated, thread is not None)
         if checks.verdict == "index" and threshold is None:
@@ -334,8 +335,9 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     above the page's menus, so a page whose first reading is an `index` keeps, besides what
     it kept, every visible block scored ``threshold`` or more that is not a readers' comment
     (``comment``, when comments are removed) nor a post's furniture nor an ad slot's or a share
-    bar's label (`ads.label_mask`). The second reading stands only when it is still an index (else the
-    first reading, an index, stands); None when it keeps nothing more or is not an index.
+    bar's label (`ads.label_mask`) nor part of a shop's rail of other products (`ads.rail_mask`).
+    The second reading stands only when it is still an index (else the first reading, an index,
+    stands); None when it keeps nothing more or is not an index.
     ``pairs``: the blocks' `label_value_pairs`; ``head``: the page's headline.
     """
     more = _kept_with(dec.blocks, dec.scores >= threshold, pairs)
@@ -345,6 +347,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     if dec.post is not None:
         more &= dec.post != threads.FURNITURE
     more &= ~label_mask(dec.blocks, more & ~dec.kept)
+    more &= ~rail_mask(dec.blocks)
     kept = dec.kept | more
     if not (kept & ~dec.kept).any():
         return None

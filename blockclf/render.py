@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .ads import label_kind
+from .ads import label_kind, rail_mask
 from .explain import HIDDEN_UNREAD, NEVER_KEPT, describe, hidden_kind, hidden_note
 from .htmlout import to_html
 from .inline import block_images, block_plain
@@ -232,6 +232,7 @@ def to_dict(res: Result, images: bool = False, blocks: str = "all") -> dict[str,
 def removal_log(res: Result) -> list[dict[str, Any]]:
     """One record per removed block: page, element path, text, score, threshold, reasons."""
     out = []
+    rail = rail_mask(res.blocks) if not res.kept.all() else None
     for i, (b, k) in enumerate(zip(res.blocks, res.kept)):
         if k:
             continue
@@ -253,6 +254,8 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
             rec["reason"] = "post-furniture"  # around each post of a thread page
         elif (label := label_kind(b)) is not None:
             rec["reason"] = label  # "Advertisement" over an ad slot, "Share:" over a share bar
+        elif rail is not None and rail[i]:
+            rec["reason"] = "related-rail"  # a product of a shop's rail under "Similar items"
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]

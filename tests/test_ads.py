@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from blockclf.ads import is_ad_label, label_kind, label_mask
+from blockclf.ads import is_ad_label, label_kind, label_mask, rail_mask
 from blockclf.explain import explain_html
 from blockclf.html import parse
 from blockclf.predict import extract
@@ -181,3 +181,59 @@ def test_a_tables_value_is_not_a_rails_label():
                            "</table><p><b>Related posts:</b></p></body></html>"))
     assert [(b.text, label_kind(b)) for b in blocks if label_kind(b) or b.text in ("Recommended", "Related")] == [
         ("Related", None), ("Recommended", None), ("Recommended", None), ("Related posts:", "related-label")]
+
+
+_PRODUCT = ("<p>A clutch kit for the Iveco Daily, built to the maker's own measure: pressure plate, disc and "
+            "release bearing, each tested before it leaves the works, with a two-year warranty on every part.</p>")
+
+
+def _shop_page(label: str, tag: str = "h2", after: str = "") -> str:
+    """A product page whose rails of other products stand under ``label`` (in ``tag``), eBay's way:
+    the label in a header of its own, each product a linked title, a price and a seller's rating."""
+    items = "".join(f'<li><div><h3><a href="/itm/{i}">Clutch kit {i} for the Iveco Daily, all parts new</a></h3>'
+                    f"<div>${100 + i}.99</div><div>Seller 99.{i}% positive</div></div></li>" for i in range(6))
+    return (f"<html><head><title>Clutch kit</title></head><body><main><div class='item'><h1>Clutch kit for "
+            f"the Iveco Daily</h1><div>EUR 355.58</div>{_PRODUCT}</div>"
+            f'<section class="carousel"><div class="head"><div><{tag}>{label}</{tag}></div></div>'
+            f"<div><ul>{items}</ul></div></section>{after}</main><footer>© Example Shop</footer></body></html>")
+
+
+@pytest.mark.parametrize("label", ["Similar items", "People who viewed this item also viewed",
+                                   "Customers who bought this item also bought", "Seller's other items"])
+def test_a_shops_rail_is_every_block_of_the_element_its_label_opens(label):
+    blocks = segment(parse(_shop_page(label, after="<h2>Item description</h2><p>Fits all 2011 models.</p>")))
+    rail = [b.text for b, r in zip(blocks, rail_mask(blocks)) if r]
+    assert len(rail) == 18 and rail[0].startswith("Clutch kit 0") and rail[-1] == "Seller 99.5% positive"
+    assert label_kind(next(b for b in blocks if b.text == label)) == "related-label"
+
+
+def test_a_rail_ends_at_a_heading_of_its_labels_level_and_at_the_pages_prose():
+    blocks = segment(parse(_shop_page("Similar items").replace(
+        "<li><div><h3><a href=\"/itm/3\">", f"<h2>Shipping</h2>{_PRODUCT}<li><div><h3><a href=\"/itm/3\">")))
+    assert sum(rail_mask(blocks)) == 9  # three products, then a section of the page's own
+    text = "<p>" + "The kit fits the Daily of 2011 to 2014, and the first of 2015. " * 4 + "</p>"  # 256 characters
+    prose = segment(parse(_shop_page("Similar items", tag="div").replace(
+        "<li><div><h3><a href=\"/itm/3\">", f"{text}<li><div><h3><a href=\"/itm/3\">")))
+    assert sum(rail_mask(prose)) == 9
+
+
+@pytest.mark.parametrize("page", [
+    # a news page's rail label is read as a label only: articles' own text follows such labels
+    _shop_page("Related posts"),
+    # the label set inside an element whose blocks come before it: the page's text, not a rail of its own
+    "<html><body><div><p>Ours is the best kit.</p><h2>Similar items</h2><p>Made for the Daily.</p></div></body></html>",
+    # a table's cell
+    "<html><body><table><tr><td>Similar items</td><td>none</td></tr></table></body></html>",
+])
+def test_what_is_not_a_shops_rail(page):
+    assert not rail_mask(segment(parse(page))).any()
+
+
+def test_a_shops_rail_is_removed_and_logged():
+    res = extract(_shop_page("People who viewed this item also viewed"))
+    assert "pressure plate, disc and release bearing" in res.text
+    assert "Clutch kit 2 for the Iveco Daily" not in res.text and "Seller 99.2% positive" not in res.text
+    logged = [rec["text"] for rec in removal_log(res) if rec.get("reason") == "related-rail"]
+    assert "Clutch kit 2 for the Iveco Daily, all parts new" in logged and "$102.99" in logged
+    assert "rail of other products (under" in explain_html(res)
+
