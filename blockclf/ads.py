@@ -26,6 +26,10 @@ blocks after it in the element it opens (`rail_mask`, reason ``related-rail``). 
 there is a linked title, a price and a seller's rating, which the model kept as a listing's
 items. A news rail's label is not followed so: "Also read" and "Related content" stand inside
 articles whose own text follows in the same element.
+
+A table of contents' title ("Contents", "Table of contents"; `TOC_LABELS`) goes when its
+contents do (`toc_mask`, reason ``toc-label``): the contents' links lead into the page and are
+removed as navigation, which left the title alone over the first section.
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_RAIL_LABELS", "is_ad_label", "label_kind", "label_mask",
-           "rail_mask"]
+__all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_RAIL_LABELS", "TOC_LABELS", "is_ad_label",
+           "is_toc_label", "label_kind", "label_mask", "rail_mask", "toc_mask"]
 
 #: the whole text of an ad slot's label, lower-cased, punctuation read as spaces, in the
 #: languages of the web's most common news sites
@@ -296,6 +300,48 @@ def label_mask(blocks: Sequence[Block], among: np.ndarray | None = None) -> np.n
     out = np.zeros(len(blocks), dtype=bool)
     for i in np.flatnonzero(among).tolist():
         out[i] = label_kind(blocks[i]) is not None
+    return out
+
+
+#: the whole text of a table of contents' title, read as `RELATED_LABELS` are
+TOC_LABELS = frozenset(label.strip() for label in """
+    contents
+    table of contents
+    on this page
+    in this article
+    inhaltsverzeichnis
+    inhalt
+    sommaire
+    table des matières
+    índice
+    contenido
+    indice
+    sommario
+    inhoud
+    innehåll
+    spis treści
+    содержание
+    目次
+    目录
+    目錄
+    """.strip().splitlines())
+
+
+def is_toc_label(text: str) -> bool:
+    """Whether a text is nothing but a table of contents' title (`TOC_LABELS`: "Contents", "Table of
+    contents", "Inhaltsverzeichnis", "目次")."""
+    return len(text) <= _LONGEST and _NOT_WORD.sub(" ", text).strip().lower() in TOC_LABELS
+
+
+def toc_mask(blocks: Sequence[Block], kept: np.ndarray) -> np.ndarray:
+    """One flag a block: a kept table of contents' title (`is_toc_label`) whose contents, the
+    block after it, are not kept. The links of a page's table of contents lead into the page
+    itself and are removed as navigation, which left their title alone over the first section
+    ("## Contents" on a wiki's pages, "Table of contents" on a blog's)."""
+    out = np.zeros(len(blocks), dtype=bool)
+    last = len(blocks) - 1
+    for i in np.flatnonzero(kept).tolist():
+        out[i] = (i == last or not kept[i + 1]) and is_toc_label(blocks[i].text)
     return out
 
 

@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from .ads import label_kind, rail_mask
+from .ads import is_toc_label, label_kind, rail_mask
 
 if TYPE_CHECKING:
     from .block import Block
@@ -216,6 +216,8 @@ _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed wha
                 "related-link": "a link to another story behind a label (\"Related: …\"): removed whatever its score"}
 #: what the view says of a block in a shop's rail of other products (`ads.rail_mask`)
 _RAIL_NOTE = "part of a shop's rail of other products (under \"Similar items\"): removed whatever its score"
+#: what the view says of a table of contents' title over contents not kept (`ads.toc_mask`)
+_TOC_NOTE = "the title of a table of contents that was not kept (\"Contents\"): removed with it"
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
               2: "a post's furniture on a thread page (header, badges, links): removed from every post",
@@ -293,6 +295,8 @@ def explain_html(res: Result, title: str | None = None) -> str:
             tip += "\n" + _LABEL_NOTES[label]
         elif rail[i]:
             tip += "\n" + _RAIL_NOTE
+        elif is_toc_label(b.text) and not (i + 1 < len(res.kept) and res.kept[i + 1]):
+            tip += "\n" + _TOC_NOTE
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
         marks = ["blk", "kept" if kept else "removed", shape, "hidden" if b.hidden else "",
                  "comment" if in_thread else "", "post" if role else ""]

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import refine, region, threads
-from .ads import label_mask, rail_mask
+from .ads import label_mask, rail_mask, toc_mask
 from .block import Block
 from .checks import INDEX_THRESHOLD_SHARE, MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
 from .comments import (
@@ -302,6 +302,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         # an ad slot's or a share bar's label is never content, whatever it scored
         dec.kept = dec.kept & ~label_mask(dec.blocks, dec.kept)
         dec.kept = dec.kept & ~rail_mask(dec.blocks)  # and a shop's rail of other products
+        dec.kept = dec.kept & ~toc_mask(dec.blocks, dec.kept)  # and the title of contents not kept
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, head, p.url, dated, thread is not None)
         if checks.verdict == "index" and threshold is None:
@@ -349,6 +350,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     more &= ~label_mask(dec.blocks, more & ~dec.kept)
     more &= ~rail_mask(dec.blocks)
     kept = dec.kept | more
+    kept &= ~toc_mask(dec.blocks, kept)
     if not (kept & ~dec.kept).any():
         return None
     checks = page_checks(dec.blocks, kept, head, page.url, dated, dec.post is not None)

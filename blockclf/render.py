@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .ads import label_kind, rail_mask
+from .ads import is_toc_label, label_kind, rail_mask
 from .explain import HIDDEN_UNREAD, NEVER_KEPT, describe, hidden_kind, hidden_note
 from .htmlout import to_html
 from .inline import block_images, block_plain
@@ -256,6 +256,8 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
             rec["reason"] = label  # "Advertisement" over an ad slot, "Share:" over a share bar
         elif rail is not None and rail[i]:
             rec["reason"] = "related-rail"  # a product of a shop's rail under "Similar items"
+        elif is_toc_label(b.text) and (i + 1 == len(res.kept) or not res.kept[i + 1]):
+            rec["reason"] = "toc-label"  # "Contents" over a table of contents removed as navigation
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]

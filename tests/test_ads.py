@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from blockclf.ads import is_ad_label, label_kind, label_mask, rail_mask
+from blockclf.ads import is_ad_label, is_toc_label, label_kind, label_mask, rail_mask, toc_mask
 from blockclf.explain import explain_html
 from blockclf.html import parse
 from blockclf.predict import extract
@@ -236,4 +236,30 @@ def test_a_shops_rail_is_removed_and_logged():
     logged = [rec["text"] for rec in removal_log(res) if rec.get("reason") == "related-rail"]
     assert "Clutch kit 2 for the Iveco Daily, all parts new" in logged and "$102.99" in logged
     assert "rail of other products (under" in explain_html(res)
+
+
+@pytest.mark.parametrize(("text", "toc"), [("Contents", True), ("Table of Contents", True), ("IN THIS ARTICLE", True),
+                                           ("Inhaltsverzeichnis", True), ("目次", True), ("Contents#", True),
+                                           ("Contents of the box", False), ("The contents", False)])
+def test_a_table_of_contents_title(text, toc):
+    assert is_toc_label(text) is toc
+
+
+def test_a_table_of_contents_title_goes_only_with_its_contents():
+    blocks = segment(parse("<html><body><h2>Contents</h2><ul><li><a href='#a'>History</a></li></ul>"
+                           "<h2>History</h2><p>It began.</p><h2>Contents</h2></body></html>"))
+    assert [b.text for b in blocks] == ["Contents", "History", "History", "It began.", "Contents"]
+    assert toc_mask(blocks, np.array([1, 0, 1, 1, 1], bool)).tolist() == [True, False, False, False, True]
+    assert toc_mask(blocks, np.array([1, 1, 1, 1, 0], bool)).tolist() == [False] * 5  # its contents kept
+
+
+def test_a_wikis_contents_title_is_removed_and_logged():
+    sections = "".join(f"<h2 id='s{i}'>Section {i}</h2><p>{p}</p>" for i, p in enumerate(PARAS[:4]))
+    toc = "".join(f"<li><a href='#s{i}'><span>{i + 1}</span> <span>Section {i}</span></a></li>" for i in range(4))
+    res = extract("<html><head><title>Meanders</title></head><body><div id='content'><h1>Meanders</h1>"
+                  f"<p>{PARAS[5]}</p><div id='toc' class='toc'><div class='toctitle'><h2>Contents</h2></div>"
+                  f"<ul>{toc}</ul></div>{sections}</div></body></html>")
+    assert PARAS[0] in res.text and "Contents" not in res.text.splitlines()
+    assert [rec["text"] for rec in removal_log(res) if rec.get("reason") == "toc-label"] == ["Contents"]
+    assert "the title of a table of contents" in explain_html(res)
 
