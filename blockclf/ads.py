@@ -27,6 +27,10 @@ there is a linked title, a price and a seller's rating, which the model kept as 
 items. A news rail's label is not followed so: "Also read" and "Related content" stand inside
 articles whose own text follows in the same element.
 
+So is a prompt to sign in before taking part, set under a forum's posts or a blog's comments
+("You must be logged in to post a comment", "Create an account or sign in to comment"), with
+the reason ``login-prompt``.
+
 A table of contents' title ("Contents", "Table of contents"; `TOC_LABELS`) goes when its
 contents do (`toc_mask`, reason ``toc-label``): the contents' links lead into the page and are
 removed as navigation, which left the title alone over the first section.
@@ -275,17 +279,41 @@ def _elsewhere(block: Block) -> bool:
     return bool(after) and block.link_chars >= _ELSEWHERE_LINKED * len(after)
 
 
+#: a prompt to sign in before taking part, a forum's or a blog's under its posts ("You must be
+#: logged in to post a comment", "Create an account or sign in to comment", "Log in or register
+#: to post comments", "Already have an account? Sign in here."), the whole of a block; not a
+#: call to vote or to take part in an event ("You must be registered to vote by 5 October")
+_LOGIN_PROMPT = re.compile(
+    r"(?:you (?:must|need to|have to) (?:be )?(?:logged in|log ?in|sign(?:ed)? in|be a member|register(?:ed)?)"
+    r"(?: \w+){0,4} (?:to|in order to) (?:post|leave|reply|comment|add|write)\b"
+    r"|(?:please )?(?:log ?in|sign in|register|sign up|create an account)"
+    r"(?: (?:or|and) (?:log ?in|sign in|register|sign up|create an account))* (?:to|in order to) "
+    r"(?:post|leave|reply|add|write|comment)\b"
+    r"|already have an account\?|don'?t have an account\?|sign up for a new account in our community)",
+    re.IGNORECASE)
+#: the longest block read as such a prompt, in characters
+_PROMPT_LONGEST = 160
+
+
+def _is_login_prompt(text: str) -> bool:
+    """Whether a text is nothing but a prompt to sign in before taking part (`_LOGIN_PROMPT`)."""
+    return len(text) <= _PROMPT_LONGEST and _LOGIN_PROMPT.match(text) is not None
+
+
 def label_kind(block: Block) -> str | None:
     """``"ad-label"`` for a block that labels an ad slot (`is_ad_label`), ``"share-label"`` for one
     that labels a share bar (its whole text one of `SHARE_LABELS`), ``"related-label"`` for one
     that labels a rail of other stories (`RELATED_LABELS`), ``"related-link"`` for a link to
-    another story behind a label saying so (`_elsewhere`), else None. A heading labels only a
+    another story behind a label saying so (`_elsewhere`), ``"login-prompt"`` for a prompt to
+    sign in before taking part (`_LOGIN_PROMPT`, a heading too), else None. A heading labels only a
     rail: a page's heading "Share" or "Sponsored" heads a section of its own, a heading
     "Related posts" the rail. A table's cell labels no rail: there "Recommended" is a value
     ("Required | Recommended | Optional")."""
     kind = _text_kind(block.text)
     if kind == "related-label":
         return None if block.tag in ("td", "th") else kind
+    if kind is None and _is_login_prompt(block.text):  # a heading too: it heads the sign-in form
+        return "login-prompt"
     if block.heading_level:
         return None
     return kind or ("related-link" if _elsewhere(block) else None)

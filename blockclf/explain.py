@@ -213,7 +213,9 @@ _COMMENT_FATE = {"remove": "part of readers' comments (a thread, or a product's 
 _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed whatever its score",
                 "share-label": "a share bar's label (\"Share:\", \"Follow us\"): removed whatever its score",
                 "related-label": "a label over other stories (\"Related posts\"): removed whatever its score",
-                "related-link": "a link to another story behind a label (\"Related: …\"): removed whatever its score"}
+                "related-link": "a link to another story behind a label (\"Related: …\"): removed whatever its score",
+                "login-prompt": "a prompt to sign in before taking part (\"You must be logged in to post a comment\"): "
+                                "removed whatever its score"}
 #: what the view says of a block in a shop's rail of other products (`ads.rail_mask`)
 _RAIL_NOTE = "part of a shop's rail of other products (under \"Similar items\"): removed whatever its score"
 #: what the view says of a table of contents' title over contents not kept (`ads.toc_mask`)

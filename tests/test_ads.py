@@ -263,3 +263,29 @@ def test_a_wikis_contents_title_is_removed_and_logged():
     assert [rec["text"] for rec in removal_log(res) if rec.get("reason") == "toc-label"] == ["Contents"]
     assert "the title of a table of contents" in explain_html(res)
 
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("You must be logged in to post a comment.", True),
+    ("Create an account or sign in to comment", True),
+    ("You need to be a member in order to leave a comment", True),
+    ("Log in or register to post comments", True),
+    ("Already have an account? Sign in here.", True),
+    ("Sign up for a new account in our community. It's easy!", True),
+    ("You must login or register to post a new topic", True),
+    ("You must be registered to vote by 5 October, the clerk said.", False),
+    ("Register to join the online events", False),
+    ("Users must log in to post, the company said, after a wave of spam hit the forum last week and it "
+     "closed comments on every story for two days while its moderators caught up.", False),
+])
+def test_a_prompt_to_sign_in(text, prompt):
+    blocks = segment(parse(f"<html><body><p>{text}</p><h2>{text}</h2></body></html>"))
+    assert [label_kind(b) == "login-prompt" for b in blocks] == [prompt, prompt]  # a forum's heading too
+
+
+def test_a_prompt_to_sign_in_under_a_thread_is_removed_and_logged():
+    html = _page("Advertisement").replace(
+        "</article>", "<div class='note'><p>You must be logged in to post a comment.</p></div></article>")
+    res = extract(html)
+    assert PARAS[3] in res.text and "logged in to post" not in res.text
+    assert "a prompt to sign in" in explain_html(res)
+
