@@ -373,9 +373,20 @@ def toc_mask(blocks: Sequence[Block], kept: np.ndarray) -> np.ndarray:
     return out
 
 
+#: the first words of `SHOP_RAIL_LABELS`: a text that starts with none is no such label, which
+#: saves normalising the page's every short block
+_SHOP_RAIL_STARTS = tuple(sorted({label.split()[0] for label in SHOP_RAIL_LABELS}))
+
+
 def _is_shop_rail_label(text: str) -> bool:
     """Whether a text is nothing but a label over a shop's rail of other products (`SHOP_RAIL_LABELS`)."""
-    return len(text) <= _LONGEST and _NOT_WORD.sub(" ", text).strip().lower() in SHOP_RAIL_LABELS
+    if len(text) > _LONGEST:
+        return False
+    start = 0
+    while start < len(text) and not text[start].isalnum():  # what normalising drops before the first word
+        start += 1
+    return (text[start:start + 12].lower().startswith(_SHOP_RAIL_STARTS)
+            and _NOT_WORD.sub(" ", text).strip().lower() in SHOP_RAIL_LABELS)
 
 
 #: a paragraph this long, with few links, ends a rail: the page's own text goes on
