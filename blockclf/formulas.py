@@ -34,13 +34,13 @@ _SIGNS: Final = frozenset("+−-±∓")
 #: a sign after the start, an opening bracket, a separator or a relation reads as a term's sign
 _UNARY: Final = re.compile(r"(^|[=≠≤≥<>≈≡∼∈(\[{,;|] ?)([+−±∓-]) ")
 #: operators whose limits are written under and over them, and after which their operand follows
-_BIG_OPS: Final = frozenset("∑∏∐∫∬∭∮⋃⋂⋁⋀⨁⨂lim")
+_BIG_OPS: Final = frozenset("∑ ∏ ∐ ∫ ∬ ∭ ∮ ⋃ ⋂ ⋁ ⋀ ⨁ ⨂ lim max min sup inf".split())
 #: how deep linear reading follows nested MathML before it reads the rest as flat text
 _MAX_DEPTH: Final = 40
 #: the elements MathJax 2 draws a formula with, which its ``math/tex`` script follows
 _MATHJAX_FRAMES: Final = frozenset(
     "MathJax MathJax_Display MathJax_Preview MathJax_SVG MathJax_SVG_Display MathJax_CHTML MathJax_PHTML "
-    "MathJax_MathML MathJax_MathContainer MathJax_SVG_Display MathJax_HTML".split())
+    "MathJax_MathML MathJax_MathContainer MathJax_HTML".split())
 
 
 def formula(el: etree._Element, tag: str, attrib: dict[str, str]) -> str:

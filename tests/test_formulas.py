@@ -38,6 +38,8 @@ def test_mathml_without_tex_is_read_out_as_linear_text():
     ("<mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd></mtr><mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn>"
      "</mtd></mtr></mtable>", "[1, 0; 0, 1]"),
     ("<mroot><mi>x</mi><mn>3</mn></mroot>", "x^(1/3)"),
+    ("<munder><mi>lim</mi><mrow><mi>x</mi><mo>→</mo><mn>0</mn></mrow></munder><mi>f</mi>", "lim_(x → 0) f"),
+    ("<munder><mi>m</mi><mn>1</mn></munder><mi>g</mi>", "m_1g"),  # a letter is no operator with limits
 ])
 def test_mathml_constructs_read_as_linear_text(mathml, linear):
     assert to_text(page(f"<p>So <math {_MML}>{mathml}</math> holds.</p>")).strip() == f"So {linear} holds."
