@@ -43,10 +43,11 @@ _MATHJAX_FRAMES: Final = frozenset(
     "MathJax_MathML MathJax_MathContainer MathJax_HTML".split())
 
 
-def formula(el: etree._Element, tag: str, attrib: dict[str, str]) -> str:
-    """The text a formula element stands for ("" when it says nothing): ``$TeX$`` or
-    ``$$TeX$$`` where the page gives TeX, else MathML read as linear text. ``tag`` is the
-    element's lower-case tag (``math``, ``script`` or ``img``), ``attrib`` its attributes."""
+def formula(el: etree._Element, tag: str, attrib: dict[str, str]) -> tuple[str, bool]:
+    """The text a formula element stands for ("" when it says nothing), and whether it is TeX
+    between its dollars: ``$TeX$`` or ``$$TeX$$`` where the page gives TeX, else MathML read as
+    linear text. ``tag`` is the element's lower-case tag (``math``, ``script`` or ``img``),
+    ``attrib`` its attributes."""
     if tag == "script":
         kind = attrib.get("type", "").lower()
         return _delimited(el.text or "", "mode=display" in kind.replace(" ", ""))
@@ -56,7 +57,7 @@ def formula(el: etree._Element, tag: str, attrib: dict[str, str]) -> str:
     tex = attrib.get("alttext") or _annotation(el)
     if tex and tex.strip():
         return _delimited(tex, display)
-    return _UNARY.sub(r"\1\2", _folded(_linear(el, 0)))
+    return _UNARY.sub(r"\1\2", _folded(_linear(el, 0))), False
 
 
 def is_tex_script(attrib: dict[str, str]) -> bool:
@@ -86,17 +87,17 @@ def twin_of_script(el: etree._Element, cls: str) -> bool:
     return False
 
 
-def _delimited(tex: str, display: bool) -> str:
-    """TeX between ``$`` (``$$`` for ``display``), without MediaWiki's style wrapper; TeX that
-    is only letters and digits is that text alone."""
+def _delimited(tex: str, display: bool) -> tuple[str, bool]:
+    """TeX between ``$`` (``$$`` for ``display``), without MediaWiki's style wrapper, and True;
+    TeX that is only letters and digits is that text alone, and False."""
     tex = " ".join(tex.split())
     wrapped = _STYLE_WRAP.match(tex)
     if wrapped:
         tex = wrapped.group(1).strip()
     if not tex or tex.replace(" ", "").isalnum():
-        return tex  # a letter, a number, a word set in math type ("$R$esources"): just the text
+        return tex, False  # a letter, a number, a word set in math type ("$R$esources"): just the text
     mark = "$$" if display else "$"
-    return f"{mark}{tex}{mark}"
+    return f"{mark}{tex}{mark}", True
 
 
 def _local(el: etree._Element) -> str:

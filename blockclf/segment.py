@@ -669,9 +669,9 @@ class _Segmenter:
                  parent_link: bool | None, pre: bool) -> None:
         """Read a formula (`blockclf.formulas`) as text where it stands; TeX, between ``$``, is
         marked in `Block.rich` so that Markdown writes it as it is, unescaped."""
-        text = formula(el, tag, attrib)
+        text, tex = formula(el, tag, attrib)
         if text:
-            marked = text[0] == "$" and not (pre or self.furniture or self.in_code)
+            marked = tex and not (pre or self.furniture or self.in_code)
             self.mark_edge(tag, False, False)
             if marked:
                 self.put(f"{_OPEN}math{_CLOSE}")

@@ -100,3 +100,10 @@ def test_a_wikis_edit_links_beside_its_headings_are_not_text():
                '<span class="mw-editsection-bracket">]</span></span></h2><p>It began.</p>')
     assert to_text(res).split("\n") == ["History", "It began."]
     assert to_markdown(res).startswith("## History\n")
+
+
+def test_linear_text_that_starts_with_a_dollar_is_escaped_in_markdown_as_text():
+    res = page(f"<p>It costs <math {_MML}><mtext>$5*3</mtext></math> in all.</p>")
+    assert to_text(res).strip() == "It costs $5*3 in all."
+    assert "$5\\*3" in to_markdown(res)  # text, not TeX: its star escaped
+
