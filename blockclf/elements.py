@@ -16,10 +16,10 @@ from typing import Final
 
 from lxml import etree
 
-__all__ = ["ANCHOR_GLYPHS", "BADGE_CLASSES", "CONSENT", "CONSENT_CLASSES", "CONSENT_IDS", "DOT", "FURNITURE_CLASSES",
-           "ICON", "NOTICE", "NOTICE_IDS", "SCREEN_READER_CLASSES", "SKIP_TAGS", "class_tokens", "code_lang",
-           "image_source", "is_anchor_glyph", "is_badge", "is_furniture", "is_furniture_button", "is_hidden",
-           "is_hidden_dialog", "is_small_image", "is_top_link", "overlay_kind"]
+__all__ = ["ANCHOR_GLYPHS", "BADGE_CLASSES", "CONSENT", "CONSENT_CLASSES", "CONSENT_IDS", "DOT", "EDIT_LINK_CLASSES",
+           "FURNITURE_CLASSES", "ICON", "NOTICE", "NOTICE_IDS", "SCREEN_READER_CLASSES", "SKIP_TAGS", "class_tokens",
+           "code_lang", "image_source", "is_anchor_glyph", "is_badge", "is_edit_link", "is_furniture",
+           "is_furniture_button", "is_hidden", "is_hidden_dialog", "is_small_image", "is_top_link", "overlay_kind"]
 
 #: elements whose content a browser never shows as text
 SKIP_TAGS: Final = frozenset(
@@ -85,6 +85,10 @@ _TOKEN_CACHE: Final[dict[tuple[str | None, str | None], tuple[str, ...]]] = {}
 _FURNITURE_CACHE: Final[dict[str, bool]] = {}
 _SCREEN_READER_CACHE: Final[dict[str, bool]] = {}
 _BADGE_CACHE: Final[dict[str, bool]] = {}
+#: the classes MediaWiki gives the "[edit]" link after a section's heading: a control for the
+#: site's editors, never text
+EDIT_LINK_CLASSES: Final = frozenset(("mw-editsection", "editsection"))
+_EDIT_LINK_CACHE: Final[dict[str, bool]] = {}
 _CONSENT_CACHE: Final[dict[str, bool]] = {}
 #: the member badges forum software sets beside each post ("Joined", "Messages", "Reaction score",
 #: "Posts", rank titles: XenForo, Invision, phpBB), furniture even where they are headings or lists
@@ -254,6 +258,11 @@ def _screen_reader_word(word: str) -> bool:
 def is_furniture(cls: str) -> bool:
     """True for a class attribute that marks page furniture (`FURNITURE_CLASSES`, in any case)."""
     return _has_class(cls, FURNITURE_CLASSES, _FURNITURE_CACHE, True)
+
+
+def is_edit_link(cls: str) -> bool:
+    """True for a class attribute that marks a wiki section's "[edit]" link (`EDIT_LINK_CLASSES`)."""
+    return "editsection" in cls and _has_class(cls, EDIT_LINK_CLASSES, _EDIT_LINK_CACHE, False)
 
 
 def is_badge(cls: str) -> bool:

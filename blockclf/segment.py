@@ -30,6 +30,7 @@ from .elements import (
     image_source,
     is_anchor_glyph,
     is_badge,
+    is_edit_link,
     is_furniture,
     is_furniture_button,
     is_hidden,
@@ -182,15 +183,6 @@ def _verbatim(code: str) -> str:
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines)
-
-
-#: the classes MediaWiki gives the "[edit]" link after a section's heading
-_EDIT_LINKS: Final = frozenset(("mw-editsection", "editsection"))
-
-
-def _is_edit_link(cls: str) -> bool:
-    """Whether a class attribute marks MediaWiki's "[edit]" link of a section (`_EDIT_LINKS`)."""
-    return any(name in _EDIT_LINKS for name in cls.split())
 
 
 def _attributes(el: etree._Element, doc: Document) -> dict[str, str]:
@@ -721,8 +713,7 @@ class _Segmenter:
             return
         if n_attrib and not skipped:
             named = attrib.get("class")
-            if named and (("MathJax" in named and twin_of_script(el, named))
-                          or ("editsection" in named and _is_edit_link(named))):
+            if named and (("MathJax" in named and twin_of_script(el, named)) or is_edit_link(named)):
                 # a formula's drawing (its TeX script, next, is read instead); a wiki's "[edit]"
                 # beside each heading, a control for the site's editors
                 skipped = True
