@@ -45,8 +45,8 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_RAIL_LABELS", "TOC_LABELS", "is_ad_label",
-           "is_toc_label", "label_kind", "label_mask", "rail_mask", "toc_mask"]
+__all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_RAIL_LABELS", "TOC_LABELS", "furniture_kinds",
+           "is_ad_label", "is_toc_label", "label_kind", "label_mask", "rail_mask", "toc_mask"]
 
 #: the whole text of an ad slot's label, lower-cased, punctuation read as spaces, in the
 #: languages of the web's most common news sites
@@ -246,12 +246,17 @@ _LONGEST = max(len(label) for label in AD_LABELS | SHARE_LABELS | RELATED_LABELS
 _NOT_WORD = re.compile(r"[\W_]+")
 
 
+def _label_words(text: str) -> str:
+    """A label's text as the label sets hold it: lower case, punctuation read as spaces."""
+    return _NOT_WORD.sub(" ", text).strip().lower()
+
+
 def _text_kind(text: str) -> str | None:
     """``"ad-label"``, ``"share-label"`` or ``"related-label"`` for a text that is nothing but
     such a label (in any case, punctuation read as spaces), else None."""
     if not text or len(text) > _LONGEST:
         return None
-    words = _NOT_WORD.sub(" ", text).strip().lower()
+    words = _label_words(text)
     return ("ad-label" if words in AD_LABELS else "share-label" if words in SHARE_LABELS
             else "related-label" if words in RELATED_LABELS or words in SHOP_RAIL_LABELS else None)
 
@@ -358,7 +363,7 @@ TOC_LABELS = frozenset(label.strip() for label in """
 def is_toc_label(text: str) -> bool:
     """Whether a text is nothing but a table of contents' title (`TOC_LABELS`: "Contents", "Table of
     contents", "Inhaltsverzeichnis", "目次")."""
-    return len(text) <= _LONGEST and _NOT_WORD.sub(" ", text).strip().lower() in TOC_LABELS
+    return len(text) <= _LONGEST and _label_words(text) in TOC_LABELS
 
 
 def toc_mask(blocks: Sequence[Block], kept: np.ndarray) -> np.ndarray:
@@ -367,10 +372,23 @@ def toc_mask(blocks: Sequence[Block], kept: np.ndarray) -> np.ndarray:
     itself and are removed as navigation, which left their title alone over the first section
     ("## Contents" on a wiki's pages, "Table of contents" on a blog's)."""
     out = np.zeros(len(blocks), dtype=bool)
-    last = len(blocks) - 1
     for i in np.flatnonzero(kept).tolist():
-        out[i] = (i == last or not kept[i + 1]) and is_toc_label(blocks[i].text)
+        out[i] = _toc_alone(blocks, kept, i)
     return out
+
+
+def _toc_alone(blocks: Sequence[Block], kept: np.ndarray, i: int) -> bool:
+    """Whether block ``i`` is a table of contents' title whose contents, the block after it, are not kept."""
+    return (i + 1 == len(blocks) or not kept[i + 1]) and is_toc_label(blocks[i].text)
+
+
+def furniture_kinds(blocks: Sequence[Block], kept: np.ndarray) -> list[str | None]:
+    """What each block is as furniture these rules remove whatever its score, as the removal
+    log and the explain view name it: its `label_kind`, ``"related-rail"`` (`rail_mask`),
+    ``"toc-label"`` (a table of contents' title over contents not kept, `toc_mask`), or None."""
+    rail = rail_mask(blocks)
+    return [label_kind(b) or ("related-rail" if rail[i] else "toc-label" if _toc_alone(blocks, kept, i) else None)
+            for i, b in enumerate(blocks)]
 
 
 #: the first words of `SHOP_RAIL_LABELS`: a text that starts with none is no such label, which
@@ -386,7 +404,7 @@ def _is_shop_rail_label(text: str) -> bool:
     while start < len(text) and not text[start].isalnum():  # what normalising drops before the first word
         start += 1
     return (text[start:start + 12].lower().startswith(_SHOP_RAIL_STARTS)
-            and _NOT_WORD.sub(" ", text).strip().lower() in SHOP_RAIL_LABELS)
+            and _label_words(text) in SHOP_RAIL_LABELS)
 
 
 #: a paragraph this long, with few links, ends a rail: the page's own text goes on

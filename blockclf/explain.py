@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from .ads import is_toc_label, label_kind, rail_mask
+from .ads import furniture_kinds
 
 if TYPE_CHECKING:
     from .block import Block
@@ -209,17 +209,16 @@ _COMMENT_FATE = {"remove": "part of readers' comments (a thread, or a product's 
                              "the main text",
                  "keep": "part of readers' comments (a thread, or a product's reviews): left to the model "
                          "(--comments keep)"}
-#: what the view says of a block whose text is a label of page furniture (`ads.label_kind`)
+#: what the view says of a block that is furniture removed whatever its score (`ads.furniture_kinds`)
 _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed whatever its score",
                 "share-label": "a share bar's label (\"Share:\", \"Follow us\"): removed whatever its score",
                 "related-label": "a label over other stories (\"Related posts\"): removed whatever its score",
                 "related-link": "a link to another story behind a label (\"Related: …\"): removed whatever its score",
                 "login-prompt": "a prompt to sign in before taking part (\"You must be logged in to post a comment\"): "
-                                "removed whatever its score"}
-#: what the view says of a block in a shop's rail of other products (`ads.rail_mask`)
-_RAIL_NOTE = "part of a shop's rail of other products (under \"Similar items\"): removed whatever its score"
-#: what the view says of a table of contents' title over contents not kept (`ads.toc_mask`)
-_TOC_NOTE = "the title of a table of contents that was not kept (\"Contents\"): removed with it"
+                                "removed whatever its score",
+                "related-rail": "part of a shop's rail of other products (under \"Similar items\"): removed whatever "
+                                "its score",
+                "toc-label": "the title of a table of contents that was not kept (\"Contents\"): removed with it"}
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
               2: "a post's furniture on a thread page (header, badges, links): removed from every post",
@@ -278,7 +277,7 @@ def explain_html(res: Result, title: str | None = None) -> str:
     ]
     comment = res.comment if res.comment is not None and len(res.comment) == len(res.blocks) else None
     post = res.post if res.post is not None and len(res.post) == len(res.blocks) else None
-    rail = rail_mask(res.blocks)
+    furniture = furniture_kinds(res.blocks, res.kept)
     for i, b in enumerate(res.blocks):
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
@@ -292,13 +291,9 @@ def explain_html(res: Result, title: str | None = None) -> str:
         role = int(post[i]) if post is not None else 0
         if role:
             tip += "\n" + _POST_FATE[role]
-        label = label_kind(b)
-        if label is not None:
-            tip += "\n" + _LABEL_NOTES[label]
-        elif rail[i]:
-            tip += "\n" + _RAIL_NOTE
-        elif is_toc_label(b.text) and not (i + 1 < len(res.kept) and res.kept[i + 1]):
-            tip += "\n" + _TOC_NOTE
+        kind = furniture[i]
+        if kind is not None:
+            tip += "\n" + _LABEL_NOTES[kind]
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
         marks = ["blk", "kept" if kept else "removed", shape, "hidden" if b.hidden else "",
                  "comment" if in_thread else "", "post" if role else ""]

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .ads import is_toc_label, label_kind, rail_mask
+from .ads import furniture_kinds
 from .explain import HIDDEN_UNREAD, NEVER_KEPT, describe, hidden_kind, hidden_note
 from .htmlout import to_html
 from .inline import block_images, block_plain
@@ -232,7 +232,7 @@ def to_dict(res: Result, images: bool = False, blocks: str = "all") -> dict[str,
 def removal_log(res: Result) -> list[dict[str, Any]]:
     """One record per removed block: page, element path, text, score, threshold, reasons."""
     out = []
-    rail = rail_mask(res.blocks) if not res.kept.all() else None
+    furniture = furniture_kinds(res.blocks, res.kept) if not res.kept.all() else []
     for i, (b, k) in enumerate(zip(res.blocks, res.kept)):
         if k:
             continue
@@ -252,12 +252,8 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
             rec["reason"] = "comment"  # part of a readers' comment thread
         elif res.post is not None and len(res.post) and res.post[i] == FURNITURE:
             rec["reason"] = "post-furniture"  # around each post of a thread page
-        elif (label := label_kind(b)) is not None:
-            rec["reason"] = label  # "Advertisement" over an ad slot, "Share:" over a share bar
-        elif rail is not None and rail[i]:
-            rec["reason"] = "related-rail"  # a product of a shop's rail under "Similar items"
-        elif is_toc_label(b.text) and (i + 1 == len(res.kept) or not res.kept[i + 1]):
-            rec["reason"] = "toc-label"  # "Contents" over a table of contents removed as navigation
+        elif furniture[i] is not None:  # "Advertisement" over an ad slot, a shop's rail, "Contents" alone
+            rec["reason"] = furniture[i]
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]
