@@ -190,7 +190,8 @@ def _linear(el: etree._Element, depth: int) -> str:
         return "[" + "; ".join(p.strip() for p in parts) + "]"
     if name in ("mtr", "mlabeledtr"):  # a matrix's cells, or an aligned equation's sides ("x", "= y")
         cells = [p.strip() for p in parts]
-        return "".join(c if not i else (" " if c[:1] in _SPACED_OPS else ", ") + c for i, c in enumerate(cells))
+        return "".join(c if not i else (" " if c[:1] in _SPACED_OPS and c[:1] not in _SIGNS else ", ") + c
+                       for i, c in enumerate(cells))  # a cell that opens with a sign ("−i") is a value
     return _row(parts)
 
 

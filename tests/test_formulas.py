@@ -37,6 +37,8 @@ def test_mathml_without_tex_is_read_out_as_linear_text():
     ("<mfenced><mi>a</mi><mi>b</mi></mfenced>", "(a, b)"),
     ("<mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd></mtr><mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn>"
      "</mtd></mtr></mtable>", "[1, 0; 0, 1]"),
+    ("<mtable><mtr><mtd><mn>4</mn></mtd><mtd><mo>−</mo><mi>i</mi></mtd></mtr><mtr><mtd><mi>x</mi></mtd>"
+     "<mtd><mo>=</mo><mn>1</mn></mtd></mtr></mtable>", "[4, −i; x = 1]"),  # a value's sign; an aligned equation
     ("<mroot><mi>x</mi><mn>3</mn></mroot>", "x^(1/3)"),
     ("<munder><mi>lim</mi><mrow><mi>x</mi><mo>→</mo><mn>0</mn></mrow></munder><mi>f</mi>", "lim_(x → 0) f"),
     ("<munder><mi>m</mi><mn>1</mn></munder><mi>g</mi>", "m_1g"),  # a letter is no operator with limits
