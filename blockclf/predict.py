@@ -145,6 +145,8 @@ class _Decisions:
     read_as_index: bool = False
     #: the favor mode's threshold kept nothing visible and the balanced one's reading stands
     read_at_balanced: bool = False
+    #: the page kept nothing, and its second reading, at a lower threshold and not an index, stands
+    read_lower: bool = False
     #: per block, its part in the page's thread (`threads.Thread.roles`), None on other pages
     post: np.ndarray | None = None
     #: per block, the thread's post it is in (`threads.Thread.numbers`), None on other pages
@@ -305,14 +307,15 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         dec.kept = dec.kept & ~toc_mask(dec.blocks, dec.kept)  # and the title of contents not kept
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, head, p.url, dated, thread is not None)
-        if checks.verdict == "index" and threshold is None:
+        if (checks.verdict == "index" or not dec.kept.any()) and threshold is None:
             # the label/value pairs are the batch's unless hidden blocks joined the page's blocks
             page_pairs = pp if dec.blocks is p.blocks else label_value_pairs(dec.blocks)
             again = _index_reading(p, head, dec, page_pairs, comment if comments != "keep" else None,
                                    page_thr * INDEX_THRESHOLD_SHARE, dated)
             if again is not None:
                 dec.kept, checks, page_thr = again[0], again[1], page_thr * INDEX_THRESHOLD_SHARE
-                dec.read_as_index = True
+                dec.read_as_index = checks.verdict == "index"
+                dec.read_lower = not dec.read_as_index
         decided.append((p, head, dec, comment, checks, page_thr))
         start += n
     checked = site_checks([(p.site, checks) for p, _head, _dec, _comment, checks, _thr in decided])
@@ -330,15 +333,19 @@ def _headlines(pages: Sequence[Page], site_titles: Sequence[frozenset[str]] | No
 
 def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple[int, int]],
                    comment: np.ndarray | None, threshold: float, dated: bool) -> tuple[np.ndarray, PageChecks] | None:
-    """The decisions of an index page read again at the lower ``threshold``, and their checks.
+    """The decisions of an index page, or of a page that kept nothing, read again at the lower
+    ``threshold``, and their checks.
 
     A listing's items and a thread's short posts score under an article's paragraphs but
     above the page's menus, so a page whose first reading is an `index` keeps, besides what
     it kept, every visible block scored ``threshold`` or more that is not a readers' comment
     (``comment``, when comments are removed) nor a post's furniture nor an ad slot's or a share
     bar's label (`ads.label_mask`) nor part of a shop's rail of other products (`ads.rail_mask`).
-    The second reading stands only when it is still an index (else the first reading, an index,
-    stands); None when it keeps nothing more or is not an index.
+    The second reading of an index stands only when it is still an index (else the first
+    reading, an index, stands). A first reading that kept nothing gives way to any second one
+    that keeps something: an empty output for a page with an article (a news story whose
+    paragraphs all scored just under the threshold) is the worst over-removal there is.
+    None when the second reading keeps nothing more, or does not stand.
     ``pairs``: the blocks' `label_value_pairs`; ``head``: the page's headline.
     """
     more = _kept_with(dec.blocks, dec.scores >= threshold, pairs)
@@ -354,7 +361,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     if not (kept & ~dec.kept).any():
         return None
     checks = page_checks(dec.blocks, kept, head, page.url, dated, dec.post is not None)
-    return (kept, checks) if checks.verdict == "index" else None
+    return (kept, checks) if checks.verdict == "index" or not dec.kept.any() else None
 
 
 def _title(page: Page) -> str:
@@ -366,7 +373,8 @@ def _result(page: Page, head: str, dec: _Decisions, comment: np.ndarray, checks:
     """A page's `Result`, built once from its decisions and checks."""
     warnings = (list(page.doc.warnings) + (["read-hidden"] if dec.read_hidden else [])
                 + (["read-as-index"] if dec.read_as_index else [])
-                + (["read-at-balanced"] if dec.read_at_balanced else []) + list(checks.warnings))
+                + (["read-at-balanced"] if dec.read_at_balanced else [])
+                + (["read-lower"] if dec.read_lower else []) + list(checks.warnings))
     return Result(blocks=dec.blocks, scores=dec.scores, kept=dec.kept, threshold=threshold, favor=favor,
                   title=head, url=page.url, site=page.site, name=page.name, encoding=page.doc.encoding,
                   warnings=warnings, verdict=checks.verdict, stats=checks.stats, reasons=dec.reasons,

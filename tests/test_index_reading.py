@@ -68,3 +68,24 @@ def test_a_second_reading_that_is_no_index_is_not_taken():
                      else 0.02)
     assert res.verdict == "index" and res.threshold == thr and "read-as-index" not in res.warnings
     assert not any(k for b, k in zip(res.blocks, res.kept) if b.text.startswith("The river"))
+
+
+def test_a_page_that_kept_nothing_is_read_again_whatever_its_second_verdict():
+    """A story whose headline and paragraphs all score just under the threshold is not written
+    empty: its lower reading stands though it is an article, not an index."""
+    thr = cached_model(None).threshold("balanced")
+    story = "".join(f"<p>{PROSE * 2}</p>" for _ in range(6))
+    html = f"<title>River cut a channel</title><nav>{NAV}</nav><h1>River cut a channel</h1>{story}"
+    res = _scored(html, lambda b: 0.8 * thr if b.text.startswith(("The river", "River cut")) else 0.02)
+    assert res.verdict == "document" and "read-lower" in res.warnings and "read-as-index" not in res.warnings
+    assert res.threshold == pytest.approx(thr * INDEX_THRESHOLD_SHARE)
+    kept = [b.text for b, k in zip(res.blocks, res.kept) if k]
+    assert len(kept) == 7 and not any(t.startswith("Section") for t in kept)
+    assert (res.scores[res.kept] >= res.threshold).all() and (res.scores[~res.kept] < res.threshold).all()
+
+
+def test_a_page_with_nothing_near_the_threshold_stays_empty():
+    thr = cached_model(None).threshold("balanced")
+    html = f"<title>Menu</title><nav>{NAV}</nav><p>{PROSE}</p>"
+    res = _scored(html, lambda b: 0.3 * thr)
+    assert not res.kept.any() and res.threshold == thr and "read-lower" not in res.warnings
