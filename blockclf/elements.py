@@ -28,11 +28,12 @@ SKIP_TAGS: Final = frozenset(
 _TOKEN_SPLIT: Final = re.compile(r"[^a-z0-9]+")
 _HIDDEN_STYLE: Final = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 #: the class names of the common frameworks for text shown to screen readers only ("Skip to content",
-#: "Search for:", "opens in a new tab"): off-screen for a sighted reader, so not the page's text (class
-#: names match case-sensitively, as CSS matches them)
+#: "Search for:", "opens in a new tab"; eBay's design system names it "clipped" and writes each price,
+#: date and label twice, once for the eye and once in it): off-screen for a sighted reader, so not the
+#: page's text (class names match case-sensitively, as CSS matches them)
 SCREEN_READER_CLASSES: Final = frozenset(
     """sr-only sr-only-focusable visually-hidden visually-hidden-focusable visuallyhidden u-visually-hidden
-    screen-reader-text screen-reader-only show-for-sr element-invisible a11y-hidden""".split()
+    screen-reader-text screen-reader-only show-for-sr element-invisible a11y-hidden clipped""".split()
 )
 #: the same names as sites and design systems spell and prefix them ("u-srOnly", "usa-sr-only",
 #: "o-header__visually-hidden", BBC's "off-screen", "go-vh"): a class word ending in one, whole or

@@ -392,6 +392,17 @@ def test_screen_reader_class_names_as_sites_prefix_them_are_hidden_but_not_their
         assert "(öffnet im neuen Fenster)" in " ".join(b.text for b in blocks), cls
 
 
+def test_a_shops_clipped_copy_of_a_price_is_read_once():
+    """eBay writes each price, date and label twice, the second copy in ``class="clipped"``, its
+    design system's screen-reader class; a clipped label that is all its parent says is read."""
+    card = ("<body><div class='price'><span>EUR 355.58<span class='clipped'>EUR 355.58</span></span></div>"
+            "<div class='date'><span>Mon, Apr 22<span class='clipped'>Mon, Apr 22</span></span></div>"
+            "<p><button><span class='clipped'>Watch</span></button><span><span class='clipped'>4.5 out of 5"
+            "</span></span></p></body>")
+    blocks = blocks_of(card)
+    assert [b.text for b in blocks if not b.hidden] == ["EUR 355.58", "Mon, Apr 22", "4.5 out of 5"]
+
+
 def test_consent_managers_dialogs_are_hidden_but_the_page_is_not():
     html = ("<body><div id='onetrust-consent-sdk'><div id='onetrust-banner-sdk' class='otFlat'><p>We use cookies to "
             "improve your experience.</p><button>Accept All Cookies</button></div></div>"
