@@ -45,6 +45,7 @@ from .site import (
     SiteProfile,
     batch_repetition,
     block_keys,
+    cap_headline_repetition,
     cap_label_repetition,
     keep_labels,
     label_value_pairs,
@@ -267,6 +268,10 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     for i, rep in enumerate(reps):
         if rep is not None and pairs[i]:
             reps[i] = (cap_label_repetition(rep[0], pairs[i]), rep[1], rep[2])
+    # and a page's headline is its own, though its site's rails link to it from other pages
+    for i, rep in enumerate(reps):
+        if rep is not None and heads[i]:
+            reps[i] = (cap_headline_repetition(rep[0], pages[i].blocks, heads[i]), rep[1], rep[2])
     for p in pages:
         _check_scoring_budget(p)
     tables, boxes = _tables(mdl, [p.blocks for p in pages], [p.doc.title for p in pages], reps)

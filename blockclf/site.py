@@ -29,6 +29,7 @@ import numpy as np
 
 from .block import Block
 from .files import write_atomic
+from .words import WORD
 
 __all__ = [
     "MIN_OTHER_PAGES",
@@ -36,6 +37,7 @@ __all__ = [
     "SiteProfile",
     "batch_repetition",
     "block_keys",
+    "cap_headline_repetition",
     "cap_label_repetition",
     "keep_labels",
     "label_value_pairs",
@@ -405,6 +407,30 @@ def cap_label_repetition(rep: np.ndarray, pairs: Sequence[tuple[int, int]]) -> n
     for label, value in pairs:
         if not np.isnan(out[value]):
             out[label] = min(out[label], out[value])
+    return out
+
+
+#: words a heading needs to be told for the page's headline by its words alone
+HEADLINE_MIN_WORDS = 3
+
+
+def cap_headline_repetition(rep: np.ndarray, blocks: Sequence[Block], headline: str) -> np.ndarray:
+    """A heading that reads as the page's headline is the page's own, repeated nowhere.
+
+    A site's rails ("Most read", "Related") link to its stories by their headlines, so on a
+    batch of its pages a story's own headline is found on other pages as well and reads as its
+    template. Across the train folders, as one batch each, not counting it gained five pages
+    (+.0006 to +.0066) and lost one (-.0005); no dev page changed. A heading is the headline when
+    its words (`words.WORD`, lower-cased) are the headline's, at least `HEADLINE_MIN_WORDS`.
+    """
+    head = WORD.findall(headline.lower())
+    if len(head) < HEADLINE_MIN_WORDS or np.isnan(rep).all():
+        return rep
+    out = rep
+    for i, b in enumerate(blocks):
+        if b.heading_level and out[i] > 0 and WORD.findall(b.text.lower()) == head:
+            out = out.copy() if out is rep else out
+            out[i] = 0.0
     return out
 
 

@@ -17,6 +17,7 @@ from blockclf.site import (
     SiteProfile,
     batch_repetition,
     block_keys,
+    cap_headline_repetition,
     cap_label_repetition,
     keep_labels,
     label_value_pairs,
@@ -203,6 +204,23 @@ def test_kept_value_keeps_its_label_and_caps_its_repetition():
     assert cap_label_repetition(rep, pairs).tolist() == [0.1, 0.1, 0.9, 0.9]
     nan = np.full(4, np.nan)
     assert np.isnan(cap_label_repetition(nan, pairs)).all()
+
+
+def test_a_pages_own_headline_is_not_counted_as_its_sites_template():
+    """Other pages' rails link to a story by its headline: on the story's page it is its own."""
+    blocks = prepare(b"<title>Floods close the valley road - Valley News</title><body>"
+                     b"<h1>Floods close the valley road</h1><p>The road closed on Monday after the river rose.</p>"
+                     b"<h3>Floods close the valley road</h3><h2>Most read</h2><h3>Harvest starts early</h3>"
+                     b"<h2>Road</h2></body>").blocks
+    assert [b.heading_level for b in blocks] == [1, 0, 3, 2, 3, 2]
+    rep = np.array([0.6, 0.0, 0.6, 1.0, 0.5, 1.0])
+    capped = cap_headline_repetition(rep, blocks, "Floods close the valley road")
+    assert capped.tolist() == [0.0, 0.0, 0.0, 1.0, 0.5, 1.0] and rep[0] == 0.6  # the caller's array is left alone
+    # a paragraph with the headline's words, or a headline of fewer than three words, is not
+    assert cap_headline_repetition(rep, blocks, "The road closed on Monday after the river rose.").tolist() == rep.tolist()
+    assert cap_headline_repetition(rep, blocks, "Road").tolist() == rep.tolist()
+    nan = np.full(6, np.nan)
+    assert np.isnan(cap_headline_repetition(nan, blocks, "Floods close the valley road")).all()
 
 
 def test_labels_survive_extraction(site_pages):
