@@ -162,6 +162,55 @@ def is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> 
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
 
 
+#: class and id words of a panel that a page shows on a click (an accordion's answer, a tab's
+#: content, a "Read more" toggle's text): hidden by state, not because it is not the page's
+_PANEL_WORDS: Final = frozenset(
+    "accordion accordian collapse collapsible collapsed tabpanel tabpane faq toggle expandable expander "
+    "disclosure".split())
+#: pairs of words that name such a panel together ("tab-pane", "tabs__panel", "faq-answer")
+_PANEL_PAIRS: Final = (("tab", "pane"), ("tab", "panel"), ("tab", "content"), ("tabs", "panel"), ("tabs", "content"),
+                       ("toggle", "content"), ("faq", "answer"), ("faq", "content"), ("panel", "body"),
+                       ("expand", "content"))
+#: words of what a page also opens on a click but which is never its text: menus, drawers, dialogs,
+#: search and cart panels ("navbar-collapse" is a menu that collapses)
+_NOT_PANEL: Final = frozenset(
+    "nav navbar navigation menu menubar submenu megamenu dropdown flyout drawer offcanvas modal popup popover "
+    "overlay tooltip search cart login signin header footer sidebar cookie consent".split())
+#: a panel whose text is more than this share link text is a menu's or a rail's, not content
+_PANEL_MAX_LINK_SHARE: Final = 0.5
+
+
+def is_disclosure_panel(el: etree._Element, attrib: dict[str, str]) -> bool:
+    """True for a hidden element that a page shows when its reader clicks: a tab's panel
+    (``role="tabpanel"``), an accordion's or a FAQ's answer, a "Show more" text (class or id
+    words, `_PANEL_WORDS`, `_PANEL_PAIRS`). What it holds is the page's own text behind a
+    control, so it is read like visible text; not a menu, a drawer, a dialog or a search or cart
+    panel (`_NOT_PANEL`), not text moved off screen for screen readers, and not a panel that
+    is mostly links (a sidebar's "Most popular" tab).
+    """
+    if attrib.get("role") != "tabpanel":
+        words = class_tokens(attrib)
+        if not words or _NOT_PANEL.intersection(words):
+            return False
+        if not _PANEL_WORDS.intersection(words) and not any(a in words and b in words for a, b in _PANEL_PAIRS):
+            return False
+    classes = attrib.get("class")
+    if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False, _screen_reader_word):
+        return False
+    total = links = 0
+    for node in el.iter():
+        tag = node.tag
+        if not isinstance(tag, str) or tag.lower() in SKIP_TAGS:
+            continue
+        n = len(node.text.strip()) if node.text else 0
+        total += n
+        if tag.lower() == "a":
+            links += len("".join(node.itertext()).strip())
+        if node is not el and node.tail:
+            total += len(node.tail.strip())
+    return total > 0 and links <= _PANEL_MAX_LINK_SHARE * total
+
+
 def is_hidden_dialog(tag: str, attrib: dict[str, str]) -> bool:
     """Whether a hidden element (`is_hidden`) is a dialog: a window a script opens over the page
     on request (an ad's "Why you're seeing this ad", a cart's "Remove product?", a link's "You

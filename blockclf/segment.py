@@ -30,6 +30,7 @@ from .elements import (
     image_source,
     is_anchor_glyph,
     is_badge,
+    is_disclosure_panel,
     is_edit_link,
     is_furniture,
     is_furniture_button,
@@ -723,6 +724,8 @@ class _Segmenter:
         hidden = overlay > 0 or (not skipped and n_attrib and is_hidden(el, attrib, style))
         if hidden and not overlay and is_hidden_dialog(tag, attrib):
             overlay, notice = NOTICE, True
+        elif hidden and not overlay and not self.revealing and is_disclosure_panel(el, attrib):
+            hidden = False  # a tab's or an accordion's panel: the page's text behind a click
         revealed = False
         if hidden and self.reveal and not overlay:  # read like a visible element, its blocks flagged hidden
             if self.revealing:  # hidden inside such an element: left out, as its flat reading leaves it

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, currently_in_test_context, event, example, given, settings
 from hypothesis import strategies as st
 
-from blockclf.elements import CONSENT_CLASSES, CONSENT_IDS, SCREEN_READER_CLASSES, SKIP_TAGS
+from blockclf.elements import CONSENT_CLASSES, CONSENT_IDS, SCREEN_READER_CLASSES, SKIP_TAGS, is_disclosure_panel
 from blockclf.html import PageError, parse
 from blockclf.model import load_model
 from blockclf.predict import extract_batch, prepare
@@ -118,6 +118,12 @@ def visible_text(root, noscript: bool = False) -> str:
                 or (a.get("role") in ("dialog", "alertdialog")
                     and any(w in label for w in ("cookie", "consent", "privacy"))))
 
+    def shown_on_click(el, a) -> bool:
+        # a tab's or an accordion's panel, hidden until its reader clicks, is read as the page's text
+        # (the rule itself is the library's: which class words name such a panel is policy, not a walk)
+        dialog = el.tag == "dialog" or a.get("role") in ("dialog", "alertdialog") or a.get("aria-modal") == "true"
+        return not dialog and not consent_dialog(a) and is_disclosure_panel(el, dict(a))
+
     def hidden(el) -> bool:
         a = el.attrib
         style = a.get("style", "").replace(" ", "").lower()
@@ -125,7 +131,7 @@ def visible_text(root, noscript: bool = False) -> str:
         return ("hidden" in a or a.get("aria-hidden", "").lower() == "true" or "display:none" in style
                 or "visibility:hidden" in style or (el.tag.lower() == "input" and a.get("type", "").lower() == "hidden")
                 or (any(map(_screen_reader_word, classes)) and (beside_text(el) or in_button(el)))
-                or consent_dialog(a))
+                or consent_dialog(a)) and not shown_on_click(el, a)
 
     todo: list = [root]
     while todo:

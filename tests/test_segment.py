@@ -403,6 +403,37 @@ def test_a_shops_clipped_copy_of_a_price_is_read_once():
     assert [b.text for b in blocks if not b.hidden] == ["EUR 355.58", "Mon, Apr 22", "4.5 out of 5"]
 
 
+def test_a_panel_shown_on_a_click_is_read_as_the_pages_text():
+    """An accordion's answers, a tab's panel and a "Show more" text are hidden until the reader
+    clicks; what they hold is the page's own text."""
+    page = ("<body><h2>FAQ</h2><h3>Can I return an item?</h3>"
+            "<div class='faq__answer' hidden><p>Yes, within thirty days of delivery.</p></div>"
+            "<div role='tablist'><button role='tab'>Linux</button><button role='tab'>macOS</button></div>"
+            "<section role='tabpanel' id='linux'><p>Install it with apt.</p></section>"
+            "<section role='tabpanel' id='macos' hidden><p>Install it with brew.</p></section>"
+            "<div class='cmp-accordion__panel' aria-hidden='true'><p>Shipping is free over fifty dollars.</p></div>"
+            "<div class='tab-pane' style='display:none'><table><tr><td>Fees</td><td>$50</td></tr></table></div>"
+            "</body>")
+    blocks = blocks_of(page)
+    assert not any(b.hidden for b in blocks)
+    texts = [b.text for b in blocks]
+    assert texts[:3] == ["FAQ", "Can I return an item?", "Yes, within thirty days of delivery."]
+    assert texts[4:] == ["Install it with apt.", "Install it with brew.", "Shipping is free over fifty dollars.",
+                         "Fees", "$50"]
+
+
+def test_menus_drawers_dialogs_and_link_panels_stay_hidden_though_they_open_on_a_click():
+    links = "".join(f"<a href='/s{i}'>Section {i}</a> " for i in range(6))
+    for panel in (f"<div class='navbar-collapse collapse' style='display:none'>{links}</div>",  # a menu
+                  "<div class='accordion drawer' hidden><p>Your cart is empty for now.</p></div>",
+                  "<div class='accordion-panel' role='dialog' hidden><p>You are leaving this site now.</p></div>",
+                  "<div class='tab-panel sr-only'><p>Use the arrow keys to move between tabs.</p></div>",
+                  f"<div class='tab-content' hidden><p>Most read</p>{links}</div>"):  # a rail's tab of links
+        blocks = blocks_of(f"<body><p>The article's one paragraph.</p>{panel}</body>")
+        assert [b.text for b in blocks if not b.hidden] == ["The article's one paragraph."], panel
+        assert any(b.hidden for b in blocks), panel
+
+
 def test_consent_managers_dialogs_are_hidden_but_the_page_is_not():
     html = ("<body><div id='onetrust-consent-sdk'><div id='onetrust-banner-sdk' class='otFlat'><p>We use cookies to "
             "improve your experience.</p><button>Accept All Cookies</button></div></div>"
