@@ -180,19 +180,22 @@ _NOT_PANEL: Final = frozenset(
 _PANEL_MAX_LINK_SHARE: Final = 0.5
 
 
-def is_disclosure_panel(el: etree._Element, attrib: dict[str, str]) -> bool:
+def is_disclosure_panel(el: etree._Element, attrib: dict[str, str], controlled: bool = False) -> bool:
     """True for a hidden element that a page shows when its reader clicks: a tab's panel
     (``role="tabpanel"``), an accordion's or a FAQ's answer, a "Show more" text (class or id
-    words, `_PANEL_WORDS`, `_PANEL_PAIRS`). What it holds is the page's own text behind a
+    words, `_PANEL_WORDS`, `_PANEL_PAIRS`, a word that begins with "accordion"), or what a
+    control opens (``controlled``: its id is named by the ``aria-controls`` of a button that says
+    whether it is expanded, or of a tab). What it holds is the page's own text behind a
     control, so it is read like visible text; not a menu, a drawer, a dialog or a search or cart
     panel (`_NOT_PANEL`), not text moved off screen for screen readers, and not a panel that
-    is mostly links (a sidebar's "Most popular" tab).
+    is mostly links (a sidebar's "Most popular" tab, a menu a button opens).
     """
     if attrib.get("role") != "tabpanel":
         words = class_tokens(attrib)
         if not words or _NOT_PANEL.intersection(words):
             return False
-        if not _PANEL_WORDS.intersection(words) and not any(a in words and b in words for a, b in _PANEL_PAIRS):
+        if not (controlled or _PANEL_WORDS.intersection(words) or any(w.startswith("accordion") for w in words)
+                or any(a in words and b in words for a, b in _PANEL_PAIRS)):
             return False
     classes = attrib.get("class")
     if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False, _screen_reader_word):

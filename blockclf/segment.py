@@ -351,6 +351,9 @@ class _Segmenter:
         self.gap = False
         self.br_blocks = -1
         self.rules: tuple[str, ...] = ()  # where the rules (``<hr>``) since the last block stand (`Block.rules`)
+        #: the ids of the panels that the controls met so far open (`aria-controls` of an element that
+        #: says whether it is expanded, or of a tab): an accordion's answers, a tab's content
+        self.controlled: set[str] = set()
 
     def add(self, text: str, link: bool) -> None:
         edge = self.edge
@@ -718,13 +721,16 @@ class _Segmenter:
                 # a formula's drawing (its TeX script, next, is read instead); a wiki's "[edit]"
                 # beside each heading, a control for the site's editors
                 skipped = True
+        if n_attrib and "aria-controls" in attrib and ("aria-expanded" in attrib or attrib.get("role") == "tab"):
+            self.controlled.update(attrib["aria-controls"].split())  # a control comes before what it opens
         style = attrib.get("style") if n_attrib and not skipped else None
         overlay = overlay_kind(tag, attrib) if n_attrib and not skipped else 0
         consent, notice = overlay == CONSENT, overlay == NOTICE
         hidden = overlay > 0 or (not skipped and n_attrib and is_hidden(el, attrib, style))
         if hidden and not overlay and is_hidden_dialog(tag, attrib):
             overlay, notice = NOTICE, True
-        elif hidden and not overlay and not self.revealing and is_disclosure_panel(el, attrib):
+        elif hidden and not overlay and not self.revealing and is_disclosure_panel(
+                el, attrib, attrib.get("id", "") in self.controlled):
             hidden = False  # a tab's or an accordion's panel: the page's text behind a click
         revealed = False
         if hidden and self.reveal and not overlay:  # read like a visible element, its blocks flagged hidden

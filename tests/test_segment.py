@@ -422,6 +422,23 @@ def test_a_panel_shown_on_a_click_is_read_as_the_pages_text():
                          "Fees", "$50"]
 
 
+def test_a_panel_that_a_button_opens_is_read_whatever_its_name():
+    """An accordion of generated ids is known by its buttons: ``aria-controls`` and ``aria-expanded``."""
+    page = ("<body><h2>How long does installation take?</h2>"
+            "<button aria-controls='item-0-content' aria-expanded='false'>Show</button>"
+            "<div id='item-0-content' hidden><p>Most homes take one or two days.</p></div>"
+            "<section class='Accordionstyle__Panel-x1' aria-hidden='true'><p>Permits come first.</p></section>"
+            "<div id='item-9-content' hidden><p>Nothing opens this one.</p></div></body>")
+    shown = [b.text for b in blocks_of(page) if not b.hidden]
+    assert shown == ["How long does installation take?", "Show", "Most homes take one or two days.",
+                     "Permits come first."]
+    # a menu that a button opens is mostly links: it stays hidden
+    menu = "".join(f"<a href='/s{i}'>Section {i}</a> " for i in range(6))
+    page = (f"<body><p>Text.</p><button aria-controls='m1' aria-expanded='false'>Menu</button>"
+            f"<div id='m1' hidden>{menu}</div></body>")
+    assert [b.text for b in blocks_of(page) if not b.hidden] == ["Text.", "Menu"]
+
+
 def test_menus_drawers_dialogs_and_link_panels_stay_hidden_though_they_open_on_a_click():
     links = "".join(f"<a href='/s{i}'>Section {i}</a> " for i in range(6))
     for panel in (f"<div class='navbar-collapse collapse' style='display:none'>{links}</div>",  # a menu
