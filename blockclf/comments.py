@@ -29,8 +29,8 @@ from lxml import etree
 from .block import Block
 
 __all__ = ["COMMENT_TOKENS", "COMPOUND_CHARS", "LINKBACK_TOKENS", "MAX_COMMENT_SHARE", "THREAD_TITLE", "ElementPaths",
-           "FoundPaths", "comment_mask", "comment_roots", "discussion_page", "may_have_comments", "outermost_named",
-           "outermost_paths", "page_tokens", "titled_section", "under_roots"]
+           "FoundPaths", "comment_mask", "comment_roots", "discussion_page", "is_paper", "may_have_comments",
+           "outermost_named", "outermost_paths", "page_tokens", "titled_section", "under_roots"]
 
 #: an id naming a comment thread or one comment, or the list of the blogs that link to the post
 #: (its trackbacks and pingbacks, which a blog lists with its comments or beside them)
@@ -63,22 +63,54 @@ COMPOUND_CHARS = 60
 #: the plural, since the singular also names an opinion piece ("Kommentar", "Commento")
 _COMMENTS_WORD = r"(?:kommentare|commentaires|comentarios|commenti|comentários|reacties)"
 _COMMENT_WORD = rf"(?:{_COMMENTS_WORD}|kommentar|commentaire|comentario|commento|comentário|reactie)"
-#: a heading that counts or invites comments, alone or in braces ("{ 2 comments… read them below
-#: or add one }", as a widely used blog theme counts them)
-THREAD_TITLE = re.compile(r"^\s*(?:[{\[]\s*)?"
-                          r"(?:\d+\s+(?:comments?|responses?|replies|reactions|trackbacks?|pingbacks?)"
-                          r"|comments?(?:\s*\(\d+\))?"
-                          r"|(?:\d+|one|no)\s+comments?\s*(?:…|\.\.\.)\s*(?:read (?:them|it) below(?:\s+or\s+add one)?"
-                          r"|add one(?:\s+now)?)"
-                          r"|(?:\d+|one|no)\s+(?:comments?|responses?|repl(?:y|ies))\s+(?:to|on)\s+[\"'“«„‘].*"
-                          r"|(?:leave|post|add|write)\s+an?\s+(?:comment|reply|response)|(?:\d+\s+)?thoughts? on\b.*"
-                          r"|join the discussion|discussion|reader comments"
-                          r"|discussion about this (?:post|article|story|episode)"
-                          r"|discuss this (?:blog )?(?:post|article|story)"
-                          rf"|\d+\s+{_COMMENT_WORD}|{_COMMENTS_WORD}(?:\s*\(\d+\))?"
-                          r"|(?:schreibe|hinterlasse)\s+einen\s+kommentar|laisser\s+un\s+commentaire"
-                          r"|deja\s+un\s+comentario|lascia\s+un\s+commento|deixe\s+um\s+comentário"
-                          r"|(?:geef|laat)\s+een\s+reactie(?:\s+achter)?)\s*:?(?:\s*[}\]])?\s*$", re.IGNORECASE)
+def _thread_title(discussion: bool) -> re.Pattern[str]:
+    """A heading that counts or invites comments, alone or in braces ("{ 2 comments… read them
+    below or add one }", as a widely used blog theme counts them); with ``discussion``, a bare
+    "Discussion" too."""
+    return re.compile(r"^\s*(?:[{\[]\s*)?"
+                      r"(?:\d+\s+(?:comments?|responses?|replies|reactions|trackbacks?|pingbacks?)"
+                      r"|comments?(?:\s*\(\d+\))?"
+                      r"|(?:\d+|one|no)\s+comments?\s*(?:…|\.\.\.)\s*(?:read (?:them|it) below(?:\s+or\s+add one)?"
+                      r"|add one(?:\s+now)?)"
+                      r"|(?:\d+|one|no)\s+(?:comments?|responses?|repl(?:y|ies))\s+(?:to|on)\s+[\"'“«„‘].*"
+                      r"|(?:leave|post|add|write)\s+an?\s+(?:comment|reply|response)|(?:\d+\s+)?thoughts? on\b.*"
+                      r"|join the discussion" + (r"|discussion" if discussion else "") + r"|reader comments"
+                      r"|discussion about this (?:post|article|story|episode)"
+                      r"|discuss this (?:blog )?(?:post|article|story)"
+                      rf"|\d+\s+{_COMMENT_WORD}|{_COMMENTS_WORD}(?:\s*\(\d+\))?"
+                      r"|(?:schreibe|hinterlasse)\s+einen\s+kommentar|laisser\s+un\s+commentaire"
+                      r"|deja\s+un\s+comentario|lascia\s+un\s+commento|deixe\s+um\s+comentário"
+                      r"|(?:geef|laat)\s+een\s+reactie(?:\s+achter)?)\s*:?(?:\s*[}\]])?\s*$", re.IGNORECASE)
+
+
+#: a heading that counts or invites comments (`_thread_title`)
+THREAD_TITLE = _thread_title(True)
+#: the same on a paper's or a manual's page (`is_paper`), whose "Discussion" is its own section
+_PAPER_THREAD_TITLE = _thread_title(False)
+#: the section headings of a scholarly paper or a manual page, numbered or not
+_PAPER_SECTION = re.compile(r"^\s*(?:[\dIVX]+(?:\.\d+)*\.?\s+)?(?:abstract|introduction|background|methods?"
+                            r"|materials and methods|methodology|results|results and discussion|conclusions?"
+                            r"|references|bibliography|limitations|acknowledge?ments|synopsis|description|options"
+                            r"|see also)\s*:?\s*$", re.IGNORECASE)
+#: a page with this many of them as headings is a paper's or a manual's
+PAPER_MIN_SECTIONS = 2
+
+
+def is_paper(blocks: Sequence[Block]) -> bool:
+    """Whether the page is a scholarly paper or a manual page: `PAPER_MIN_SECTIONS` of its
+    headings name such a page's sections (Introduction, Methods, Results, Conclusions,
+    References; Synopsis, Description, Options). A "Discussion" there is the paper's own section
+    after its results, or the manual's after its options, not a readers' thread: scientific
+    articles and git's manual pages lost theirs as comments."""
+    n = 0
+    for b in blocks:
+        if b.heading_level and len(b.text) <= _TITLE_CHARS and _PAPER_SECTION.match(b.text):
+            n += 1
+            if n >= PAPER_MIN_SECTIONS:
+                return True
+    return False
+
+
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _NEVER = frozenset({"html", "body", "head", "main", "article"})
 #: a thread's title is this short
@@ -128,6 +160,16 @@ def _named(el: etree._Element) -> bool:
     return cls is not None and any(_CLASS.match(c) or _compound(c) for c in cls.split())
 
 
+def _named_in_paper(el: etree._Element) -> bool:
+    """`_named` on a paper's or a manual's page (`is_paper`), where an id "discussion" names
+    the page's own section: only a class then names a thread there."""
+    ident = el.get("id")
+    if ident and ident.strip().lower() == "discussion":
+        cls = el.get("class")
+        return cls is not None and any(_CLASS.match(c) or _compound(c) for c in cls.split())
+    return _named(el)
+
+
 def _compound(name: str) -> bool:
     return len(name) <= COMPOUND_CHARS and "omment" in name and bool(_COMPOUND.match(name))
 
@@ -145,13 +187,13 @@ def _text(el: etree._Element, limit: int) -> str | None:
     return " ".join(words)
 
 
-def _is_title(el: etree._Element) -> bool:
+def _is_title(el: etree._Element, titles: re.Pattern[str] = THREAD_TITLE) -> bool:
     """Whether the element is a thread's title: all its text a heading that counts or invites
     comments, and not a link (a "12 Comments" link in an article's byline is not a title)."""
     if el.tag == "a" or any(a.tag == "a" for a in el.iterancestors()):
         return False
     text = _text(el, _TITLE_CHARS)
-    if not text or not THREAD_TITLE.match(text):
+    if not text or not titles.match(text):
         return False
     linked = sum(len(_text(a, _TITLE_CHARS) or "") for a in el.iter("a") if a.get("href"))
     return linked * 2 < len(text)
@@ -313,6 +355,8 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
     paths = ElementPaths(root)
     found = FoundPaths()
     hinted: dict[tuple[str, ...], bool] = {}  # blocks of one element share their tokens
+    paper = is_paper(blocks)
+    titles, named = (_PAPER_THREAD_TITLE, _named_in_paper) if paper else (THREAD_TITLE, _named)
 
     def add(elements: Sequence[etree._Element]) -> None:
         for e in elements:
@@ -325,12 +369,12 @@ def comment_roots(root: etree._Element, blocks: Sequence[Block]) -> list[str]:
         if hint is None:
             hint = hinted[b.tokens] = _hinted(b.tokens)
         if hint:  # an element above it may name a thread
-            outer, _ = outermost_named(paths.element(b.xpath), _named)
+            outer, _ = outermost_named(paths.element(b.xpath), named)
             if outer is not None:
                 # a named title (``<h2 class="comments">Comments</h2>``) heads the thread after it
-                add(_title_and_after(outer) if _is_title(outer) else [outer])
+                add(_title_and_after(outer, titles) if _is_title(outer, titles) else [outer])
                 continue
-        add(titled_section(paths, b, THREAD_TITLE))  # a heading and the thread under it in its container
+        add(titled_section(paths, b, titles))  # a heading and the thread under it in its container
     return outermost_paths(found.paths)
 
 

@@ -43,6 +43,24 @@ def test_heading_that_counts_comments_marks_what_follows_it():
     assert {b.text for b, m in zip(blocks, mask) if m} == {"Leave a Reply", REMARK}
 
 
+def test_a_papers_discussion_is_its_own_section_not_a_thread():
+    """Scientific articles and manual pages have a section "Discussion": not readers' comments."""
+    finding = "Stress fell by a third over eight weeks of daily practice, and stayed lower a month later."
+    paper = ("<html><body><article><h1>Efficacy of a meditation app</h1><h2>Introduction</h2><p>{s}</p>"
+             "<h2>Methods</h2><p>{s}</p><h2>Results</h2><p>{s}</p>"
+             "<section id='{ident}'><h2>Discussion</h2><p>{f}</p></section><h2>References</h2><p>{s}</p>"
+             "</article></body></html>")
+    for ident in ("sec-4", "Discussion"):
+        doc = parse(paper.format(s=STORY, f=finding, ident=ident))
+        blocks = segment(doc)
+        assert not comment_mask(blocks, comment_roots(doc.root, blocks)).any(), ident
+    # the same heading over a blog's thread, on a page with no paper's sections, is a thread
+    doc = parse(_page(f"<section><h2>Discussion</h2><p>{REMARK}</p></section>"))
+    blocks = segment(doc)
+    assert {b.text for b, m in zip(blocks, comment_mask(blocks, comment_roots(doc.root, blocks))) if m} == {
+        "Discussion", REMARK}
+
+
 def test_a_wrapper_that_mentions_comments_does_not_swallow_the_article():
     doc = parse(_page("", wrapper_class="post comments-open comments"))
     assert comment_roots(doc.root, segment(doc)) == []
