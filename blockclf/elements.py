@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import islice
 from typing import Final
 
 from lxml import etree
@@ -178,6 +179,9 @@ _NOT_PANEL: Final = frozenset(
     "overlay tooltip search cart login signin header footer sidebar cookie consent".split())
 #: a panel whose text is more than this share link text is a menu's or a rail's, not content
 _PANEL_MAX_LINK_SHARE: Final = 0.5
+#: nodes of a panel read to tell its link share: panels nested in panels are each read again, so a
+#: page of them nested to the depth limit costs at most this many nodes a level
+_PANEL_NODES_READ: Final = 2000
 
 
 def is_disclosure_panel(el: etree._Element, attrib: dict[str, str], controlled: bool = False) -> bool:
@@ -201,16 +205,24 @@ def is_disclosure_panel(el: etree._Element, attrib: dict[str, str], controlled: 
     if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False, _screen_reader_word):
         return False
     total = links = 0
-    for node in el.iter():
+    linked: set[etree._Element] = set()  # the nodes read inside a link, whose text is link text
+    for node in islice(el.iter(), _PANEL_NODES_READ):
+        parent = node.getparent()
+        if node is not el and node.tail:  # text after a node is its parent's
+            n = len(node.tail.strip())
+            total += n
+            links += n if parent in linked else 0
         tag = node.tag
-        if not isinstance(tag, str) or tag.lower() in SKIP_TAGS:
+        if not isinstance(tag, str):
             continue
-        n = len(node.text.strip()) if node.text else 0
+        low = tag.lower()
+        if low == "a" or parent in linked:
+            linked.add(node)
+        if low in SKIP_TAGS or not node.text:
+            continue
+        n = len(node.text.strip())
         total += n
-        if tag.lower() == "a":
-            links += len("".join(node.itertext()).strip())
-        if node is not el and node.tail:
-            total += len(node.tail.strip())
+        links += n if node in linked else 0
     return total > 0 and links <= _PANEL_MAX_LINK_SHARE * total
 
 
