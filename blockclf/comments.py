@@ -90,8 +90,8 @@ _PAPER_THREAD_TITLE = _thread_title(False)
 #: the section headings of a scholarly paper or a manual page, numbered or not
 _PAPER_SECTION = re.compile(r"^\s*(?:[\dIVX]+(?:\.\d+)*\.?\s+)?(?:abstract|introduction|background|methods?"
                             r"|materials and methods|methodology|results|results and discussion|conclusions?"
-                            r"|references|bibliography|limitations|acknowledge?ments|synopsis|description|options"
-                            r"|see also)\s*:?\s*$", re.IGNORECASE)
+                            r"|references|bibliography|limitations|acknowledge?ments|synopsis|see also)\s*:?\s*$",
+                            re.IGNORECASE)
 #: a page with this many of them as headings is a paper's or a manual's
 PAPER_MIN_SECTIONS = 2
 
@@ -99,9 +99,9 @@ PAPER_MIN_SECTIONS = 2
 def is_paper(blocks: Sequence[Block]) -> bool:
     """Whether the page is a scholarly paper or a manual page: `PAPER_MIN_SECTIONS` of its
     headings name such a page's sections (Introduction, Methods, Results, Conclusions,
-    References; Synopsis, Description, Options). A "Discussion" there is the paper's own section
-    after its results, or the manual's after its options, not a readers' thread: scientific
-    articles and git's manual pages lost theirs as comments."""
+    References; Synopsis, See also: not a shop's "Description" and "Options"). A "Discussion"
+    there is the paper's own section after its results, or the manual's after its options,
+    not a readers' thread: scientific articles and git's manual pages lost theirs as comments."""
     n = 0
     for b in blocks:
         if b.heading_level and len(b.text) <= _TITLE_CHARS and _PAPER_SECTION.match(b.text):
