@@ -6,7 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from blockclf.comments import ElementPaths, comment_mask, comment_roots, discussion_page, may_have_comments
+from blockclf.comments import (
+    ElementPaths,
+    comment_mask,
+    comment_roots,
+    discussion_page,
+    is_paper,
+    may_have_comments,
+)
 from blockclf.html import parse
 from blockclf.predict import extract, prepare
 from blockclf.render import removal_log, to_html, to_markdown, to_text
@@ -59,6 +66,16 @@ def test_a_papers_discussion_is_its_own_section_not_a_thread():
     blocks = segment(doc)
     assert {b.text for b, m in zip(blocks, comment_mask(blocks, comment_roots(doc.root, blocks))) if m} == {
         "Discussion", REMARK}
+
+
+def test_a_manual_is_told_by_its_synopsis_a_shop_not_by_its_description_and_options():
+    def headings(*names):
+        return segment(parse("<body>" + "".join(f"<h2>{n}</h2><p>{STORY}</p>" for n in names) + "</body>"))
+
+    assert is_paper(headings("NAME", "SYNOPSIS", "DISCUSSION", "SEE ALSO"))
+    assert is_paper(headings("1. Introduction", "2 Methods", "Discussion"))
+    assert not is_paper(headings("Description", "Options", "Discussion"))
+    assert not is_paper(headings("Introduction", "Discussion"))
 
 
 def test_a_wrapper_that_mentions_comments_does_not_swallow_the_article():
