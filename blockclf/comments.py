@@ -156,6 +156,10 @@ def _named(el: etree._Element) -> bool:
     ident = el.get("id")
     if ident and (_ID.match(ident.strip()) or _compound(ident.strip())):
         return True
+    return _class_named(el)
+
+
+def _class_named(el: etree._Element) -> bool:
     cls = el.get("class")
     return cls is not None and any(_CLASS.match(c) or _compound(c) for c in cls.split())
 
@@ -164,10 +168,7 @@ def _named_in_paper(el: etree._Element) -> bool:
     """`_named` on a paper's or a manual's page (`is_paper`), where an id "discussion" names
     the page's own section: only a class then names a thread there."""
     ident = el.get("id")
-    if ident and ident.strip().lower() == "discussion":
-        cls = el.get("class")
-        return cls is not None and any(_CLASS.match(c) or _compound(c) for c in cls.split())
-    return _named(el)
+    return _class_named(el) if ident and ident.strip().lower() == "discussion" else _named(el)
 
 
 def _compound(name: str) -> bool:

@@ -265,13 +265,12 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     heads = _headlines(pages, site_titles)
     # form labels repeat by design: a label counts as no more repeated than its value
     pairs = [label_value_pairs(p.blocks) for p in pages]
-    for i, rep in enumerate(reps):
-        if rep is not None and pairs[i]:
-            reps[i] = (cap_label_repetition(rep[0], pairs[i]), rep[1], rep[2])
     # and a page's headline is its own, though its site's rails link to it from other pages
     for i, rep in enumerate(reps):
-        if rep is not None and heads[i]:
-            reps[i] = (cap_headline_repetition(rep[0], pages[i].blocks, heads[i]), rep[1], rep[2])
+        if rep is not None:
+            text_rep = cap_label_repetition(rep[0], pairs[i]) if pairs[i] else rep[0]
+            text_rep = cap_headline_repetition(text_rep, pages[i].blocks, heads[i]) if heads[i] else text_rep
+            reps[i] = (text_rep, rep[1], rep[2])
     for p in pages:
         _check_scoring_budget(p)
     tables, boxes = _tables(mdl, [p.blocks for p in pages], [p.doc.title for p in pages], reps)
@@ -308,7 +307,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             dec.post, dec.post_number = thread.roles, thread.numbers
         # an ad slot's or a share bar's label is never content, whatever it scored
         dec.kept = dec.kept & ~label_mask(dec.blocks, dec.kept)
-        dec.kept = dec.kept & ~rail_mask(dec.blocks)  # and a shop's rail of other products
+        rail = rail_mask(dec.blocks)
+        dec.kept = dec.kept & ~rail  # and a shop's rail of other products
         dec.kept = dec.kept & ~toc_mask(dec.blocks, dec.kept)  # and the title of contents not kept
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, head, p.url, dated, thread is not None)
@@ -316,7 +316,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             # the label/value pairs are the batch's unless hidden blocks joined the page's blocks
             page_pairs = pp if dec.blocks is p.blocks else label_value_pairs(dec.blocks)
             again = _index_reading(p, head, dec, page_pairs, comment if comments != "keep" else None,
-                                   page_thr * INDEX_THRESHOLD_SHARE, dated)
+                                   page_thr * INDEX_THRESHOLD_SHARE, dated, rail)
             if again is not None:
                 dec.kept, checks, page_thr = again[0], again[1], page_thr * INDEX_THRESHOLD_SHARE
                 dec.read_as_index = checks.verdict == "index"
@@ -337,7 +337,8 @@ def _headlines(pages: Sequence[Page], site_titles: Sequence[frozenset[str]] | No
 
 
 def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple[int, int]],
-                   comment: np.ndarray | None, threshold: float, dated: bool) -> tuple[np.ndarray, PageChecks] | None:
+                   comment: np.ndarray | None, threshold: float, dated: bool,
+                   rail: np.ndarray) -> tuple[np.ndarray, PageChecks] | None:
     """The decisions of an index page, or of a page that kept nothing, read again at the lower
     ``threshold``, and their checks.
 
@@ -351,7 +352,8 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     that keeps something: an empty output for a page with an article (a news story whose
     paragraphs all scored just under the threshold) is the worst over-removal there is.
     None when the second reading keeps nothing more, or does not stand.
-    ``pairs``: the blocks' `label_value_pairs`; ``head``: the page's headline.
+    ``pairs``: the blocks' `label_value_pairs`; ``head``: the page's headline; ``rail``: the
+    blocks' `ads.rail_mask`, read once for both readings.
     """
     more = _kept_with(dec.blocks, dec.scores >= threshold, pairs)
     more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
@@ -360,7 +362,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     if dec.post is not None:
         more &= dec.post != threads.FURNITURE
     more &= ~label_mask(dec.blocks, more & ~dec.kept)
-    more &= ~rail_mask(dec.blocks)
+    more &= ~rail
     kept = dec.kept | more
     kept &= ~toc_mask(dec.blocks, kept)
     if not (kept & ~dec.kept).any():

@@ -29,7 +29,7 @@ import numpy as np
 
 from .block import Block
 from .files import write_atomic
-from .words import WORD
+from .words import tokens
 
 __all__ = [
     "MIN_OTHER_PAGES",
@@ -421,14 +421,14 @@ def cap_headline_repetition(rep: np.ndarray, blocks: Sequence[Block], headline: 
     batch of its pages a story's own headline is found on other pages as well and reads as its
     template. Across the train folders, as one batch each, not counting it gained five pages
     (+.0006 to +.0066) and lost one (-.0005); no dev page changed. A heading is the headline when
-    its words (`words.WORD`, lower-cased) are the headline's, at least `HEADLINE_MIN_WORDS`.
+    its words (`words.tokens`) are the headline's, at least `HEADLINE_MIN_WORDS`.
     """
-    head = WORD.findall(headline.lower())
+    head = tokens(headline)
     if len(head) < HEADLINE_MIN_WORDS or np.isnan(rep).all():
         return rep
     out = rep
     for i, b in enumerate(blocks):
-        if b.heading_level and out[i] > 0 and WORD.findall(b.text.lower()) == head:
+        if b.heading_level and out[i] > 0 and tokens(b.text) == head:
             out = out.copy() if out is rep else out
             out[i] = 0.0
     return out
