@@ -28,6 +28,13 @@ SKIP_TAGS: Final = frozenset(
 )
 _TOKEN_SPLIT: Final = re.compile(r"[^a-z0-9]+")
 _HIDDEN_STYLE: Final = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+#: a class word naming what a page shows only while the pointer rests on something: a tooltip's or a
+#: popover's text, a hover card ("tooltiptext", "tooltip-content", "popover-body", "hovercard",
+#: "rollover-people-block"). Written inside a paragraph, it would be read into the sentence
+#: ("Rep. Ilhan Omar Ilhan Omar Hillicon Valley: ... (D-Minn.)"); the word for the trigger
+#: ("tooltip", "rollover-people-link") is not one of them
+_HOVER_WORD: Final = re.compile(r"[\w-]*?(?:tool-?tip[-_]?(?:text|content|body|inner)|popover[-_]?(?:content|body)"
+                                r"|hover-?card|rollover[\w-]*?[-_](?:block|card|content|box))$", re.IGNORECASE)
 #: the class names of the common frameworks for text shown to screen readers only ("Skip to content",
 #: "Search for:", "opens in a new tab"; eBay's design system names it "clipped" and writes each price,
 #: date and label twice, once for the eye and once in it): off-screen for a sighted reader, so not the
@@ -85,7 +92,7 @@ _TOKEN_CACHE_SIZE: Final = 50_000
 _CACHED_CHARS: Final = 200
 _TOKEN_CACHE: Final[dict[tuple[str | None, str | None], tuple[str, ...]]] = {}
 _FURNITURE_CACHE: Final[dict[str, bool]] = {}
-_SCREEN_READER_CACHE: Final[dict[str, bool]] = {}
+_UNSEEN_CACHE: Final[dict[str, bool]] = {}
 _BADGE_CACHE: Final[dict[str, bool]] = {}
 #: the classes MediaWiki gives the "[edit]" link after a section's heading: a control for the
 #: site's editors, never text
@@ -144,7 +151,8 @@ _NOT_LANGS: Final = frozenset(("default", "none", "text", "plain", "plaintext", 
 
 def is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> bool:
     """True for elements a sighted reader does not see: not rendered (``hidden``, ``aria-hidden``, inline
-    ``style``, read once by the caller) or moved off screen for screen readers (`SCREEN_READER_CLASSES`).
+    ``style``, read once by the caller), moved off screen for screen readers or shown on hover only
+    (`_unseen_class`).
 
     React's streamed server rendering is the exception to ``hidden``: a part of the page that was
     ready late arrives at the end of the body as ``<div hidden id="S:…">``, and React's script
@@ -158,7 +166,7 @@ def is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> 
     if style and _HIDDEN_STYLE.search(style):
         return True
     classes = attrib.get("class")
-    if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False, _screen_reader_word):
+    if classes and _unseen_class(classes):
         return not _only_text_of_parent(el)
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
 
@@ -202,7 +210,7 @@ def is_disclosure_panel(el: etree._Element, attrib: dict[str, str], controlled: 
                 or any(a in words and b in words for a, b in _PANEL_PAIRS)):
             return False
     classes = attrib.get("class")
-    if classes and _has_class(classes, SCREEN_READER_CLASSES, _SCREEN_READER_CACHE, False, _screen_reader_word):
+    if classes and _unseen_class(classes):
         return False
     total = links = 0
     linked: set[etree._Element] = set()  # the nodes read inside a link, whose text is link text
@@ -312,6 +320,17 @@ def _has_class(cls: str, names: frozenset[str], cache: dict[str, bool], fold: bo
                 cache.clear()
             cache[cls] = hit
     return hit
+
+
+def _unseen_class(cls: str) -> bool:
+    """True for a class attribute naming text a sighted reader does not see as the page shows:
+    screen-reader text (`SCREEN_READER_CLASSES` and the names that end in one) or text shown
+    only on hover (`_HOVER_WORD`)."""
+    return _has_class(cls, SCREEN_READER_CLASSES, _UNSEEN_CACHE, False, _unseen_word)
+
+
+def _unseen_word(word: str) -> bool:
+    return _screen_reader_word(word) or _HOVER_WORD.match(word) is not None
 
 
 def _screen_reader_word(word: str) -> bool:

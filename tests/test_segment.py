@@ -403,6 +403,23 @@ def test_a_shops_clipped_copy_of_a_price_is_read_once():
     assert [b.text for b in blocks if not b.hidden] == ["EUR 355.58", "Mon, Apr 22", "4.5 out of 5"]
 
 
+def test_text_shown_on_hover_is_not_read_into_the_sentence():
+    """A news site's hover card on a name (its photo, name and latest stories), a glossary's
+    tooltip and a popover's text sit inside the paragraph they annotate, shown only while the
+    pointer rests there; the sentence reads on without them, and the words that trigger them stay."""
+    page = ("<body><p>Rep. <span class='rollover-people'><a class='rollover-people-link' href='/p/1'>Ilhan Omar"
+            "</a><span class='rollover-people-block'><span class='rollover-block'><a class='name' href='/p/1'>Ilhan"
+            " Omar</a><a class='people-articles' href='/a/2'>Progressives oppose funding bill</a></span></span>"
+            "</span> (D-Minn.) spoke on Tuesday.</p>"
+            "<p>Plan with <span class='tooltip'>SEO<span class='tooltiptext'>search engine optimisation</span>"
+            "</span> and <span class='term'>SERP<span class='c-glossary__popover-body'>results page</span></span>"
+            " in mind.</p><div class='perk'><span class='icon'><span class='icon-tooltip-text'>Free shipping</span>"
+            "</span></div></body>")
+    texts = [b.text for b in blocks_of(page) if not b.hidden]
+    # an icon's tooltip that is all the words there are for it is read, as a screen-reader label is
+    assert texts == ["Rep. Ilhan Omar (D-Minn.) spoke on Tuesday.", "Plan with SEO and SERP in mind.", "Free shipping"]
+
+
 def test_a_panel_shown_on_a_click_is_read_as_the_pages_text():
     """An accordion's answers, a tab's panel and a "Show more" text are hidden until the reader
     clicks; what they hold is the page's own text."""
