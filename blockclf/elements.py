@@ -166,7 +166,7 @@ def is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> 
     if style and _HIDDEN_STYLE.search(style):
         return True
     classes = attrib.get("class")
-    if classes and _unseen_class(classes):
+    if (classes and _unseen_class(classes)) or attrib.get("role") == "tooltip":
         return not _only_text_of_parent(el)
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
 

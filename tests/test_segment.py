@@ -413,11 +413,12 @@ def test_text_shown_on_hover_is_not_read_into_the_sentence():
             "</span> (D-Minn.) spoke on Tuesday.</p>"
             "<p>Plan with <span class='tooltip'>SEO<span class='tooltiptext'>search engine optimisation</span>"
             "</span> and <span class='term'>SERP<span class='c-glossary__popover-body'>results page</span></span>"
-            " in mind.</p><div class='perk'><span class='icon'><span class='icon-tooltip-text'>Free shipping</span>"
+            " in mind.</p><p>Read the <abbr>FAQ<span role='tooltip'>Frequently asked questions</span></abbr> first.</p><div class='perk'><span class='icon'><span class='icon-tooltip-text'>Free shipping</span>"
             "</span></div></body>")
     texts = [b.text for b in blocks_of(page) if not b.hidden]
     # an icon's tooltip that is all the words there are for it is read, as a screen-reader label is
-    assert texts == ["Rep. Ilhan Omar (D-Minn.) spoke on Tuesday.", "Plan with SEO and SERP in mind.", "Free shipping"]
+    assert texts == ["Rep. Ilhan Omar (D-Minn.) spoke on Tuesday.", "Plan with SEO and SERP in mind.",
+                     "Read the FAQ first.", "Free shipping"]
 
 
 def test_a_panel_shown_on_a_click_is_read_as_the_pages_text():
