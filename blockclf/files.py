@@ -35,7 +35,6 @@ import hashlib
 import os
 import re
 import secrets
-import signal
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -135,14 +134,19 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _temporary(path: Path) -> tuple[int, Path]:
-    """Create an exclusive, unpredictable temporary next to ``path``; return its descriptor and name."""
+def _temporary(path: Path, named: list[Path]) -> int:
+    """Create an exclusive, unpredictable temporary next to ``path``; return its descriptor.
+
+    Its name is put in ``named`` before it is created, so that an interrupt that lands as it
+    is created, before this returns, still leaves a name for the caller to remove. Holding
+    signals back cannot do that: Python runs its handlers in the main thread whichever thread
+    the signal reaches, and a batch's pool keeps threads of its own."""
     for _ in range(16):
-        tmp = path.with_name(f".{_cut(path.name, _TEMPORARY_NAME)}.{secrets.token_hex(6)}.tmp")
+        named.append(path.with_name(f".{_cut(path.name, _TEMPORARY_NAME)}.{secrets.token_hex(6)}.tmp"))
         try:
-            return os.open(tmp, _FLAGS, 0o666), tmp
-        except FileExistsError:
-            continue
+            return os.open(named[-1], _FLAGS, 0o666)
+        except FileExistsError:  # not ours: never removed
+            named.pop()
     raise FileExistsError(f"no free temporary name next to {path}")
 
 
@@ -205,25 +209,6 @@ def open_stream(path: str | Path) -> int | None:
     return fd
 
 
-#: the signals an interrupt comes by (the command line turns SIGTERM into one)
-_INTERRUPTS = frozenset((signal.SIGINT, signal.SIGTERM))
-
-
-def _hold_interrupts() -> set[int | signal.Signals] | None:
-    """Hold interrupts back while a temporary is created, so that none lands between its
-    creation and the code that removes it on an interrupt (a run stopped there left an empty
-    temporary behind); None where signals cannot be held."""
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
-
-
-def _release(held: set[int | signal.Signals] | None) -> None:
-    """Deliver the interrupts `_hold_interrupts` held back."""
-    if held is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
 @contextmanager
 def _streamed(fd: int, path: Path, mode: str, encoding: str) -> Iterator[IO[Any]]:
     """Write into the stream ``fd`` opened on ``path``: a failure is an `OutputError`, as a file's is."""
@@ -252,16 +237,13 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str = "utf-8") -> I
         with _streamed(stream, path, mode, encoding) as fh:
             yield fh
         return
-    tmp: Path | None = None
-    held = _hold_interrupts()
+    named: list[Path] = []  # the temporary, named before it exists (`_temporary`)
     try:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = _temporary(path)
+            fd = _temporary(path, named)
         except OSError as exc:
             raise OutputError(f"cannot write {printable(path)}: {_why(exc)}", exc.errno) from None
-        finally:
-            _release(held)  # an interrupt that came meanwhile is raised now, the temporary named
         try:
             if "b" in mode:
                 fh = os.fdopen(fd, mode)
@@ -272,13 +254,13 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str = "utf-8") -> I
             raise
         with fh:
             yield fh
-        tmp.replace(path)
+        named[-1].replace(path)
     except OSError as exc:
-        if tmp is not None:
+        for tmp in named:
             tmp.unlink(missing_ok=True)
         raise OutputError(f"cannot write {printable(path)}: {_why(exc)}", exc.errno) from None
     except BaseException:  # an interrupt or a failure leaves neither a half file nor a temporary
-        if tmp is not None:
+        for tmp in named:
             tmp.unlink(missing_ok=True)
         raise
 

@@ -456,7 +456,7 @@ def test_an_output_folder_under_a_file_exits_3_once_not_a_skip_per_page(capsys, 
 def test_unwritable_folder_exits_3(capsys, tmp_path, tiny_model_file, monkeypatch):
     (tmp_path / "a.html").write_text(PAGE, encoding="utf-8")
 
-    def denied(path):
+    def denied(path, named):
         raise PermissionError(errno.EACCES, "Permission denied")
 
     monkeypatch.setattr(files, "_temporary", denied)
@@ -649,6 +649,23 @@ def test_an_interrupt_while_a_temporary_is_made_leaves_none(tmp_path, monkeypatc
         return fd
 
     monkeypatch.setattr(files.os, "open", interrupted_open)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_atomic(tmp_path / "a.txt", "text")
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_interrupt_raised_as_a_temporary_is_created_leaves_none(tmp_path, monkeypatch):
+    """A batch's worker pool keeps threads in the main process. A signal that one of them
+    receives is not held back by the main thread's signal mask, and Python raises it in the
+    main thread at once: right after the temporary is created, before its name is returned."""
+    real_open = os.open
+
+    def open_then_interrupted(*args, **kwargs):
+        real_open(*args, **kwargs)
+        raise KeyboardInterrupt  # as Python raises, here, a Ctrl-C that another thread received
+
+    monkeypatch.setattr(files.os, "open", open_then_interrupted)
     with pytest.raises(KeyboardInterrupt):
         files.write_atomic(tmp_path / "a.txt", "text")
     monkeypatch.undo()
