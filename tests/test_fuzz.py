@@ -86,6 +86,15 @@ def _screen_reader_word(word: str) -> bool:
             or any(word == n or word.endswith(("-" + n, "_" + n)) for n in _SR_NAMES))
 
 
+#: a word naming text shown only on hover: a tooltip's or a popover's text, a hover card
+_HOVER = re.compile(r"[\w-]*?(tool-?tip-?(text|content|body|inner)|popover-?(content|body)|hover-?card"
+                    r"|rollover[\w-]*?-(block|card|content|box))")
+
+
+def _hover_word(word: str) -> bool:
+    return _HOVER.fullmatch(word.lower().replace("_", "-")) is not None
+
+
 def visible_text(root, noscript: bool = False) -> str:
     """Every text character a browser shows, by a walk independent of the segmenter.
 
@@ -130,7 +139,8 @@ def visible_text(root, noscript: bool = False) -> str:
         classes = set(a.get("class", "").split())
         return ("hidden" in a or a.get("aria-hidden", "").lower() == "true" or "display:none" in style
                 or "visibility:hidden" in style or (el.tag.lower() == "input" and a.get("type", "").lower() == "hidden")
-                or (any(map(_screen_reader_word, classes)) and (beside_text(el) or in_button(el)))
+                or ((any(map(_screen_reader_word, classes)) or any(map(_hover_word, classes))
+                     or a.get("role") == "tooltip") and (beside_text(el) or in_button(el)))
                 or consent_dialog(a)) and not shown_on_click(el, a)
 
     todo: list = [root]
