@@ -330,6 +330,7 @@ def _unseen_class(cls: str) -> bool:
 
 
 def _unseen_word(word: str) -> bool:
+    """Whether one class word names screen-reader text or text shown on hover (`_unseen_class`)."""
     return _screen_reader_word(word) or _HOVER_WORD.match(word) is not None
 
 
