@@ -383,11 +383,13 @@ def _toc_alone(blocks: Sequence[Block], kept: np.ndarray, i: int) -> bool:
 
 
 def furniture_kinds(blocks: Sequence[Block], kept: np.ndarray) -> list[str | None]:
-    """What each block is as furniture these rules remove whatever its score, as the removal
-    log and the explain view name it: its `label_kind`, ``"related-rail"`` (`rail_mask`),
-    ``"toc-label"`` (a table of contents' title over contents not kept, `toc_mask`), or None."""
+    """What each removed block is as furniture these rules remove whatever its score, as the
+    removal log and the explain view name it: its `label_kind`, ``"related-rail"``
+    (`rail_mask`), ``"toc-label"`` (a table of contents' title over contents not kept,
+    `toc_mask`), or None; None for a kept block, which no such rule removed."""
     rail = rail_mask(blocks)
-    return [label_kind(b) or ("related-rail" if rail[i] else "toc-label" if _toc_alone(blocks, kept, i) else None)
+    return [None if kept[i] else
+            label_kind(b) or ("related-rail" if rail[i] else "toc-label" if _toc_alone(blocks, kept, i) else None)
             for i, b in enumerate(blocks)]
 
 
