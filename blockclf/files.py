@@ -145,8 +145,10 @@ def _temporary(path: Path, named: list[Path]) -> int:
         named.append(path.with_name(f".{_cut(path.name, _TEMPORARY_NAME)}.{secrets.token_hex(6)}.tmp"))
         try:
             return os.open(named[-1], _FLAGS, 0o666)
-        except FileExistsError:  # not ours: never removed
+        except OSError as exc:  # nothing was created: a name another file holds is never removed
             named.pop()
+            if not isinstance(exc, FileExistsError):
+                raise
     raise FileExistsError(f"no free temporary name next to {path}")
 
 

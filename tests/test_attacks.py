@@ -655,6 +655,21 @@ def test_an_interrupt_while_a_temporary_is_made_leaves_none(tmp_path, monkeypatc
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_temporary_that_cannot_be_created_is_not_removed_after(tmp_path, monkeypatch):
+    """A temporary the system refused to create is not ours to remove: its name is forgotten, so
+    the failure is told as the output's, not as a second failure to remove what is not there
+    (a folder that denies creating also denies removing)."""
+    def refused(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    removed: list = []
+    monkeypatch.setattr(files.os, "open", refused)
+    monkeypatch.setattr(Path, "unlink", lambda self, missing_ok=False: removed.append(self))
+    with pytest.raises(files.OutputError, match="Permission denied"):
+        files.write_atomic(tmp_path / "a.txt", "text")
+    assert removed == []
+
+
 def test_an_interrupt_raised_as_a_temporary_is_created_leaves_none(tmp_path, monkeypatch):
     """A batch's worker pool keeps threads in the main process. A signal that one of them
     receives is not held back by the main thread's signal mask, and Python raises it in the
