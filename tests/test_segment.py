@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
@@ -694,6 +694,24 @@ def test_icons_spacers_and_tracking_pixels_are_no_images_of_the_page():
     kept = re.findall(r'src="/([^"]+)"', rich)
     assert kept == ["photo.jpg", "wide.jpg", "big.jpg", "ok.png", "logo-transparent.png", "pixel-7-pro.png"]
     assert [b.text for b in blocks][0] == "Text and and and and and and end."  # the text is as it was
+
+
+_SRC_PARTS = st.sampled_from(["/", "img", "spacer", "cleardot", "1x1", "blank", "pixel", "trans", "-", "_", ".",
+                               "gif", "GIF", "g\u0131f", "G\u0130F", "png", "PNG", "jpg", "?", "#", "v=2",
+                               "data:image/gif;base64,", "R0lGOD+/="])
+
+
+@given(st.lists(_SRC_PARTS, max_size=12).map("".join))
+@example("/img/spacer.g\u0131f")
+@example("/c/CLEARDOT.G\u0130F?v=2")
+@example("blank.png#x")
+@settings(max_examples=300, deadline=None)
+def test_an_address_named_as_a_spacer_is_one_whatever_the_quick_test_before_it(src):
+    """The lowercase test that spares an inline image's long ``data:`` address the spacer search
+    never turns away an address the search itself finds (its ``i`` also matches ``İ`` and ``ı``)."""
+    from blockclf.elements import _SPACER_FILE, DOT, is_small_image
+
+    assert (is_small_image({"src": src}) == DOT) == (_SPACER_FILE.search(src) is not None)
 
 
 def test_a_lazy_loading_image_is_read_from_the_address_its_script_would_swap_in():
