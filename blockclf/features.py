@@ -397,7 +397,7 @@ def _container_columns(f: dict[str, np.ndarray], fw_count: np.ndarray, xpaths: l
         c[f"{lvl}_n_blocks"] = cnt
         c[f"{lvl}_fw_share"] = fw
     c["rel_container_words"] = c["grand_word_share"] / max(c["grand_word_share"].max(), 1e-9)
-    shapes = [_SHAPE.sub("", x) for x in xpaths]
+    shapes = _SHAPE.sub("", "\n".join(xpaths)).split("\n")  # one pass: an element path holds no newline
     _, s_ld, s_cnt, _ = _aggregate(_codes(shapes), n_words, link_chars, n_chars, fw_count)
     c["same_shape_share"] = s_cnt / len(xpaths)
     c["same_shape_link_density"] = s_ld
