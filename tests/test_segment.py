@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from blockclf import parse, segment
+from blockclf.elements import _SPACER_FILE, DOT, is_small_image
 from blockclf.streamed import place_streamed_parts
 
 WORD = re.compile(r"\w+")
@@ -709,8 +710,6 @@ _SRC_PARTS = st.sampled_from(["/", "img", "spacer", "cleardot", "1x1", "blank", 
 def test_an_address_named_as_a_spacer_is_one_whatever_the_quick_test_before_it(src):
     """The lowercase test that spares an inline image's long ``data:`` address the spacer search
     never turns away an address the search itself finds (its ``i`` also matches ``İ`` and ``ı``)."""
-    from blockclf.elements import _SPACER_FILE, DOT, is_small_image
-
     assert (is_small_image({"src": src}) == DOT) == (_SPACER_FILE.search(src) is not None)
 
 
