@@ -332,7 +332,7 @@ def index_score(stats: dict[str, float], url: str | None, title: str, dated: boo
             + INDEX_W_TITLE * math.log1p(title_words(title)))
 
 
-def error_reason(blocks: Sequence[Block], kept: Iterable[bool], title: str) -> str | None:
+def error_reason(blocks: Sequence[Block], kept: np.ndarray, title: str) -> str | None:
     """``not-found``, ``blocked`` or ``server-error`` when the page's title or a kept ``<h1>``
     says so in words, or gives the status code as an error's (`_status`), else None."""
     heads = [title] + [b.text for b, k in zip(blocks, kept) if k and b.heading_level == 1][:3]

@@ -95,8 +95,8 @@ def _text_stats(text: str) -> tuple:
     if hit is not None:
         return hit
     low = text.lower()
-    n_words: float  # fractional in scripts written without spaces
-    n_tokens: float
+    n_words: int | float  # fractional in scripts written without spaces
+    n_tokens: int | float
     if text.isascii() or is_spaced(text):  # most blocks are ASCII: no call for them
         toks = tuple(WORD.findall(low))
         n_words, n_tokens = len(text.split()), len(toks)

@@ -1,12 +1,17 @@
-"""The compiled segmenter (built by setup.py where mypyc and a compiler are at hand) cuts
-every page into exactly the blocks its Python source cuts.
+"""The compiled modules (built by setup.py where mypyc and a compiler are at hand) do
+exactly what their Python source does.
 
-pytest imports blockclf from the checkout, where the segmenter is Python source; the
-compiled module exists only in an installed package. A child process started in isolated
+pytest imports blockclf from the checkout, where every module is Python source; the
+compiled modules exist only in an installed package. A child process started in isolated
 mode (``-I``: neither the checkout nor ``PYTHONPATH`` on its path) imports the installed
-package, loads the Python source installed beside the compiled module, and compares the
-two on hand-made pages of every construct the segmenter treats apart, on the synthetic
-site pages, and on benchmark pages of every dataset when the benchmark is present.
+package. It loads the segmenter's Python source installed beside the compiled module and
+compares the two on hand-made pages of every construct the segmenter treats apart, on the
+synthetic site pages, and on benchmark pages of every dataset when the benchmark is present.
+It also extracts those pages whole, alone and as batches sharing site evidence, and the
+result of every page (text, Markdown, scores, decisions, verdict, warnings, statistics,
+metadata, thread roles) must be the one this process gets from the checkout's source: a
+compiled module checks the types its source declares as it runs, and a value of another
+type (a numpy scalar where a ``bool`` is declared) fails the page there and nowhere else.
 """
 
 from __future__ import annotations
@@ -73,6 +78,53 @@ CONSTRUCTS = {
 }
 
 
+#: one page's result as plain data, the same code in the child and in this process
+FINGERPRINT = r"""
+import dataclasses, gzip, json
+from pathlib import Path
+import blockclf
+from blockclf.data import read_index
+
+
+def fingerprint(res):
+    return {"text": res.text, "markdown": res.markdown, "scores": res.scores.tolist(), "kept": res.kept.tolist(),
+            "threshold": res.threshold, "title": res.title, "verdict": res.verdict, "warnings": list(res.warnings),
+            "stats": res.stats, "metadata": res.metadata.to_dict(),
+            "post": None if res.post is None else res.post.tolist(),
+            "comment": None if res.comment is None else res.comment.tolist()}
+
+
+def fingerprints(files, bench):
+    urls = {str(r.html_path): r.url for r in read_index(bench, ["dev"])} if bench else {}
+    out, batch = {}, []
+    for name in files:
+        data = Path(name).read_bytes()
+        if name.endswith(".gz"):
+            data = gzip.decompress(data)
+        try:
+            out[name] = fingerprint(blockclf.extract(data))
+            batch.append((name, blockclf.prepare(data, url=urls.get(name) or _synthetic_url(name), name=name)))
+        except blockclf.PageError as exc:
+            out[name] = ["PageError", exc.reason]
+    for page, res in zip([p for _, p in batch], blockclf.extract_batch([p for _, p in batch])):
+        out["batch:" + page.name] = fingerprint(res)
+    return json.loads(json.dumps(out))  # as the child's print gives it: tuples as lists
+
+
+def _synthetic_url(name):
+    stem = Path(name).stem  # synthetic-SITE-PAGE: the pages of one site share evidence in the batch
+    return f"https://www.site{stem.split('-')[1]}.org/story/{stem.split('-')[2]}" if stem.startswith("synthetic-") else None
+"""
+
+#: run in the child: the installed package's results, and which of its modules are compiled
+WHOLE_CHILD = FINGERPRINT + r"""
+import sys
+compiled = sorted(n for n, m in sys.modules.items() if n.startswith("blockclf.") and (getattr(m, "__file__", "") or "").endswith((".so", ".pyd")))
+bench = sys.argv[1] or None
+print(json.dumps({"compiled": compiled, "pages": fingerprints(sys.argv[2:], bench)}))
+"""
+
+
 def _pages(tmp_path: Path) -> list[str]:
     files = []
     for name, body in CONSTRUCTS.items():
@@ -106,3 +158,26 @@ def test_compiled_segmenter_matches_its_source(tmp_path: Path):
     assert out["blocks"] > 100
     assert out["differ"] == []
 
+
+
+def test_compiled_modules_extract_what_their_source_extracts(tmp_path: Path):
+    import blockclf.features
+
+    if blockclf.features.__file__.endswith((".so", ".pyd")):
+        pytest.skip("the checkout's own modules are compiled (an in-place build): there is no source to compare with")
+    pages = _pages(tmp_path)
+    bench = str(BENCH) if (BENCH / "index.jsonl").exists() else ""
+    proc = subprocess.run([sys.executable, "-I", "-c", WHOLE_CHILD, bench, *pages], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    if not out["compiled"]:
+        pytest.skip("no installed module is compiled: an editable or pure install")
+    space: dict = {}
+    exec(FINGERPRINT, space)  # this process imports the checkout: every module is its source
+    expected = space["fingerprints"](pages, bench or None)
+    assert "blockclf.features" in out["compiled"] and "blockclf.segment" in out["compiled"]
+    assert sorted(out["pages"]) == sorted(expected)
+    assert sum(1 for k in expected if k.startswith("batch:")) > 10
+    differ = [name for name in expected if out["pages"][name] != expected[name]]
+    assert differ == []
