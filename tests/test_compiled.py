@@ -25,6 +25,7 @@ import pytest
 from conftest import make_page
 from test_quality_floor import BENCH
 
+import blockclf.features
 from blockclf.data import read_index
 
 #: run in the child: compare the installed compiled module with its installed source
@@ -80,7 +81,7 @@ CONSTRUCTS = {
 
 #: one page's result as plain data, the same code in the child and in this process
 FINGERPRINT = r"""
-import dataclasses, gzip, json
+import gzip, json
 from pathlib import Path
 import blockclf
 from blockclf.data import read_index
@@ -112,8 +113,9 @@ def fingerprints(files, bench):
 
 
 def _synthetic_url(name):
-    stem = Path(name).stem  # synthetic-SITE-PAGE: the pages of one site share evidence in the batch
-    return f"https://www.site{stem.split('-')[1]}.org/story/{stem.split('-')[2]}" if stem.startswith("synthetic-") else None
+    kind, _, numbers = Path(name).stem.partition("-")  # synthetic-SITE-PAGE: one site's pages share evidence
+    site, _, page = numbers.partition("-")
+    return f"https://www.site{site}.org/story/{page}" if kind == "synthetic" else None
 """
 
 #: run in the child: the installed package's results, and which of its modules are compiled
@@ -146,12 +148,17 @@ def _pages(tmp_path: Path) -> list[str]:
     return [str(f) for f in files]
 
 
+def _child(code: str, args: list[str], cwd: Path) -> dict:
+    """What ``code`` prints last as JSON, run in isolated mode: the installed package, not the checkout."""
+    proc = subprocess.run([sys.executable, "-I", "-c", code, *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 def test_compiled_segmenter_matches_its_source(tmp_path: Path):
     pages = _pages(tmp_path)
-    proc = subprocess.run([sys.executable, "-I", "-c", CHILD, *pages], capture_output=True, text=True,
-                          cwd=tmp_path, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = _child(CHILD, pages, tmp_path)
     if not out["compiled"]:
         pytest.skip(f"the installed segmenter is not compiled ({out['file']}): an editable or pure install")
     assert out["pages"] == len(pages)
@@ -159,18 +166,12 @@ def test_compiled_segmenter_matches_its_source(tmp_path: Path):
     assert out["differ"] == []
 
 
-
 def test_compiled_modules_extract_what_their_source_extracts(tmp_path: Path):
-    import blockclf.features
-
     if blockclf.features.__file__.endswith((".so", ".pyd")):
         pytest.skip("the checkout's own modules are compiled (an in-place build): there is no source to compare with")
     pages = _pages(tmp_path)
     bench = str(BENCH) if (BENCH / "index.jsonl").exists() else ""
-    proc = subprocess.run([sys.executable, "-I", "-c", WHOLE_CHILD, bench, *pages], capture_output=True, text=True,
-                          cwd=tmp_path, timeout=900)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = _child(WHOLE_CHILD, [bench, *pages], tmp_path)
     if not out["compiled"]:
         pytest.skip("no installed module is compiled: an editable or pure install")
     space: dict = {}
