@@ -166,9 +166,25 @@ def is_hidden(el: etree._Element, attrib: dict[str, str], style: str | None) -> 
     if style and _HIDDEN_STYLE.search(style):
         return True
     classes = attrib.get("class")
+    if classes and "updated" in classes and _hidden_update_date(el, classes):
+        return True
     if (classes and _unseen_class(classes)) or attrib.get("role") == "tooltip":
         return not _only_text_of_parent(el)
     return el.tag == "input" and attrib.get("type", "").lower() == "hidden"
+
+
+def _hidden_update_date(el: etree._Element, classes: str) -> bool:
+    """A post's date of last change written right after its publication date, which the theme's
+    stylesheet hides: WordPress themes write ``<time class="entry-date published">`` and at once
+    ``<time class="updated">`` and show the second only when it is the first
+    (``.updated:not(.published)``), so that a reader sees one date, not "March 4, 2020 May 1, 2021".
+    A date of change set apart (a space or a label between, "Updated ...") is shown, and read."""
+    words = classes.split()
+    if "updated" not in words or "published" in words or el.tag != "time":
+        return False
+    before = el.getprevious()
+    return (before is not None and before.tag == "time" and not before.tail
+            and "published" in (before.get("class") or "").split())
 
 
 #: class and id words of a panel that a page shows on a click (an accordion's answer, a tab's

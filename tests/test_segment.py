@@ -393,6 +393,22 @@ def test_screen_reader_class_names_as_sites_prefix_them_are_hidden_but_not_their
         assert "(öffnet im neuen Fenster)" in " ".join(b.text for b in blocks), cls
 
 
+def test_a_posts_date_of_change_written_right_after_its_date_is_hidden_as_the_theme_hides_it():
+    """WordPress themes write ``<time class="published">`` then ``<time class="updated">`` with
+    nothing between, and their stylesheet shows the second only when it is also the first."""
+    stamp = ("<body><p>Posted on <a href='/p'><time class='entry-date published'>March 4, 2020</time>"
+             "<time class='updated'>May 1, 2021</time></a> by Ada</p></body>")
+    blocks = blocks_of(stamp)
+    assert [b.text for b in blocks if not b.hidden] == ["Posted on March 4, 2020 by Ada"]
+    assert [b.text for b in blocks if b.hidden] == ["May 1, 2021"]
+    # set apart, labelled, or the only date (published and updated at once): shown and read
+    for shown in ("<time class='published'>April 28, 2019</time> <time class='updated'>Updated April 29</time>",
+                  "<time class='entry-date published updated'>March 4, 2020</time>",
+                  "<span class='published'>March 4, 2020</span><time class='updated'>May 1, 2021</time>",
+                  "<time class='published'>March 4, 2020</time>, <time class='updated'>May 1, 2021</time>"):
+        assert not any(b.hidden for b in blocks_of(f"<body><p>{shown}</p></body>")), shown
+
+
 def test_a_shops_clipped_copy_of_a_price_is_read_once():
     """eBay writes each price, date and label twice, the second copy in ``class="clipped"``, its
     design system's screen-reader class; a clipped label that is all its parent says is read."""
