@@ -222,7 +222,8 @@ _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed wha
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
               2: "a post's furniture on a thread page (header, badges, links): removed from every post",
-              3: "part of a post on a thread page: left to the model"}
+              3: "part of a post on a thread page: left to the model",
+              4: "who wrote a post and when, on a thread page: written in every post or in none"}
 #: the metadata fields the view lists, in this order, with their labels
 _META_FIELDS = (("title", "headline"), ("author", "author"), ("date", "published"), ("modified", "modified"),
                 ("lang", "language"), ("sitename", "site name"), ("url", "address"),

@@ -152,6 +152,8 @@ class _Decisions:
     post: np.ndarray | None = None
     #: per block, the thread's post it is in (`threads.Thread.numbers`), None on other pages
     post_number: np.ndarray | None = None
+    #: per block, whether the thread removes it from every post (`threads.Thread.forced`)
+    post_dropped: np.ndarray | None = None
 
 
 def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, explain: bool, top: int,
@@ -303,7 +305,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         # a thread page's posts are its content: each post's body kept, its furniture removed
         thread = threads.find_thread(dec.blocks, dec.scores, dec.kept, comment)
         if thread is not None:
-            dec.kept = (dec.kept | (thread.roles == threads.BODY)) & (thread.roles != threads.FURNITURE)
+            keep, dec.post_dropped = thread.forced()
+            dec.kept = (dec.kept | keep) & ~dec.post_dropped
             dec.post, dec.post_number = thread.roles, thread.numbers
         # an ad slot's or a share bar's label is never content, whatever it scored
         dec.kept = dec.kept & ~label_mask(dec.blocks, dec.kept)
@@ -345,7 +348,8 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     A listing's items and a thread's short posts score under an article's paragraphs but
     above the page's menus, so a page whose first reading is an `index` keeps, besides what
     it kept, every visible block scored ``threshold`` or more that is not a readers' comment
-    (``comment``, when comments are removed) nor a post's furniture nor an ad slot's or a share
+    (``comment``, when comments are removed) nor what the thread removes from every post (its
+    furniture, and its header lines when they are not written) nor an ad slot's or a share
     bar's label (`ads.label_mask`) nor part of a shop's rail of other products (`ads.rail_mask`).
     The second reading of an index stands only when it is still an index (else the first
     reading, an index, stands). A first reading that kept nothing gives way to any second one
@@ -359,8 +363,8 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
     if comment is not None:
         more &= ~comment
-    if dec.post is not None:
-        more &= dec.post != threads.FURNITURE
+    if dec.post_dropped is not None:
+        more &= ~dec.post_dropped
     more &= ~label_mask(dec.blocks, more & ~dec.kept)
     more &= ~rail
     kept = dec.kept | more

@@ -13,7 +13,7 @@ from .inline import block_images, block_plain
 from .markdown import titled_markdown, to_markdown
 from .result import BLOCK_RECORDS
 from .structure import COMMENTS_HEADING, Item, cell_gap, comments_apart, kept_items, titled, without_empty_columns
-from .threads import FURNITURE, ROLE_NAMES
+from .threads import FURNITURE, HEADER, ROLE_NAMES
 
 if TYPE_CHECKING:
     from .result import Result
@@ -252,6 +252,8 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
             rec["reason"] = "comment"  # part of a readers' comment thread
         elif res.post is not None and len(res.post) and res.post[i] == FURNITURE:
             rec["reason"] = "post-furniture"  # around each post of a thread page
+        elif res.post is not None and len(res.post) and res.post[i] == HEADER:
+            rec["reason"] = "post-header"  # who wrote each post and when, written for no post of the thread
         elif furniture[i] is not None:  # "Advertisement" over an ad slot, a shop's rail, "Contents" alone
             rec["reason"] = furniture[i]
         if res.reasons is not None:

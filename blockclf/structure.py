@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from .block import Block
 from .metrics import tokens
 from .readers import readers_comments
-from .threads import BODY
+from .threads import BODY, HEADER
 
 if TYPE_CHECKING:
     from .result import Result
@@ -363,14 +363,15 @@ def pictures_before(res: Result) -> dict[int, str]:
 
 def post_breaks(res: Result, kept: Sequence[Block]) -> set[int]:
     """The ``id`` of each kept block that opens the next post of a thread page: of the posts
-    the thread pass found (`Result.post_number`) that hold a body (a site's header rows laid out
-    like posts do not), a post's first kept block after another post's kept text, or after text
-    above the thread (a question above its answers), opens it, unless it is a heading (a
-    changelog's dated releases are set apart by their headings). Empty on other pages."""
+    the thread pass found (`Result.post_number`) that hold a body or a written header line (a
+    site's header rows laid out like posts do not), a post's first kept block after another
+    post's kept text, or after text above the thread (a question above its answers), opens it,
+    unless it is a heading (a changelog's dated releases are set apart by their headings).
+    Empty on other pages."""
     if res.post is None or res.post_number is None or len(res.post_number) != len(res.blocks):
         return set()
     number = {id(b): int(n) for b, n in zip(res.blocks, res.post_number) if n >= 0}
-    bodies = {number[id(b)] for b, r in zip(res.blocks, res.post) if r == BODY}
+    bodies = {number[id(b)] for b, r, k in zip(res.blocks, res.post, res.kept) if r == BODY or (r == HEADER and k)}
     out: set[int] = set()
     last = None
     before = False  # kept text before the first post (a question above its answers)

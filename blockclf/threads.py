@@ -27,8 +27,9 @@ such line. Of the page's threads, the one holding most text is taken.
 
 *Decisions.* Every block of the body slot is kept, and so is every block of a reply nested in
 a post (the body slot under more elements of the post's tag, whichever of them it is). The
-dated header lines keep the model's decision: whether a thread's text includes who wrote each
-post and when is a matter of convention, and a reader of the thread may want it. Any other
+dated header lines are kept in every post or in none, as the model keeps most of their
+characters or not (`HEADERS_KEPT_SHARE`): whether a thread's text says who wrote each post and
+when is a matter of convention, but a reader should not find it said of some posts only. Any other
 slot that recurs in at least `MIN_FURNITURE_SHARE` of the posts (and in two), and of whose
 characters the model keeps under `DROP_SHARE`, is the posts' furniture: its blocks are
 removed, except those the model scored `MIN_CONFIDENT` or more. A post's signature
@@ -50,13 +51,14 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["BODY", "FURNITURE", "OUTSIDE", "POST", "ROLE_NAMES", "Thread", "find_thread", "says_when"]
+__all__ = ["BODY", "FURNITURE", "HEADER", "OUTSIDE", "POST", "ROLE_NAMES", "Thread", "find_thread", "says_when"]
 
 #: per-block codes of `Thread.roles`: not in the thread, a post's body (kept), a post's
-#: furniture (removed), the rest of a post (left to the model)
-OUTSIDE, BODY, FURNITURE, POST = 0, 1, 2, 3
+#: furniture (removed), the rest of a post (left to the model), a post's dated header line
+#: (who wrote it and when: kept in every post or in none, `Thread.headers_kept`)
+OUTSIDE, BODY, FURNITURE, POST, HEADER = 0, 1, 2, 3, 4
 #: the roles' names in the JSON output and the removal log
-ROLE_NAMES = {BODY: "body", FURNITURE: "furniture", POST: "post"}
+ROLE_NAMES = {BODY: "body", FURNITURE: "furniture", POST: "post", HEADER: "header"}
 
 #: a block scored at least this is kept confidently: the posts are read above such blocks only
 MIN_CONFIDENT = 0.5
@@ -76,6 +78,9 @@ DROP_SHARE = 0.5
 #: ... when it recurs in at least this share of the posts (and in two): what one post alone
 #: holds (the first post's own layout, a poll) is left to the model
 MIN_FURNITURE_SHARE = 0.3
+#: the posts' header lines are written, in every post, when the model keeps at least this
+#: share of their characters; else in none
+HEADERS_KEPT_SHARE = 0.5
 #: class or id words of a post's signature (phpBB, vBulletin, XenForo, Vanilla, UBB): what its
 #: writer appends to every post, never the post
 SIGNATURE_TOKENS = frozenset(("signature", "usersignature"))
@@ -113,15 +118,26 @@ def _slot(tail: str) -> str:
 
 @dataclass(frozen=True)
 class Thread:
-    """The page's thread: its posts' parent element and tag, how many posts, and per block its
-    role (`OUTSIDE`, `BODY`, `FURNITURE` or `POST`) and the post it is in (``numbers``: the
-    posts counted from 0 in page order, -1 outside the thread)."""
+    """The page's thread: its posts' parent element and tag, how many posts, per block its
+    role (`OUTSIDE`, `BODY`, `FURNITURE`, `POST` or `HEADER`) and the post it is in
+    (``numbers``: the posts counted from 0 in page order, -1 outside the thread), and whether
+    the posts' header lines are written (``headers_kept``)."""
 
     parent: str
     tag: str
     posts: int
     roles: np.ndarray
     numbers: np.ndarray
+    headers_kept: bool = False
+
+    def forced(self) -> tuple[np.ndarray, np.ndarray]:
+        """The blocks the thread keeps whatever they scored (every post's body, and its header
+        lines when they are written) and those it removes (its furniture, and its header lines
+        when they are not)."""
+        keep = self.roles == BODY
+        drop = self.roles == FURNITURE
+        headers = self.roles == HEADER
+        return (keep | headers, drop) if self.headers_kept else (keep, drop | headers)
 
 
 def _candidates(blocks: Sequence[Block], scores: np.ndarray) -> dict[tuple[str, str], int]:
@@ -259,8 +275,9 @@ def _dated(rep: _Repetition, when: Sequence[bool], body: str, posts: int) -> set
 
 
 def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
-                  kept: np.ndarray) -> np.ndarray | None:
-    """Each block's role (`Thread.roles`, one per block) when the repetition is a thread, else None."""
+                  kept: np.ndarray) -> tuple[np.ndarray, bool] | None:
+    """Each block's role (`Thread.roles`, one per block) and whether the header lines are
+    written (`Thread.headers_kept`) when the repetition is a thread, else None."""
     posts = set(rep.posts)
     if len(posts) < MIN_POSTS:
         return None
@@ -309,9 +326,12 @@ def _thread_roles(rep: _Repetition, blocks: Sequence[Block], scores: np.ndarray,
             roles[i] = FURNITURE
         elif slot in bodies:
             roles[i] = BODY
+        elif slot in headers:
+            roles[i] = HEADER
         else:
             roles[i] = FURNITURE if slot in furniture and scores[i] < MIN_CONFIDENT else POST
-    return roles
+    header_chars = sum(chars[s] for s in headers)
+    return roles, sum(kept_chars.get(s, 0) for s in headers) >= HEADERS_KEPT_SHARE * header_chars
 
 
 def find_thread(blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
@@ -326,13 +346,14 @@ def find_thread(blocks: Sequence[Block], scores: np.ndarray, kept: np.ndarray,
     # the repetition holding most text that is a thread
     reps.sort(key=lambda r: -sum(len(blocks[i].text) for i in r.members))
     for rep in reps:
-        roles = _thread_roles(rep, blocks, scores, kept)
-        if roles is not None:
+        found = _thread_roles(rep, blocks, scores, kept)
+        if found is not None:
+            roles, headers_kept = found
             if comment is not None and (comment & (roles != OUTSIDE)).any():
                 return None
             numbers = np.full(len(blocks), -1, dtype=np.int32)
             order: dict[str, int] = {}
             for i, post in zip(rep.members, rep.posts):
                 numbers[i] = order.setdefault(post, len(order))
-            return Thread(rep.parent, rep.tag, len(order), roles, numbers)
+            return Thread(rep.parent, rep.tag, len(order), roles, numbers, headers_kept)
     return None

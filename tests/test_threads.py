@@ -15,7 +15,7 @@ from blockclf.predict import extract
 from blockclf.render import removal_log, to_text
 from blockclf.result import Result
 from blockclf.segment import segment
-from blockclf.threads import BODY, FURNITURE, OUTSIDE, POST, find_thread, says_when
+from blockclf.threads import BODY, FURNITURE, HEADER, OUTSIDE, POST, find_thread, says_when
 
 QUESTION = ("I replaced the pump on my old boiler last winter and since then the pressure drops every night, "
             "so by morning the radiators are cold. Has anyone seen this before, and what should I check first?")
@@ -55,8 +55,26 @@ def test_a_threads_short_replies_are_kept_and_its_furniture_removed():
     roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
     assert all(roles[text] == BODY for text in (QUESTION, *REPLIES))
     assert roles["Reply Quote"] == FURNITURE  # removed from every post, though the model kept one
-    assert roles["Posted May 3, 2024 10:03"] == POST  # the dated header: left to the model
+    assert roles["Posted May 3, 2024 10:03"] == HEADER  # the dated header line
     assert roles["Home Forum"] == OUTSIDE and roles["Boiler pressure drops"] == OUTSIDE
+
+
+@pytest.mark.parametrize("headers_scored", [(0.6, 0.6, 0.6, 0.1), (0.6, 0.1, 0.1, 0.1)])
+def test_a_threads_header_lines_are_written_in_every_post_or_in_none(headers_scored):
+    """Who wrote each post and when: the model keeps some header lines and not others (their
+    scores hover about its threshold), the thread writes them for every post or for none, as
+    the model keeps most of their characters or not."""
+    blocks = _blocks(THREAD_PAGE)
+    scores = _scores(blocks, QUESTION)
+    headers = [i for i, b in enumerate(blocks) if b.text.startswith("Posted May")]
+    scores[headers] = headers_scored
+    thread = find_thread(blocks, scores, scores >= 0.5)
+    assert thread is not None and [int(thread.roles[i]) for i in headers] == [HEADER] * 4
+    keep, drop = thread.forced()
+    written = sum(s >= 0.5 for s in headers_scored) * 2 >= len(headers_scored)
+    assert thread.headers_kept == written
+    assert all(keep[i] == written and drop[i] != written for i in headers)
+    assert all(keep[i] and not drop[i] for i, b in enumerate(blocks) if b.text in (QUESTION, *REPLIES))
 
 
 def test_a_posts_signature_is_its_furniture_even_when_the_model_keeps_it():
@@ -89,7 +107,11 @@ def test_extract_records_the_thread_pass(tiny_model, monkeypatch):
     assert all(r in res.text for r in REPLIES) and "Reply Quote" not in res.text
     log = removal_log(res)
     assert {rec["text"] for rec in log if rec.get("reason") == "post-furniture"} >= {"Reply Quote"}
-    assert {b["post"] for b in res.to_dict()["blocks"]} >= {"body", "furniture", None}
+    # the header lines scored low in every post: written for none, though this threshold keeps all
+    assert "Posted May" not in res.text
+    assert {rec["text"] for rec in log if rec.get("reason") == "post-header"} == {
+        f"Posted May {n}, 2024 10:{n:02d}" for n in range(1, 5)}
+    assert {b["post"] for b in res.to_dict()["blocks"]} >= {"body", "furniture", "header", None}
 
 
 def test_a_threads_posts_are_written_apart():
@@ -259,7 +281,7 @@ def test_a_date_line_is_never_a_posts_body_though_it_holds_more_characters():
     assert thread is not None and thread.posts == 4
     roles = {b.text: int(r) for b, r in zip(blocks, thread.roles)}
     assert all(roles[text] == BODY for text in _SHORT_REPLIES)
-    assert roles["2021-01-02 10:32:38"] == POST  # the dated header: left to the model, not the body
+    assert roles["2021-01-02 10:32:38"] == HEADER  # the dated header, not the body
 
 
 def test_every_reply_nested_in_a_post_is_a_body_not_only_the_first_at_its_level():
