@@ -302,7 +302,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             comment |= review_mask(dec.blocks, p.review_roots, dec.kept)
         if comments != "keep":  # readers' comments are not the article: removed, or returned apart
             dec.kept = dec.kept & ~comment
-        # a thread page's posts are its content: each post's body kept, its furniture removed
+        # a thread page's posts are its content: each post's body kept, its furniture removed,
+        # its header line written in every post or in none
         thread = threads.find_thread(dec.blocks, dec.scores, dec.kept, comment)
         if thread is not None:
             keep, dec.post_dropped = thread.forced()
