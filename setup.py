@@ -19,8 +19,9 @@ from setuptools import setup
 
 #: modules compiled when possible (each also ships as its Python source, the fallback), together
 #: so that they call each other natively: the segmenter and the rules it asks of every element,
-#: then what reads every block after it. Not compiled: render, metadata and headline (compiled,
-#: making one of their frozen records fails), html (mypyc cannot follow its types)
+#: then what reads every block after it. Not compiled: render, metadata, headline and markdown
+#: (compiled, they took no less CPU: benchmarks/quality.md), inline (a ``str`` subclass) and
+#: html (mypyc cannot follow its types)
 COMPILED = ["blockclf/segment.py", "blockclf/elements.py", "blockclf/words.py", "blockclf/features.py",
             "blockclf/region.py", "blockclf/site.py", "blockclf/threads.py", "blockclf/checks.py",
             "blockclf/comments.py", "blockclf/byline.py", "blockclf/structure.py"]

@@ -229,10 +229,16 @@ def to_dict(res: Result, images: bool = False, blocks: str = "all") -> dict[str,
     return doc
 
 
+#: the removal log's reason for a block a thread removes from every post: the furniture around
+#: each post, and who wrote each post and when, when the thread writes that for no post
+POST_REASONS = {FURNITURE: "post-furniture", HEADER: "post-header"}
+
+
 def removal_log(res: Result) -> list[dict[str, Any]]:
     """One record per removed block: page, element path, text, score, threshold, reasons."""
     out = []
     furniture = furniture_kinds(res.blocks, res.kept) if not res.kept.all() else []
+    posts = res.post if res.post is not None and len(res.post) else None
     for i, (b, k) in enumerate(zip(res.blocks, res.kept)):
         if k:
             continue
@@ -250,10 +256,8 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
             rec["reason"] = kind
         elif res.comment is not None and len(res.comment) and res.comment[i] and res.comments != "keep":
             rec["reason"] = "comment"  # part of a readers' comment thread
-        elif res.post is not None and len(res.post) and res.post[i] == FURNITURE:
-            rec["reason"] = "post-furniture"  # around each post of a thread page
-        elif res.post is not None and len(res.post) and res.post[i] == HEADER:
-            rec["reason"] = "post-header"  # who wrote each post and when, written for no post of the thread
+        elif posts is not None and int(posts[i]) in POST_REASONS:
+            rec["reason"] = POST_REASONS[int(posts[i])]
         elif furniture[i] is not None:  # "Advertisement" over an ad slot, a shop's rail, "Contents" alone
             rec["reason"] = furniture[i]
         if res.reasons is not None:
