@@ -221,7 +221,7 @@ _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed wha
                 "toc-label": "the title of a table of contents that was not kept (\"Contents\"): removed with it"}
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
-              2: "a post's furniture on a thread page (header, badges, links): removed from every post",
+              2: "a post's furniture on a thread page (badges, buttons, links): removed from every post",
               3: "part of a post on a thread page: left to the model",
               4: "who wrote a post and when, on a thread page: written in every post or in none"}
 #: the metadata fields the view lists, in this order, with their labels
