@@ -31,9 +31,13 @@ So is a prompt to sign in before taking part, set under a forum's posts or a blo
 ("You must be logged in to post a comment", "Create an account or sign in to comment"), with
 the reason ``login-prompt``.
 
-A table of contents' title ("Contents", "Table of contents"; `TOC_LABELS`) goes when its
-contents do (`toc_mask`, reason ``toc-label``): the contents' links lead into the page and are
-removed as navigation, which left the title alone over the first section.
+A table of contents (list items that are each nothing but a link to a section of the page
+itself, ``#synopsis``, two or more in a row) is kept whole or removed whole, as the model kept most of
+its characters or not (`contents_decision`, reason ``toc-entry``): the model removed most of
+them as navigation but kept one entry of eight now and then, which a reader met as a stray
+link before the first section. Its title ("Contents", "Table of contents"; `TOC_LABELS`) goes
+when its contents do (`toc_mask`, reason ``toc-label``), which left the title alone over the
+first section.
 """
 
 from __future__ import annotations
@@ -45,8 +49,9 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_RAIL_LABELS", "TOC_LABELS", "furniture_kinds",
-           "is_ad_label", "is_toc_label", "label_kind", "label_mask", "rail_mask", "toc_mask"]
+__all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_RAIL_LABELS", "TOC_LABELS", "contents_decision",
+           "contents_runs", "furniture_kinds", "is_ad_label", "is_toc_label", "label_kind", "label_mask", "rail_mask",
+           "toc_mask"]
 
 #: the whole text of an ad slot's label, lower-cased, punctuation read as spaces, in the
 #: languages of the web's most common news sites
@@ -382,14 +387,78 @@ def _toc_alone(blocks: Sequence[Block], kept: np.ndarray, i: int) -> bool:
     return (i + 1 == len(blocks) or not kept[i + 1]) and is_toc_label(blocks[i].text)
 
 
-def furniture_kinds(blocks: Sequence[Block], kept: np.ndarray) -> list[str | None]:
+#: a link's target in a block's `Block.rich` (the renderers' minimal HTML: one quoting, escaped)
+_HREF = re.compile(r'<a href="([^"]*)"')
+#: fewest entries in a row that make a table of contents (one in-page link alone is a "jump to")
+CONTENTS_MIN_ENTRIES = 2
+#: least share of an entry's characters inside its link (the spaces between a link's parts,
+#: "1 History", are not link text; "History, and what came after" is more than an entry)
+ENTRY_LINK_SHARE = 0.8
+
+
+def _entry_target(b: Block, url: str) -> str | None:
+    """The place in the page a table of contents' entry points to (``synopsis``), or None
+    when the block is no such entry: a visible list item whose text is one link
+    (`ENTRY_LINK_SHARE`) to a fragment of the page itself (``#synopsis``, or the page's
+    address ``url`` with one)."""
+    if b.hidden or not b.list_depth or b.n_links != 1 or b.link_chars < ENTRY_LINK_SHARE * len(b.text) or not b.rich:
+        return None
+    m = _HREF.search(b.rich)
+    if m is None or "#" not in m.group(1):
+        return None
+    doc, _, fragment = m.group(1).partition("#")
+    return fragment if fragment and (not doc or doc.rstrip("/") == url) else None
+
+
+def contents_runs(blocks: Sequence[Block], url: str | None = None) -> list[tuple[int, int]]:
+    """The tables of contents among ``blocks``, as ``(start, end)`` index ranges: at least
+    `CONTENTS_MIN_ENTRIES` list items in a row that each are one link to a place in the page
+    (`_entry_target`; links are resolved against the page's ``<base>``, so a page may write
+    its own sections with its address ``url``). A list of places in another document (a
+    reading list's chapters) is no such run."""
+    page = (url or "").partition("#")[0].rstrip("/")
+    runs: list[tuple[int, int]] = []
+    start, inside = 0, False
+    for i in range(len(blocks) + 1):
+        entry = i < len(blocks) and _entry_target(blocks[i], page) is not None
+        if entry and inside:
+            continue
+        if inside and i - start >= CONTENTS_MIN_ENTRIES:
+            runs.append((start, i))
+        start, inside = i, entry
+    return runs
+
+
+def contents_decision(blocks: Sequence[Block], kept: np.ndarray,
+                      url: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each table of contents (`contents_runs`) kept whole or removed whole: kept when the
+    model kept at least half of its characters, else removed. Returns the blocks to keep and
+    the blocks to remove. A page's contents are navigation, which the model mostly removes;
+    when it kept one entry of eight, a reader met a stray link before the first section. A
+    list of the points an article makes, each linked to its section, reads as the article's
+    summary, and the model keeps it whole."""
+    keep = np.zeros(len(blocks), dtype=bool)
+    drop = np.zeros(len(blocks), dtype=bool)
+    for start, end in contents_runs(blocks, url):
+        chars = [len(blocks[i].text) for i in range(start, end)]
+        kept_chars = sum(c for c, k in zip(chars, kept[start:end].tolist()) if k)
+        (keep if 2 * kept_chars >= sum(chars) else drop)[start:end] = True
+    return keep, drop
+
+
+def furniture_kinds(blocks: Sequence[Block], kept: np.ndarray, url: str | None = None) -> list[str | None]:
     """What each removed block is as furniture these rules remove whatever its score, as the
     removal log and the explain view name it: its `label_kind`, ``"related-rail"``
-    (`rail_mask`), ``"toc-label"`` (a table of contents' title over contents not kept,
+    (`rail_mask`), ``"toc-entry"`` (an entry of a table of contents removed whole,
+    `contents_decision`), ``"toc-label"`` (a table of contents' title over contents not kept,
     `toc_mask`), or None; None for a kept block, which no such rule removed."""
     rail = rail_mask(blocks)
+    contents = np.zeros(len(blocks), dtype=bool)
+    for start, end in contents_runs(blocks, url):
+        contents[start:end] = True
     return [None if kept[i] else
-            label_kind(b) or ("related-rail" if rail[i] else "toc-label" if _toc_alone(blocks, kept, i) else None)
+            label_kind(b) or ("related-rail" if rail[i] else "toc-entry" if contents[i] else
+                              "toc-label" if _toc_alone(blocks, kept, i) else None)
             for i, b in enumerate(blocks)]
 
 

@@ -218,6 +218,8 @@ _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed wha
                                 "removed whatever its score",
                 "related-rail": "part of a shop's rail of other products (under \"Similar items\"): removed whatever "
                                 "its score",
+                "toc-entry": "an entry of a table of contents (a link to a section of this page): the contents are "
+                             "kept whole or removed whole, and were removed",
                 "toc-label": "the title of a table of contents that was not kept (\"Contents\"): removed with it"}
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
@@ -278,7 +280,7 @@ def explain_html(res: Result, title: str | None = None) -> str:
     ]
     comment = res.comment if res.comment is not None and len(res.comment) == len(res.blocks) else None
     post = res.post if res.post is not None and len(res.post) == len(res.blocks) else None
-    furniture = furniture_kinds(res.blocks, res.kept)
+    furniture = furniture_kinds(res.blocks, res.kept, res.url)
     for i, b in enumerate(res.blocks):
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import refine, region, threads
-from .ads import label_mask, rail_mask, toc_mask
+from .ads import contents_decision, label_mask, rail_mask, toc_mask
 from .block import Block
 from .checks import INDEX_THRESHOLD_SHARE, MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
 from .comments import (
@@ -313,6 +313,9 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         dec.kept = dec.kept & ~label_mask(dec.blocks, dec.kept)
         rail = rail_mask(dec.blocks)
         dec.kept = dec.kept & ~rail  # and a shop's rail of other products
+        entries, contents = contents_decision(dec.blocks, dec.kept, p.url)  # a table of contents whole or not at all
+        dec.kept = (dec.kept | (entries & ~comment if comments != "keep" else entries)) & ~contents
+        rail |= contents
         dec.kept = dec.kept & ~toc_mask(dec.blocks, dec.kept)  # and the title of contents not kept
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, head, p.url, dated, thread is not None)

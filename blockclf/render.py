@@ -237,7 +237,7 @@ POST_REASONS = {FURNITURE: "post-furniture", HEADER: "post-header"}
 def removal_log(res: Result) -> list[dict[str, Any]]:
     """One record per removed block: page, element path, text, score, threshold, reasons."""
     out = []
-    furniture = furniture_kinds(res.blocks, res.kept) if not res.kept.all() else []
+    furniture = furniture_kinds(res.blocks, res.kept, res.url) if not res.kept.all() else []
     posts = res.post if res.post is not None and len(res.post) else None
     for i, (b, k) in enumerate(zip(res.blocks, res.kept)):
         if k:

@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from blockclf.ads import is_ad_label, is_toc_label, label_kind, label_mask, rail_mask, toc_mask
+from blockclf.ads import (
+    contents_decision,
+    contents_runs,
+    is_ad_label,
+    is_toc_label,
+    label_kind,
+    label_mask,
+    rail_mask,
+    toc_mask,
+)
 from blockclf.explain import explain_html
 from blockclf.html import parse
 from blockclf.predict import extract
@@ -262,6 +271,42 @@ def test_a_wikis_contents_title_is_removed_and_logged():
     assert PARAS[0] in res.text and "Contents" not in res.text.splitlines()
     assert [rec["text"] for rec in removal_log(res) if rec.get("reason") == "toc-label"] == ["Contents"]
     assert "the title of a table of contents" in explain_html(res)
+    entries = [rec["text"] for rec in removal_log(res) if rec.get("reason") == "toc-entry"]
+    assert entries == [f"{i + 1} Section {i}" for i in range(4)]
+    assert "an entry of a table of contents" in explain_html(res)
+
+
+def _contents(items: str, base: str = "") -> list:
+    return segment(parse(f"<html><head>{base}</head><body><p>Intro.</p><ul>{items}</ul><p>End.</p></body></html>"))
+
+
+@pytest.mark.parametrize(("items", "base", "url", "runs"), [
+    # links to the page's own sections, nested entries included
+    ("<li><a href='#a'>A</a></li><li><a href='#b'>B</a><ul><li><a href='#c'>C</a></li></ul></li>", "", None, [(1, 4)]),
+    # written with the page's address (resolved against its <base>)
+    ("<li><a href='#a'>A</a></li><li><a href='#b'>B</a></li>", "<base href='https://x.org/doc/'>",
+     "https://x.org/doc", [(1, 3)]),
+    # one entry alone is a "jump to" link, not a table of contents
+    ("<li><a href='#a'>A</a></li>", "", None, []),
+    # places in another document (a reading list's chapters), and a menu of other pages
+    ("<li><a href='https://y.org/book#a'>A</a></li><li><a href='https://y.org/book#b'>B</a></li>", "", None, []),
+    ("<li><a href='/one'>One</a></li><li><a href='/two'>Two</a></li>", "", None, []),
+    # an item with text besides its link, and a hidden one, are no entries
+    ("<li><a href='#a'>A</a> and more</li><li><a href='#b'>B</a></li>", "", None, []),
+    ("<li hidden><a href='#a'>A</a></li><li><a href='#b'>B</a></li>", "", None, []),
+])
+def test_a_table_of_contents_is_a_run_of_links_into_the_page(items, base, url, runs):
+    assert contents_runs(_contents(items, base), url) == runs
+
+
+def test_a_table_of_contents_is_kept_whole_or_removed_whole():
+    blocks = _contents("".join(f"<li><a href='#s{i}'>Section number {i}</a></li>" for i in range(4)))
+    some = np.array([1, 1, 0, 0, 0, 1], bool)  # one entry of four kept: removed
+    keep, drop = contents_decision(blocks, some)
+    assert not keep.any() and drop.tolist() == [False, True, True, True, True, False]
+    most = np.array([1, 1, 1, 0, 1, 1], bool)  # three of four kept: the fourth joins them
+    keep, drop = contents_decision(blocks, most)
+    assert keep.tolist() == [False, True, True, True, True, False] and not drop.any()
 
 
 @pytest.mark.parametrize(("text", "prompt"), [
