@@ -106,11 +106,12 @@ BADGE_CLASSES: Final = frozenset(
     profile-rank profile-posts profile-joined profile-custom-field""".split()
 )
 #: classes of page furniture inside content: heading anchors, copy buttons, code line numbers,
-#: code-block language labels, the "Click to expand..." and "Expand" toggles of forum quotes, badges
+#: code-block language labels, the "Click to expand..." and "Expand" toggles of forum quotes, the
+#: count of readers' clicks a forum writes after a post's link ("the survey here 28"), badges
 FURNITURE_CLASSES: Final = frozenset(
     """headerlink anchorjs-link anchor-link heading-anchor header-anchor linenos lineno linenodiv
     gutter rouge-gutter line-numbers-rows copybtn copybutton copy-button copy-code-button
-    clipboard-button language-name example-header bbcodeblock-expandlink ipstruncate_more""".split()
+    clipboard-button language-name example-header bbcodeblock-expandlink ipstruncate_more clicks""".split()
 ) | BADGE_CLASSES
 _BUTTON_LABELS: Final = frozenset(("", "copy", "copied", "copied!", "copy code", "copy to clipboard", "run",
                                    "reset", "edit", "try it"))

@@ -146,6 +146,19 @@ def _is_shifted(style: str | None) -> bool:
     return style is not None and "vertical-align" in style and _SHIFTED.search(style) is not None
 
 
+#: punctuation that closes what comes before it: the space before a left-out badge is not kept before it
+_CLOSING_PUNCTUATION = frozenset(".,;:!?)")
+
+
+def _strip_before(rich: list[str]) -> None:
+    """Drop the spaces that end the last text of ``rich`` (its tags, `_OPEN`..., passed over):
+    they stood before furniture left out of it, a link's count of clicks or a badge."""
+    for k in range(len(rich) - 1, -1, -1):
+        if not rich[k].startswith(_OPEN):
+            rich[k] = rich[k].rstrip(" ")
+            return
+
+
 def _shown_apart(end: str, text: str, joining: bool) -> bool:
     """True where the text before an element edge (its last two characters ``end``) and ``text``
     after it are written apart (`_SHOWN_EDGE`; ``joining``: an edge of `_JOINING_TAGS` or of a
@@ -336,6 +349,8 @@ class _Segmenter:
         # `Block.rich` of the pending block: None while it is just the escaped text
         self.rich: list[str] | None = None
         self.furniture = 0  # depth of furniture elements around the walk
+        # furniture just ended, and its text was left out of `rich` (`add`'s close punctuation)
+        self.after_furniture = False
         # links and images resolve against the page's address, or its <base> once one is read
         self.base: str | None = page_url if page_url and ABSOLUTE_URL.match(page_url) else None
         self.base_read = False
@@ -373,6 +388,10 @@ class _Segmenter:
         rich = self.rich
         if rich is not None:
             if not self.furniture:
+                if self.after_furniture:
+                    self.after_furniture = False
+                    if text[:1] in _CLOSING_PUNCTUATION and not self.in_code:
+                        _strip_before(rich)  # "the survey <a>here <span>28</span></a>." reads "here."
                 rich.append(text)
         elif self.furniture:
             self.rich = list(self.pieces)
@@ -411,6 +430,7 @@ class _Segmenter:
         if not self.pieces:
             self._images_to_previous()
             self.rich = None
+            self.after_furniture = False
             self.started = False
             if self.hidden:
                 self._emit_hidden()
@@ -436,6 +456,7 @@ class _Segmenter:
         self.pending_revealed = False
         self.pieces = []
         self.rich = None
+        self.after_furniture = False
         self.link_chars = 0
         self.n_links = 0
         self.markup = 0
@@ -847,6 +868,7 @@ class _Segmenter:
         self.mark_edge(tag, layout, joining)
         if furniture:
             self.furniture -= 1
+            self.after_furniture = not self.furniture
         if block:
             self.flush()
             self.owner.pop()

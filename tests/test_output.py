@@ -488,6 +488,15 @@ def test_a_link_to_the_top_beside_other_words_stays():
     assert to_text(res) == "Return to top\n[Top]\nEnds here. Top"
 
 
+def test_a_forums_click_counts_after_links_are_dropped_everywhere():
+    res = page('<p>You can access the survey <a href="https://forms.example/s1">here <span class="badge '
+               'badge-notification clicks" title="28 clicks">28</span></a>.</p>')
+    assert to_markdown(res) == "You can access the survey [here](https://forms.example/s1).\n"
+    assert to_text(res) == "You can access the survey here."
+    assert "28" not in to_html(res)
+    assert res.blocks[0].text == "You can access the survey here 28."  # what the model reads is unchanged
+
+
 def test_expand_toggles_of_forum_quotes_are_dropped_everywhere():
     res = page('<blockquote class="bbCodeBlock"><div class="bbCodeBlock-content"><div class="bbCodeBlock-expandContent">'
                'Gases are transparent.</div><div class="bbCodeBlock-expandLink js-expandLink"><a role="button">'
