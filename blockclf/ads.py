@@ -32,12 +32,12 @@ So is a prompt to sign in before taking part, set under a forum's posts or a blo
 the reason ``login-prompt``.
 
 A table of contents (list items that are each nothing but a link to a section of the page
-itself, ``#synopsis``, two or more in a row) is kept whole or removed whole, as the model kept most of
-its characters or not (`contents_decision`, reason ``toc-entry``): the model removed most of
-them as navigation but kept one entry of eight now and then, which a reader met as a stray
-link before the first section. Its title ("Contents", "Table of contents"; `TOC_LABELS`) goes
-when its contents do (`toc_mask`, reason ``toc-label``), which left the title alone over the
-first section.
+itself, ``#synopsis``, two or more in a row) is kept whole or removed whole, as the model kept
+most of its characters or not (`contents_decision`, reason ``toc-entry``): the model removed
+most of them as navigation but kept one entry of eight now and then, which a reader met as a
+stray link before the first section. Its title ("Contents", "Table of contents";
+`TOC_LABELS`) goes when its contents do (`toc_mask`, reason ``toc-label``), which left the
+title alone over the first section.
 """
 
 from __future__ import annotations

@@ -313,8 +313,10 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         dec.kept = dec.kept & ~label_mask(dec.blocks, dec.kept)
         rail = rail_mask(dec.blocks)
         dec.kept = dec.kept & ~rail  # and a shop's rail of other products
-        entries, contents = contents_decision(dec.blocks, dec.kept, p.url)  # a table of contents whole or not at all
-        dec.kept = (dec.kept | (entries & ~comment if comments != "keep" else entries)) & ~contents
+        # a table of contents whole or not at all, never joined by what was removed above
+        entries, contents = contents_decision(dec.blocks, dec.kept, p.url)
+        entries &= ~(rail | comment) if comments != "keep" else ~rail
+        dec.kept = (dec.kept | entries) & ~contents
         rail |= contents
         dec.kept = dec.kept & ~toc_mask(dec.blocks, dec.kept)  # and the title of contents not kept
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
