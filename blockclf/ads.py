@@ -48,6 +48,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .block import Block
+from .repeats import repeated
 
 __all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_RAIL_LABELS", "TOC_LABELS", "contents_decision",
            "contents_runs", "furniture_kinds", "is_ad_label", "is_toc_label", "label_kind", "label_mask", "rail_mask",
@@ -451,14 +452,16 @@ def furniture_kinds(blocks: Sequence[Block], kept: np.ndarray, url: str | None =
     removal log and the explain view name it: its `label_kind`, ``"related-rail"``
     (`rail_mask`), ``"toc-entry"`` (an entry of a table of contents removed whole,
     `contents_decision`), ``"toc-label"`` (a table of contents' title over contents not kept,
-    `toc_mask`), or None; None for a kept block, which no such rule removed."""
+    `toc_mask`), ``"repeat"`` (the text of the kept block before it, `repeats.repeat_mask`), or
+    None; None for a kept block, which no such rule removed."""
     rail = rail_mask(blocks)
     contents = np.zeros(len(blocks), dtype=bool)
     for start, end in contents_runs(blocks, url):
         contents[start:end] = True
+    again = repeated(blocks, kept)
     return [None if kept[i] else
             label_kind(b) or ("related-rail" if rail[i] else "toc-entry" if contents[i] else
-                              "toc-label" if _toc_alone(blocks, kept, i) else None)
+                              "toc-label" if _toc_alone(blocks, kept, i) else "repeat" if again[i] else None)
             for i, b in enumerate(blocks)]
 
 

@@ -220,7 +220,9 @@ _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed wha
                                 "its score",
                 "toc-entry": "an entry of a table of contents (a link to a section of this page): the contents are "
                              "kept whole or removed whole, and were removed",
-                "toc-label": "the title of a table of contents that was not kept (\"Contents\"): removed with it"}
+                "toc-label": "the title of a table of contents that was not kept (\"Contents\"): removed with it",
+                "repeat": "the text of the block written right before it, said again (a gallery's title over "
+                          "every slide): written once"}
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
               2: "a post's furniture on a thread page (badges, buttons, links): removed from every post",

@@ -38,6 +38,7 @@ from .headline import site_titles as batch_site_titles
 from .html import Document, Limits, PageError, Source, parse
 from .metadata import page_metadata
 from .model import SURE_RANGE, Model, cached_model
+from .repeats import repeat_mask
 from .result import Page, Reason, Result
 from .reviews import review_mask, review_roots
 from .segment import segment
@@ -319,6 +320,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         dec.kept = (dec.kept | entries) & ~contents
         rail |= contents
         dec.kept = dec.kept & ~toc_mask(dec.blocks, dec.kept)  # and the title of contents not kept
+        apart = comment | (dec.post != threads.OUTSIDE) if dec.post is not None else comment
+        dec.kept = dec.kept & ~repeat_mask(dec.blocks, dec.kept, apart)  # and what was just written
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, head, p.url, dated, thread is not None)
         if (checks.verdict == "index" or not dec.kept.any()) and threshold is None:
@@ -375,6 +378,10 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     more &= ~rail
     kept = dec.kept | more
     kept &= ~toc_mask(dec.blocks, kept)
+    apart = dec.post != threads.OUTSIDE if dec.post is not None else None
+    if comment is not None:
+        apart = comment if apart is None else apart | comment
+    kept &= ~repeat_mask(dec.blocks, kept, apart)
     if not (kept & ~dec.kept).any():
         return None
     checks = page_checks(dec.blocks, kept, head, page.url, dated, dec.post is not None)

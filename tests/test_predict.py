@@ -217,13 +217,13 @@ def test_a_forums_staff_banner_is_removed_unscored_as_a_notice():
 
 def test_page_that_hides_its_content_is_read_with_its_hidden_blocks():
     html = (f"<html><head><title>River survey</title></head><body><div id='app' style='display: none'>"
-            f"<h1>River survey</h1><p>{STORY}</p><p>{STORY}</p></div><p>Loading</p></body></html>")
+            f"<h1>River survey</h1><p>{STORY}</p><p>{STORY} (2)</p></div><p>Loading</p></body></html>")
     res = extract(html)
     assert "read-hidden" in res.warnings
     assert "outer banks had retreated" in res.text
     assert res.stats["kept_chars"] > 200
     # read with its hidden elements shown, the content keeps its heading and paragraphs
-    assert res.markdown.startswith(f"# River survey\n\n{STORY}\n\n{STORY}\n")
+    assert res.markdown.startswith(f"# River survey\n\n{STORY}\n\n{STORY} (2)\n")
     assert all(b.hidden for b, k in zip(res.blocks, res.kept) if k)
 
 
