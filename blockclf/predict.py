@@ -328,7 +328,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             # the label/value pairs are the batch's unless hidden blocks joined the page's blocks
             page_pairs = pp if dec.blocks is p.blocks else label_value_pairs(dec.blocks)
             again = _index_reading(p, head, dec, page_pairs, comment if comments != "keep" else None,
-                                   page_thr * INDEX_THRESHOLD_SHARE, dated, rail)
+                                   page_thr * INDEX_THRESHOLD_SHARE, dated, rail, apart)
             if again is not None:
                 dec.kept, checks, page_thr = again[0], again[1], page_thr * INDEX_THRESHOLD_SHARE
                 dec.read_as_index = checks.verdict == "index"
@@ -350,7 +350,7 @@ def _headlines(pages: Sequence[Page], site_titles: Sequence[frozenset[str]] | No
 
 def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple[int, int]],
                    comment: np.ndarray | None, threshold: float, dated: bool,
-                   rail: np.ndarray) -> tuple[np.ndarray, PageChecks] | None:
+                   rail: np.ndarray, apart: np.ndarray) -> tuple[np.ndarray, PageChecks] | None:
     """The decisions of an index page, or of a page that kept nothing, read again at the lower
     ``threshold``, and their checks.
 
@@ -359,14 +359,16 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     it kept, every visible block scored ``threshold`` or more that is not a readers' comment
     (``comment``, when comments are removed) nor what the thread removes from every post (its
     furniture, and its header lines when they are not written) nor an ad slot's or a share
-    bar's label (`ads.label_mask`) nor part of a shop's rail of other products (`ads.rail_mask`).
-    The second reading of an index stands only when it is still an index (else the first
-    reading, an index, stands). A first reading that kept nothing gives way to any second one
+    bar's label (`ads.label_mask`) nor part of a shop's rail of other products (`ads.rail_mask`),
+    and no copy of the block kept right before it (`repeats.repeat_mask`). The second reading
+    of an index stands only when it is still an index (else the first reading, an index,
+    stands). A first reading that kept nothing gives way to any second one
     that keeps something: an empty output for a page with an article (a news story whose
     paragraphs all scored just under the threshold) is the worst over-removal there is.
     None when the second reading keeps nothing more, or does not stand.
     ``pairs``: the blocks' `label_value_pairs`; ``head``: the page's headline; ``rail``: the
-    blocks' `ads.rail_mask`, read once for both readings.
+    blocks' `ads.rail_mask` and the tables of contents removed, read once for both readings;
+    ``apart``: the blocks `repeat_mask` never compares (readers' comments, a thread's posts).
     """
     more = _kept_with(dec.blocks, dec.scores >= threshold, pairs)
     more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
@@ -378,9 +380,6 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     more &= ~rail
     kept = dec.kept | more
     kept &= ~toc_mask(dec.blocks, kept)
-    apart = dec.post != threads.OUTSIDE if dec.post is not None else None
-    if comment is not None:
-        apart = comment if apart is None else apart | comment
     kept &= ~repeat_mask(dec.blocks, kept, apart)
     if not (kept & ~dec.kept).any():
         return None
