@@ -397,31 +397,30 @@ CONTENTS_MIN_ENTRIES = 2
 ENTRY_LINK_SHARE = 0.8
 
 
-def _entry_target(b: Block, url: str) -> str | None:
-    """The place in the page a table of contents' entry points to (``synopsis``), or None
-    when the block is no such entry: a visible list item whose text is one link
-    (`ENTRY_LINK_SHARE`) to a fragment of the page itself (``#synopsis``, or the page's
-    address ``url`` with one)."""
+def _is_entry(b: Block, url: str) -> bool:
+    """Whether a block is a table of contents' entry: a visible list item whose text is one
+    link (`ENTRY_LINK_SHARE`) to a place in the page itself (``#synopsis``, or the page's
+    address ``url`` with a fragment)."""
     if b.hidden or not b.list_depth or b.n_links != 1 or b.link_chars < ENTRY_LINK_SHARE * len(b.text) or not b.rich:
-        return None
+        return False
     m = _HREF.search(b.rich)
-    if m is None or "#" not in m.group(1):
-        return None
+    if m is None:
+        return False
     doc, _, fragment = m.group(1).partition("#")
-    return fragment if fragment and (not doc or doc.rstrip("/") == url) else None
+    return bool(fragment) and (not doc or doc.rstrip("/") == url)
 
 
 def contents_runs(blocks: Sequence[Block], url: str | None = None) -> list[tuple[int, int]]:
     """The tables of contents among ``blocks``, as ``(start, end)`` index ranges: at least
     `CONTENTS_MIN_ENTRIES` list items in a row that each are one link to a place in the page
-    (`_entry_target`; links are resolved against the page's ``<base>``, so a page may write
+    (`_is_entry`; links are resolved against the page's ``<base>``, so a page may write
     its own sections with its address ``url``). A list of places in another document (a
     reading list's chapters) is no such run."""
     page = (url or "").partition("#")[0].rstrip("/")
     runs: list[tuple[int, int]] = []
     start, inside = 0, False
     for i in range(len(blocks) + 1):
-        entry = i < len(blocks) and _entry_target(blocks[i], page) is not None
+        entry = i < len(blocks) and _is_entry(blocks[i], page)
         if entry and inside:
             continue
         if inside and i - start >= CONTENTS_MIN_ENTRIES:

@@ -4,8 +4,8 @@ Galleries set their title over every slide ("Election 2012: The best photos", 72
 row), shops write a product's name once for phones and once for desktops, and teaser lists
 give each story's headline as an image's caption and as its link: the model keeps both
 copies, as each reads like content, and a reader meets the same line twice or seventy times
-in a row. A kept block whose text, spaces folded, is the text of the kept block right before
-it is removed (`repeat_mask`, reason ``repeat`` in the removal log): what is written is kept
+in a row. A kept block whose text (spaces already folded, `Block.text`) is the text of the kept
+block right before it is removed (`repeat_mask`, reason ``repeat`` in the removal log): what is written is kept
 once. A table's cells are left alone (a row of "Yes | Yes" is the table's, and its columns
 need every cell), and so is code, and the posts and comments of a thread, where two readers
 may well write the same "Thanks!".
@@ -31,13 +31,9 @@ def _eligible(b: Block) -> bool:
     return not b.table_depth and b.tag != "pre"
 
 
-def _folded(text: str) -> str:
-    return " ".join(text.split())
-
-
 def repeat_mask(blocks: Sequence[Block], kept: np.ndarray, apart: np.ndarray | None = None) -> np.ndarray:
-    """One flag a block: a kept block whose text (spaces folded) is that of the kept block
-    right before it, neither a table's cell nor code. ``apart``: blocks never compared (a
+    """One flag a block: a kept block whose text is that of the kept block right before it,
+    neither a table's cell nor code (whose lines keep their spaces). ``apart``: blocks never compared (a
     thread's posts, readers' comments), which also end a run."""
     out = np.zeros(len(blocks), dtype=bool)
     previous: str | None = None
@@ -46,7 +42,7 @@ def repeat_mask(blocks: Sequence[Block], kept: np.ndarray, apart: np.ndarray | N
         if apart is not None and apart[i]:
             previous = None
             continue
-        text = _folded(b.text)
+        text = b.text
         if text and text == previous and _eligible(b):
             out[i] = True
             continue  # a run of copies is compared with its first
@@ -61,7 +57,7 @@ def repeated(blocks: Sequence[Block], kept: np.ndarray) -> np.ndarray:
     previous: str | None = None
     for i, b in enumerate(blocks):
         if kept[i]:
-            previous = _folded(b.text) if _eligible(b) else None
-        elif previous and _eligible(b) and _folded(b.text) == previous:
+            previous = b.text if _eligible(b) else None
+        elif previous and _eligible(b) and b.text == previous:
             out[i] = True
     return out
