@@ -38,6 +38,10 @@ most of them as navigation but kept one entry of eight now and then, which a rea
 stray link before the first section. Its title ("Contents", "Table of contents";
 `TOC_LABELS`) goes when its contents do (`toc_mask`, reason ``toc-label``), which left the
 title alone over the first section.
+
+The removal log names these rules as the blocks' reasons as `Result.removed_by` records them: a
+rail and a table of contents are decided whole, and each of their blocks is named; a label or
+a contents' title only where the model had kept it (one it removed anyway is logged ``score``).
 """
 
 from __future__ import annotations
@@ -48,10 +52,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from .block import Block
-from .repeats import repeated
 
 __all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_RAIL_LABELS", "TOC_LABELS", "contents_decision",
-           "contents_runs", "furniture_kinds", "is_ad_label", "is_toc_label", "label_kind", "label_mask", "rail_mask",
+           "contents_runs", "is_ad_label", "is_toc_label", "label_kind", "label_mask", "rail_mask",
            "toc_mask"]
 
 #: the whole text of an ad slot's label, lower-cased, punctuation read as spaces, in the
@@ -444,24 +447,6 @@ def contents_decision(blocks: Sequence[Block], kept: np.ndarray,
         kept_chars = sum(c for c, k in zip(chars, kept[start:end].tolist()) if k)
         (keep if 2 * kept_chars >= sum(chars) else drop)[start:end] = True
     return keep, drop
-
-
-def furniture_kinds(blocks: Sequence[Block], kept: np.ndarray, url: str | None = None) -> list[str | None]:
-    """What each removed block is as furniture these rules remove whatever its score, as the
-    removal log and the explain view name it: its `label_kind`, ``"related-rail"``
-    (`rail_mask`), ``"toc-entry"`` (an entry of a table of contents removed whole,
-    `contents_decision`), ``"toc-label"`` (a table of contents' title over contents not kept,
-    `toc_mask`), ``"repeat"`` (the text of the kept block before it, `repeats.repeat_mask`), or
-    None; None for a kept block, which no such rule removed."""
-    rail = rail_mask(blocks)
-    contents = np.zeros(len(blocks), dtype=bool)
-    for start, end in contents_runs(blocks, url):
-        contents[start:end] = True
-    again = repeated(blocks, kept)
-    return [None if kept[i] else
-            label_kind(b) or ("related-rail" if rail[i] else "toc-entry" if contents[i] else
-                              "toc-label" if _toc_alone(blocks, kept, i) else "repeat" if again[i] else None)
-            for i, b in enumerate(blocks)]
 
 
 #: the first words of `SHOP_RAIL_LABELS`: a text that starts with none is no such label, which

@@ -19,13 +19,11 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from .ads import furniture_kinds
-
 if TYPE_CHECKING:
     from .block import Block
     from .result import Result
 
-__all__ = ["NEVER_KEPT", "describe", "explain_html", "feature_words", "hidden_kind", "hidden_note"]
+__all__ = ["NEVER_KEPT", "describe", "explain_html", "feature_words", "hidden_kind", "hidden_note", "removal_reasons"]
 
 _BASE = {
     "n_chars": "length in characters",
@@ -127,6 +125,22 @@ def hidden_kind(block: Block) -> str | None:
     return "control" if "button" in block.ancestors else "hidden"
 
 
+def removal_reasons(res: Result) -> list[str | None]:
+    """Why each block was removed, None for a kept one: the kind of a hidden block never kept
+    (``consent``, ``notice``, ``control``), the rule that removed it (`Result.removed_by`:
+    ``comment``, ``repeat``...), ``hidden`` for hidden text removed unscored, else ``score``
+    (the model scored it under the page's threshold). One reason a block: the removal log's
+    ``reason``."""
+    rules = res.removed_by if res.removed_by is not None else [None] * len(res.blocks)
+    scored_hidden = "read-hidden" in res.warnings  # the page was read with its hidden blocks
+    out: list[str | None] = []
+    for b, kept, rule in zip(res.blocks, res.kept.tolist(), rules):
+        kind = hidden_kind(b)
+        out.append(None if kept else kind if kind in NEVER_KEPT else rule
+                   or ("hidden" if kind is not None and not scored_hidden else "score"))
+    return out
+
+
 def hidden_note(block: Block, read: bool) -> str | None:
     """What the explain view and the removal log say of a hidden block, ``read`` or removed
     without a score; None for a visible block."""
@@ -209,7 +223,7 @@ _COMMENT_FATE = {"remove": "part of readers' comments (a thread, or a product's 
                              "the main text",
                  "keep": "part of readers' comments (a thread, or a product's reviews): left to the model "
                          "(--comments keep)"}
-#: what the view says of a block that is furniture removed whatever its score (`ads.furniture_kinds`)
+#: what the view says of a block that a rule removed whatever the model decided (`Result.removed_by`)
 _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed whatever its score",
                 "share-label": "a share bar's label (\"Share:\", \"Follow us\"): removed whatever its score",
                 "related-label": "a label over other stories (\"Related posts\"): removed whatever its score",
@@ -282,7 +296,7 @@ def explain_html(res: Result, title: str | None = None) -> str:
     ]
     comment = res.comment if res.comment is not None and len(res.comment) == len(res.blocks) else None
     post = res.post if res.post is not None and len(res.post) == len(res.blocks) else None
-    furniture = furniture_kinds(res.blocks, res.kept, res.url)
+    why = removal_reasons(res)
     for i, b in enumerate(res.blocks):
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
@@ -296,9 +310,9 @@ def explain_html(res: Result, title: str | None = None) -> str:
         role = int(post[i]) if post is not None else 0
         if role:
             tip += "\n" + _POST_FATE[role]
-        kind = furniture[i]
-        if kind is not None:
-            tip += "\n" + _LABEL_NOTES[kind]
+        rule_note = _LABEL_NOTES.get(why[i] or "")
+        if rule_note is not None:
+            tip += "\n" + rule_note
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")
         marks = ["blk", "kept" if kept else "removed", shape, "hidden" if b.hidden else "",
                  "comment" if in_thread else "", "post" if role else ""]

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import refine, region, threads
-from .ads import contents_decision, label_mask, rail_mask, toc_mask
+from .ads import contents_decision, label_kind, label_mask, rail_mask, toc_mask
 from .block import Block
 from .checks import INDEX_THRESHOLD_SHARE, MIN_KEPT_CHARS, PageChecks, page_checks, site_checks
 from .comments import (
@@ -155,6 +155,22 @@ class _Decisions:
     post_number: np.ndarray | None = None
     #: per block, whether the thread removes it from every post (`threads.Thread.forced`)
     post_dropped: np.ndarray | None = None
+    #: per block, the rule that removed it (`Result.removed_by`), None where the rules left
+    #: the model's decision
+    removed_by: list[str | None] | None = None
+
+
+def _mark(why: list[str | None], mask: np.ndarray, reason: str) -> None:
+    """Name ``reason`` as what removed the blocks flagged in ``mask`` that no earlier rule removed."""
+    for i in np.flatnonzero(mask).tolist():
+        if why[i] is None:
+            why[i] = reason
+
+
+def _mark_labels(why: list[str | None], blocks: Sequence[Block], mask: np.ndarray) -> None:
+    """Name each label's kind (`ads.label_kind`: ``ad-label``, ``share-label``...) as what removed it."""
+    for i in np.flatnonzero(mask).tolist():
+        why[i] = label_kind(blocks[i])
 
 
 def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, explain: bool, top: int,
@@ -301,8 +317,14 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         comment = comment_mask(dec.blocks, p.comment_roots, dec.kept, discussion_page(p.url))
         if p.review_roots:  # a product page's customers' reviews are comments too
             comment |= review_mask(dec.blocks, p.review_roots, dec.kept)
+        # what removed each block, where a rule did: a rule over a whole unit (a comment
+        # thread, a thread's posts, a rail, a table of contents) names every block of the unit
+        # it removes, a rule over single kept blocks (labels, a contents' title, repeats) each
+        # block it turned from kept to removed
+        why: list[str | None] = [None] * len(dec.blocks)
         if comments != "keep":  # readers' comments are not the article: removed, or returned apart
             dec.kept = dec.kept & ~comment
+            _mark(why, comment, "comment")
         # a thread page's posts are its content: each post's body kept, its furniture removed,
         # its header line written in every post or in none
         thread = threads.find_thread(dec.blocks, dec.scores, dec.kept, comment)
@@ -310,27 +332,39 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
             keep, dec.post_dropped = thread.forced()
             dec.kept = (dec.kept | keep) & ~dec.post_dropped
             dec.post, dec.post_number = thread.roles, thread.numbers
+            for role, reason in threads.POST_REASONS.items():
+                _mark(why, dec.post_dropped & (thread.roles == role), reason)
         # an ad slot's or a share bar's label is never content, whatever it scored
-        dec.kept = dec.kept & ~label_mask(dec.blocks, dec.kept)
+        labels = label_mask(dec.blocks, dec.kept)
+        dec.kept = dec.kept & ~labels
+        _mark_labels(why, dec.blocks, labels)
         rail = rail_mask(dec.blocks)
         dec.kept = dec.kept & ~rail  # and a shop's rail of other products
+        _mark(why, rail, "related-rail")
         # a table of contents whole or not at all, never joined by what was removed above
         entries, contents = contents_decision(dec.blocks, dec.kept, p.url)
         entries &= ~(rail | comment) if comments != "keep" else ~rail
         dec.kept = (dec.kept | entries) & ~contents
+        _mark(why, contents, "toc-entry")
         rail |= contents
-        dec.kept = dec.kept & ~toc_mask(dec.blocks, dec.kept)  # and the title of contents not kept
+        toc = toc_mask(dec.blocks, dec.kept)
+        dec.kept = dec.kept & ~toc  # and the title of contents not kept
+        _mark(why, toc, "toc-label")
         apart = comment | (dec.post != threads.OUTSIDE) if dec.post is not None else comment
-        dec.kept = dec.kept & ~repeat_mask(dec.blocks, dec.kept, apart)  # and what was just written
+        again = repeat_mask(dec.blocks, dec.kept, apart)
+        dec.kept = dec.kept & ~again  # and what was just written
+        _mark(why, again, "repeat")
+        dec.removed_by = why
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, head, p.url, dated, thread is not None)
         if (checks.verdict == "index" or not dec.kept.any()) and threshold is None:
             # the label/value pairs are the batch's unless hidden blocks joined the page's blocks
             page_pairs = pp if dec.blocks is p.blocks else label_value_pairs(dec.blocks)
-            again = _index_reading(p, head, dec, page_pairs, comment if comments != "keep" else None,
+            second = _index_reading(p, head, dec, page_pairs, comment if comments != "keep" else None,
                                    page_thr * INDEX_THRESHOLD_SHARE, dated, rail, apart)
-            if again is not None:
-                dec.kept, checks, page_thr = again[0], again[1], page_thr * INDEX_THRESHOLD_SHARE
+            if second is not None:
+                dec.kept, checks, page_thr = second[0], second[1], page_thr * INDEX_THRESHOLD_SHARE
+                dec.removed_by = second[2]
                 dec.read_as_index = checks.verdict == "index"
                 dec.read_lower = not dec.read_as_index
         decided.append((p, head, dec, comment, checks, page_thr))
@@ -350,7 +384,7 @@ def _headlines(pages: Sequence[Page], site_titles: Sequence[frozenset[str]] | No
 
 def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple[int, int]],
                    comment: np.ndarray | None, threshold: float, dated: bool,
-                   rail: np.ndarray, apart: np.ndarray) -> tuple[np.ndarray, PageChecks] | None:
+                   rail: np.ndarray, apart: np.ndarray) -> tuple[np.ndarray, PageChecks, list[str | None]] | None:
     """The decisions of an index page, or of a page that kept nothing, read again at the lower
     ``threshold``, and their checks.
 
@@ -371,20 +405,33 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     ``apart``: the blocks `repeat_mask` never compares (readers' comments, a thread's posts).
     """
     more = _kept_with(dec.blocks, dec.scores >= threshold, pairs)
-    more &= np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
+    shown = np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
+    hidden = more & ~shown & ~dec.kept  # hidden text scored over the lower threshold, not let in
+    more &= shown
     if comment is not None:
         more &= ~comment
     if dec.post_dropped is not None:
         more &= ~dec.post_dropped
-    more &= ~label_mask(dec.blocks, more & ~dec.kept)
+    labels = label_mask(dec.blocks, more & ~dec.kept)
+    more &= ~labels
     more &= ~rail
     kept = dec.kept | more
-    kept &= ~toc_mask(dec.blocks, kept)
-    kept &= ~repeat_mask(dec.blocks, kept, apart)
+    toc = toc_mask(dec.blocks, kept)
+    kept &= ~toc
+    again = repeat_mask(dec.blocks, kept, apart)
+    kept &= ~again
     if not (kept & ~dec.kept).any():
         return None
     checks = page_checks(dec.blocks, kept, head, page.url, dated, dec.post is not None)
-    return (kept, checks) if checks.verdict == "index" or not dec.kept.any() else None
+    if checks.verdict != "index" and dec.kept.any():
+        return None
+    # the blocks this reading lets in are decided again by its rules
+    why = [None if m else w for w, m in zip(dec.removed_by or [None] * len(dec.blocks), more.tolist())]
+    _mark_labels(why, dec.blocks, labels)
+    _mark(why, toc, "toc-label")
+    _mark(why, again, "repeat")
+    _mark(why, hidden, "hidden")
+    return kept, checks, why
 
 
 def _title(page: Page) -> str:
@@ -402,7 +449,9 @@ def _result(page: Page, head: str, dec: _Decisions, comment: np.ndarray, checks:
                   title=head, url=page.url, site=page.site, name=page.name, encoding=page.doc.encoding,
                   warnings=warnings, verdict=checks.verdict, stats=checks.stats, reasons=dec.reasons,
                   metadata=page.metadata, comment=comment, comments=comments, post=dec.post,
-                  post_number=dec.post_number)
+                  post_number=dec.post_number,
+                  removed_by=[None if k else w for w, k in zip(dec.removed_by, dec.kept.tolist())]
+                  if dec.removed_by is not None else None)
 
 
 def extract(source: Source, *, model: Model | str | Path | None = None, favor: str = "balanced",

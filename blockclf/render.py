@@ -6,14 +6,13 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .ads import furniture_kinds
-from .explain import HIDDEN_UNREAD, NEVER_KEPT, describe, hidden_kind, hidden_note
+from .explain import HIDDEN_UNREAD, describe, hidden_kind, hidden_note, removal_reasons
 from .htmlout import to_html
 from .inline import block_images, block_plain
 from .markdown import titled_markdown, to_markdown
 from .result import BLOCK_RECORDS
 from .structure import COMMENTS_HEADING, Item, cell_gap, comments_apart, kept_items, titled, without_empty_columns
-from .threads import FURNITURE, HEADER, ROLE_NAMES
+from .threads import ROLE_NAMES
 
 if TYPE_CHECKING:
     from .result import Result
@@ -229,16 +228,11 @@ def to_dict(res: Result, images: bool = False, blocks: str = "all") -> dict[str,
     return doc
 
 
-#: the removal log's reason for a block a thread removes from every post: the furniture around
-#: each post, and who wrote each post and when, when the thread writes that for no post
-POST_REASONS = {FURNITURE: "post-furniture", HEADER: "post-header"}
-
-
 def removal_log(res: Result) -> list[dict[str, Any]]:
-    """One record per removed block: page, element path, text, score, threshold, reasons."""
+    """One record per removed block: page, element path, text, score, threshold, and its one
+    reason (`explain.removal_reasons`: ``score``, or the rule or the kind of hidden text that removed it)."""
     out = []
-    furniture = furniture_kinds(res.blocks, res.kept, res.url) if not res.kept.all() else []
-    posts = res.post if res.post is not None and len(res.post) else None
+    why = removal_reasons(res)
     for i, (b, k) in enumerate(zip(res.blocks, res.kept)):
         if k:
             continue
@@ -248,21 +242,13 @@ def removal_log(res: Result) -> list[dict[str, Any]]:
             "text": b.text,
             "score": round(float(res.scores[i]), 4),
             "threshold": res.threshold,
+            "reason": why[i],
         }
         if b.hidden:
             rec["hidden"] = True
-        kind = hidden_kind(b)
-        if kind in NEVER_KEPT:  # a consent dialog, a site's notice or a button's label, read as hidden text
-            rec["reason"] = kind
-        elif res.comment is not None and len(res.comment) and res.comment[i] and res.comments != "keep":
-            rec["reason"] = "comment"  # part of a readers' comment thread
-        elif posts is not None and int(posts[i]) in POST_REASONS:
-            rec["reason"] = POST_REASONS[int(posts[i])]
-        elif furniture[i] is not None:  # "Advertisement" over an ad slot, a shop's rail, "Contents" alone
-            rec["reason"] = furniture[i]
         if res.reasons is not None:
             rec["reasons"] = [_reason_dict(*r)["text"] for r in res.reasons[i] if r[2] < 0] or [
                 _reason_dict(*r)["text"] for r in res.reasons[i]
-            ] or ([hidden_note(b, False)] if kind is not None else [])
+            ] or ([hidden_note(b, False)] if hidden_kind(b) is not None else [])
         out.append(rec)
     return out

@@ -23,7 +23,7 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["repeat_mask", "repeated"]
+__all__ = ["repeat_mask"]
 
 
 def _eligible(b: Block) -> bool:
@@ -47,17 +47,4 @@ def repeat_mask(blocks: Sequence[Block], kept: np.ndarray, apart: np.ndarray | N
             out[i] = True
             continue  # a run of copies is compared with its first
         previous = text if _eligible(b) else None
-    return out
-
-
-def repeated(blocks: Sequence[Block], kept: np.ndarray) -> np.ndarray:
-    """One flag a removed block: whether it says what the nearest kept block before it says
-    (`repeat_mask`'s reason, read back from the decisions for the removal log)."""
-    out = np.zeros(len(blocks), dtype=bool)
-    previous: str | None = None
-    for i, b in enumerate(blocks):
-        if kept[i]:
-            previous = b.text if _eligible(b) else None
-        elif previous and _eligible(b) and b.text == previous:
-            out[i] = True
     return out

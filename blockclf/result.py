@@ -119,6 +119,18 @@ class Result:
     #: on a thread page, per block the post it is in (posts counted from 0 in page order, -1
     #: outside the thread); None on other pages
     post_number: np.ndarray | None = None
+    #: per block, the rule that removed it whatever the model decided, None where the model's
+    #: decision stands (every kept block): ``comment`` (readers' comments, unless kept),
+    #: ``post-furniture`` and ``post-header`` (a thread's), a label's kind (`ads.label_kind`:
+    #: ``ad-label``, ``share-label``, ``related-label``, ``related-link``, ``login-prompt``),
+    #: ``related-rail``, ``toc-entry``, ``toc-label``, ``repeat``; ``hidden`` for hidden text an
+    #: index page's second reading did not let in though it scored over that reading's threshold
+    #: (a page read with its hidden blocks, `read-hidden`). A rule over a whole unit (a
+    #: comment thread, a thread's posts, a shop's rail, a table of contents) names every block
+    #: of it; a rule over single kept blocks (a label, a contents' title, a repeat) names only
+    #: the blocks it turned from kept to removed: one the model removed anyway was removed
+    #: for its score. `blockclf.render.removal_reason` reads it for the removal log
+    removed_by: list[str | None] | None = None
 
     def __repr__(self) -> str:
         """What the page is and what was kept, in one line: a page's blocks and arrays printed

@@ -51,7 +51,8 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["BODY", "FURNITURE", "HEADER", "OUTSIDE", "POST", "ROLE_NAMES", "Thread", "find_thread", "says_when"]
+__all__ = ["BODY", "FURNITURE", "HEADER", "OUTSIDE", "POST", "POST_REASONS", "ROLE_NAMES", "Thread", "find_thread",
+           "says_when"]
 
 #: per-block codes of `Thread.roles`: not in the thread, a post's body (kept), a post's
 #: furniture (removed), the rest of a post (left to the model), a post's dated header line
@@ -59,6 +60,9 @@ __all__ = ["BODY", "FURNITURE", "HEADER", "OUTSIDE", "POST", "ROLE_NAMES", "Thre
 OUTSIDE, BODY, FURNITURE, POST, HEADER = 0, 1, 2, 3, 4
 #: the roles' names in the JSON output and the removal log
 ROLE_NAMES = {BODY: "body", FURNITURE: "furniture", POST: "post", HEADER: "header"}
+#: the removal log's reason for a block the thread removes from every post: the furniture around
+#: each post, and who wrote each post and when, when the thread writes that for no post
+POST_REASONS = {FURNITURE: "post-furniture", HEADER: "post-header"}
 
 #: a block scored at least this is kept confidently: the posts are read above such blocks only
 MIN_CONFIDENT = 0.5

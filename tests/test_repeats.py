@@ -8,7 +8,8 @@ from blockclf.explain import explain_html
 from blockclf.html import parse
 from blockclf.predict import extract
 from blockclf.render import removal_log
-from blockclf.repeats import repeat_mask, repeated
+from blockclf.repeats import repeat_mask
+from blockclf.result import Result
 from blockclf.segment import segment
 
 STORY = ("The river cut a new channel through the soft plain after the flood, and the town that had stood "
@@ -27,9 +28,18 @@ def test_a_copy_of_the_block_before_is_flagged_and_a_run_against_its_first():
     # what lies between two copies and is not written does not part them
     kept = np.array([1, 1, 1, 0, 1], bool)
     assert repeat_mask(blocks, kept).tolist() == [False, True, True, False, True]
-    # read back for the removal log: removed copies of the kept block before them
-    assert repeated(blocks, np.array([1, 0, 0, 1, 0], bool)).tolist() == [False, True, True, False, False]
-    assert repeated(blocks, np.array([1, 0, 0, 0, 0], bool)).tolist() == [False, True, True, False, True]
+
+
+def test_the_removal_log_names_a_copy_repeat_only_where_the_rule_removed_it():
+    blocks = _blocks("<p>Gallery title</p><p>Gallery title</p><p>Gallery title</p>")
+    kept = np.array([1, 0, 0], bool)
+    # the second copy the rule removed; the third the model had removed for its score
+    res = Result(blocks=blocks, scores=np.array([0.9, 0.8, 0.2]), kept=kept, threshold=0.5, favor="balanced",
+                 removed_by=[None, "repeat", None])
+    assert [(rec["text"], rec["reason"]) for rec in removal_log(res)] == [
+        ("Gallery title", "repeat"), ("Gallery title", "score")]
+    notes = explain_html(res)
+    assert notes.count("said again") == 1
 
 
 def test_table_cells_code_and_blocks_kept_apart_are_not_repeats():

@@ -312,8 +312,11 @@ def test_removed_log_lines_match_removed_blocks(site_dir, tmp_path):
         removed += sum(not b["kept"] for b in data["blocks"])
     assert len(lines) == removed > 0
     rec = next(r for r in lines if r["text"] == "Privacy policy")
-    assert set(rec) >= {"page", "xpath", "text", "score", "threshold", "reasons"}
-    assert rec["score"] < rec["threshold"] and rec["reasons"]
+    assert set(rec) >= {"page", "xpath", "text", "score", "threshold", "reason", "reasons"}
+    assert rec["score"] < rec["threshold"] and rec["reasons"] and rec["reason"] == "score"
+    # every line says why: a line the model removed for its score scored under the threshold
+    assert all(r["reason"] for r in lines)
+    assert all(r["score"] < r["threshold"] for r in lines if r["reason"] == "score")
     assert rec["page"].endswith(".html") and rec["xpath"].startswith("/html")
 
 
