@@ -140,10 +140,12 @@ def _items_text(res: Result, items: list[Item], title: bool = False, comments: b
 
 
 def _block_dicts(res: Result, kept_only: bool = False) -> list[dict[str, Any]]:
-    """Every block's record (the kept blocks' with ``kept_only``): its text, decision, score and structure."""
+    """Every block's record (the kept blocks' with ``kept_only``): its text, decision, what removed
+    it (`explain.removal_reasons`, null for a kept block), score and structure."""
     scores = res.scores.tolist()
     comment = res.comment.tolist() if res.comment is not None and len(res.comment) else [False] * len(res.blocks)
     post = res.post.tolist() if res.post is not None and len(res.post) else [0] * len(res.blocks)
+    why = removal_reasons(res)
     out = []
     for i, (b, kept) in enumerate(zip(res.blocks, res.kept.tolist())):
         if kept_only and not kept:
@@ -152,6 +154,7 @@ def _block_dicts(res: Result, kept_only: bool = False) -> list[dict[str, Any]]:
             "index": b.index,
             "text": b.text,
             "kept": bool(kept),
+            "reason": why[i],
             "score": round(scores[i], 4),
             "tag": b.tag,
             "xpath": b.xpath,

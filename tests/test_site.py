@@ -307,10 +307,15 @@ def test_removed_log_lines_match_removed_blocks(site_dir, tmp_path):
     assert main(args) == 0
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     removed = 0
+    reasons = []
     for out in (tmp_path / "o").glob("*.json"):
         data = json.loads(out.read_text())
         removed += sum(not b["kept"] for b in data["blocks"])
+        assert all(b["reason"] is None for b in data["blocks"] if b["kept"])
+        reasons += [(b["xpath"], b["reason"]) for b in data["blocks"] if not b["kept"]]
     assert len(lines) == removed > 0
+    # the JSON's block records say what removed each block as the removal log does
+    assert sorted(reasons) == sorted((r["xpath"], r["reason"]) for r in lines)
     rec = next(r for r in lines if r["text"] == "Privacy policy")
     assert set(rec) >= {"page", "xpath", "text", "score", "threshold", "reason", "reasons"}
     assert rec["score"] < rec["threshold"] and rec["reasons"] and rec["reason"] == "score"
