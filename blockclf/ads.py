@@ -187,7 +187,10 @@ RELATED_LABELS = frozenset(label.strip() for label in """
     read next
     read also
     also read
+    what to read next
+    don t miss
     mehr zum thema
+    auch interessant
     lesen sie auch
     das könnte sie auch interessieren
     ähnliche artikel

@@ -147,7 +147,9 @@ def test_a_link_to_another_story_is_removed_and_logged():
 @pytest.mark.parametrize("text, kind", [("Related posts:", "related-label"), ("RELATED ARTICLES", "related-label"),
                                         ("You may also like", "related-label"), ("Lesen Sie auch:", "related-label"),
                                         ("関連記事", "related-label"), ("Related to this, the council voted.", None),
-                                        ("Recommended dose", None), ("More stories from the flood", None)])
+                                        ("Recommended dose", None), ("More stories from the flood", None),
+                                        ("Don't Miss:", "related-label"), ("Auch interessant", "related-label"),
+                                        ("Don't miss a thing", None)])
 def test_a_rails_label(text, kind):
     blocks = segment(parse(f"<html><body><div><span>{text}</span></div></body></html>"))
     assert [label_kind(b) for b in blocks] == [kind]
