@@ -2,7 +2,7 @@
 
 >>> import blockclf
 >>> result = blockclf.extract(b"<html>...</html>")      # doctest: +SKIP
->>> result.text, result.markdown, result.removed         # doctest: +SKIP
+>>> result.text, result.markdown, result.removal_log()   # doctest: +SKIP
 """
 
 import importlib

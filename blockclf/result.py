@@ -174,8 +174,17 @@ class Result:
 
     @property
     def removed(self) -> list[tuple[Block, float]]:
-        """The removed blocks with their scores."""
+        """The removed blocks with their scores (`removal_log` says why each was removed)."""
         return [(b, float(s)) for b, s, k in zip(self.blocks, self.scores, self.kept) if not k]
+
+    def removal_log(self) -> list[dict[str, Any]]:
+        """One record per removed block, as ``blockclf extract --removed-log`` writes them: page,
+        element path, text, score, threshold and the ``reason`` that removed it (``score``,
+        ``hidden``, ``comment`` or the rule's name; `removed_by`), with the features that moved
+        its score when the page was extracted with ``explain=True``."""
+        from .render import removal_log  # deliberately lazy: see the module docstring
+
+        return removal_log(self)
 
     def to_dict(self, blocks: str = "all") -> dict[str, Any]:
         """Everything about the page, ready for JSON (`blockclf.render.to_dict`); ``blocks``

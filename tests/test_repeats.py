@@ -36,8 +36,9 @@ def test_the_removal_log_names_a_copy_repeat_only_where_the_rule_removed_it():
     # the second copy the rule removed; the third the model had removed for its score
     res = Result(blocks=blocks, scores=np.array([0.9, 0.8, 0.2]), kept=kept, threshold=0.5, favor="balanced",
                  removed_by=[None, "repeat", None])
-    assert [(rec["text"], rec["reason"]) for rec in removal_log(res)] == [
+    assert [(rec["text"], rec["reason"]) for rec in res.removal_log()] == [
         ("Gallery title", "repeat"), ("Gallery title", "score")]
+    assert res.removal_log() == removal_log(res)
     notes = explain_html(res)
     assert notes.count("said again") == 1
 
