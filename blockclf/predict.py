@@ -386,7 +386,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
                    comment: np.ndarray | None, threshold: float, dated: bool,
                    rail: np.ndarray, apart: np.ndarray) -> tuple[np.ndarray, PageChecks, list[str | None]] | None:
     """The decisions of an index page, or of a page that kept nothing, read again at the lower
-    ``threshold``, and their checks.
+    ``threshold``, their checks, and what removed each block (`Result.removed_by`).
 
     A listing's items and a thread's short posts score under an article's paragraphs but
     above the page's menus, so a page whose first reading is an `index` keeps, besides what
