@@ -249,7 +249,11 @@ _META_FIELDS = (("title", "headline"), ("author", "author"), ("date", "published
 
 
 def _block_title(score: float, kept: bool, threshold: float, reasons: Sequence[tuple[str, float, float]] | None) -> str:
-    lines = [f"{'kept' if kept else 'removed'}: score {score:.3f} {'>=' if kept else '<'} threshold {threshold:.2f}"]
+    """The hover text's first lines: the decision, the score against the threshold as they compare
+    (a rule may remove a block over it, or keep one under it: the notes after say which), and
+    the reasons."""
+    lines = [f"{'kept' if kept else 'removed'}: score {score:.3f} {'>=' if score >= threshold else '<'} "
+             f"threshold {threshold:.2f}"]
     for name, value, contrib in reasons or ():
         lines.append(f"- {describe(name, value, contrib)} ({contrib:+.2f})")
     return "\n".join(lines)

@@ -41,6 +41,8 @@ def test_the_removal_log_names_a_copy_repeat_only_where_the_rule_removed_it():
     assert res.removal_log() == removal_log(res)
     notes = explain_html(res)
     assert notes.count("said again") == 1
+    # the hover compares the score with the threshold as they are: the rule removed a block over it
+    assert "removed: score 0.800 &gt;= threshold 0.50" in notes and "removed: score 0.200 &lt; threshold 0.50" in notes
 
 
 def test_table_cells_code_and_blocks_kept_apart_are_not_repeats():
