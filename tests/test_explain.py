@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import json
 import math
+import re
 import shutil
 import struct
 import subprocess
@@ -15,7 +17,9 @@ from blockclf.block import Block
 from blockclf.cli import main
 from blockclf.explain import describe, explain_html, feature_words
 from blockclf.features import FEATURES
+from blockclf.html import parse
 from blockclf.predict import Result
+from blockclf.segment import segment
 
 PAGE = """<html><head><title>Rivers and their bends</title></head><body>
 <nav><ul><li><a href="/">Home</a></li><li><a href="/r">Rivers</a></li><li><a href="/m">Mountains</a></li></ul></nav>
@@ -202,3 +206,20 @@ def test_reasons_per_block_are_zero_or_more(tmp_path, capsys, tiny_model_file):
     assert not (tmp_path / "v.html").exists()
     assert main([*argv, "--reasons", "0"]) == 0  # score and threshold only
     assert "score" in capsys.readouterr().out
+
+
+def test_view_says_what_kept_a_block_under_the_threshold():
+    blocks = segment(parse("<html><body><ul><li><a href='#a'>Origins</a></li><li><a href='#b'>Course</a></li>"
+                           "<li><a href='#c'>Mouth</a></li></ul>"
+                           "<table><tr><td>Length</td><td>42 km</td></tr><tr><td>Basin</td><td>300 km2</td></tr>"
+                           "</table><dl><dt>Author:</dt><dd>Jane Doe, who walked the river</dd></dl>"
+                           "<p>A paragraph the model kept over the threshold.</p></body></html>"))
+    assert [b.tag for b in blocks] == ["li", "li", "li", "td", "td", "td", "td", "dt", "dd", "p"]
+    scores = np.array([0.1, 0.9, 0.9, 0.2, 0.9, 0.9, 0.9, 0.1, 0.9, 0.9])
+    res = Result(blocks=blocks, scores=scores, kept=np.ones(len(blocks), bool), threshold=0.5, favor="balanced")
+    tips = [html.unescape(t) for t in re.findall(r'title="([^"]*)"', explain_html(res))]
+    assert "table of contents the model kept most of" in tips[0]
+    assert "data table the model kept half of or more" in tips[3]
+    assert "a label beside a value that was kept" in tips[7]
+    # a block kept over the threshold needs no such note
+    assert not any(w in tips[i] for i in (1, 8, 9) for w in ("kept whole", "kept with it"))
