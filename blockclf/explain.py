@@ -133,7 +133,9 @@ def removal_reasons(res: Result) -> list[str | None]:
     ``comment``, ``repeat``...), ``hidden`` for hidden text removed unscored, else ``score``
     (the model scored it under the page's threshold). One reason a block: the removal log's
     ``reason``."""
-    rules = res.removed_by if res.removed_by is not None else [None] * len(res.blocks)
+    rules = res.removed_by
+    if rules is None or len(rules) != len(res.blocks):  # a Result built by hand, without the record
+        rules = [None] * len(res.blocks)
     scored_hidden = "read-hidden" in res.warnings  # the page was read with its hidden blocks
     out: list[str | None] = []
     for b, kept, rule in zip(res.blocks, res.kept.tolist(), rules):
