@@ -66,3 +66,10 @@ def test_a_gallerys_title_over_every_slide_is_written_once():
     logged = [rec["text"] for rec in removal_log(res) if rec.get("reason") == "repeat"]
     assert logged == ["Election 2012: The best photos"] * 2  # the two copies right after the first
     assert "said again" in explain_html(res)
+
+
+def test_a_removal_record_of_another_length_is_not_read():
+    blocks = _blocks("<p>Gallery title</p><p>Gallery title</p>")
+    res = Result(blocks=blocks, scores=np.array([0.9, 0.8]), kept=np.array([1, 0], bool), threshold=0.5,
+                 favor="balanced", removed_by=["repeat"])  # a record of one block for two
+    assert [rec["reason"] for rec in res.removal_log()] == ["score"]
