@@ -19,6 +19,9 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from .ads import contents_runs
+from .site import label_value_pairs
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -264,9 +267,6 @@ def _kept_under(res: Result, post: np.ndarray | None) -> dict[int, str]:
              if k and s < res.threshold and (post is None or not post[i])]
     if not under:
         return {}
-    from .ads import contents_runs  # only for a view with such blocks
-    from .site import label_value_pairs
-
     entries = {i for start, end in contents_runs(res.blocks, res.url) for i in range(start, end)}
     labels = {label for label, value in label_value_pairs(res.blocks) if res.kept[value]}
     out = {}
