@@ -5,8 +5,9 @@ that read them, pages packed into bytes, and outputs kept compressed until their
 2 scores it. Between the two the page is held by the worker that read it (`hold_page`, `take_page`:
 its objects, its tree let go) while that worker's share of the budget lasts, else sent back
 `pack`ed (pickled block fields, compressed: about a fifth of the page's size in objects). A
-page scored at once in pass 1 (it names no site) travels as its output, whose long encoded
-parts are compressed (`squeezed`) so that a folder's JSON peaks no higher than its text.
+page scored at once in pass 1 (it names no site) travels as its output, whose long parts
+(an encoded page, a removal log's lines) are compressed (`squeezed`) so that a folder's JSON,
+or its removal log, peaks no higher than its text.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ __all__ = ["NO_TREE", "SQUEEZE_BYTES", "Held", "Squeezed", "held_size", "hold_pa
            "squeezed", "take_page", "unpack", "unsqueezed"]
 
 NO_TREE = etree.Element("html")  # stands in for a dropped tree: scoring reads no element
-#: an encoded output kept from pass 1 (a page with no site, scored at once) of at least this
-#: many bytes is kept compressed until its turn: JSON outputs shrink about fivefold, so a
+#: an output's part kept from pass 1 (a page with no site, scored at once) of at least this
+#: many bytes or characters is kept compressed until its turn: JSON outputs shrink about fivefold, so a
 #: folder of 5,000 pages peaks at about the same memory in JSON as in text
 SQUEEZE_BYTES = 2048
 
@@ -79,23 +80,31 @@ def plain_size(value: Any) -> int | None:
 
 @dataclass(frozen=True)
 class Squeezed:
-    """An encoded output kept compressed until it is handed on (`_opened`)."""
+    """An output's long part kept compressed until it is handed on (`_opened`): encoded bytes,
+    or a string (``text``: its UTF-8, lone surrogates kept, so that it comes back the same)."""
 
     data: bytes
+    text: bool = False
 
 
 def squeezed(value: Any) -> Any:
-    """A transform's output with its long encoded parts (bytes, alone or in a tuple) compressed."""
+    """A transform's output with its long parts (bytes or strings, alone or in a tuple)
+    compressed: an encoded page, and the removal log's lines, which the command keeps as a
+    string beside it (about 30 kB a page, as much as the page's JSON: a folder's removal log
+    had lifted its peak by 86 MB)."""
     if isinstance(value, bytes) and len(value) >= SQUEEZE_BYTES:
         return Squeezed(zlib.compress(value, 1))
-    if type(value) is tuple and any(isinstance(v, bytes) for v in value):
+    if isinstance(value, str) and len(value) >= SQUEEZE_BYTES:
+        return Squeezed(zlib.compress(value.encode("utf-8", "surrogatepass"), 1), text=True)
+    if type(value) is tuple and any(isinstance(v, (bytes, str)) for v in value):
         return tuple(map(squeezed, value))
     return value
 
 
 def unsqueezed(value: Any) -> Any:
     if isinstance(value, Squeezed):
-        return zlib.decompress(value.data)
+        data = zlib.decompress(value.data)
+        return data.decode("utf-8", "surrogatepass") if value.text else data
     if type(value) is tuple and any(isinstance(v, Squeezed) for v in value):
         return tuple(map(unsqueezed, value))
     return value

@@ -51,10 +51,12 @@ def test_release_lets_go_of_one_batch_only(synthetic_page):
 def test_long_encoded_outputs_are_squeezed_and_come_back_whole():
     long = b'{"text": "' + b"word " * 2000 + b'"}'
     short = b"tiny"
-    value = (long, short, "a str stays")
+    log = '{"text": "Caf\u00e9 \udcff"}\n' * 200  # a removal log's lines, a lone surrogate included
+    value = (long, short, "a short str stays", log, ["flag"])
     kept = carry.squeezed(value)
-    assert isinstance(kept[0], carry.Squeezed) and kept[1] is short and kept[2] == "a str stays"
+    assert isinstance(kept[0], carry.Squeezed) and kept[1] is short and kept[2] == "a short str stays"
     assert zlib.decompress(kept[0].data) == long
+    assert isinstance(kept[3], carry.Squeezed) and len(kept[3].data) < len(log) // 10 and kept[4] == ["flag"]
     assert carry.unsqueezed(kept) == value
     assert carry.squeezed(short) is short
 
