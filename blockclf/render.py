@@ -145,7 +145,7 @@ def _block_dicts(res: Result, kept_only: bool = False) -> list[dict[str, Any]]:
     scores = res.scores.tolist()
     comment = res.comment.tolist() if res.comment is not None and len(res.comment) else [False] * len(res.blocks)
     post = res.post.tolist() if res.post is not None and len(res.post) else [0] * len(res.blocks)
-    why = removal_reasons(res)
+    why = [None] * len(res.blocks) if kept_only else removal_reasons(res)  # a kept block has none
     out = []
     for i, (b, kept) in enumerate(zip(res.blocks, res.kept.tolist())):
         if kept_only and not kept:

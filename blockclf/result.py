@@ -129,7 +129,7 @@ class Result:
     #: comment thread, a thread's posts, a shop's rail, a table of contents) names every block
     #: of it; a rule over single kept blocks (a label, a contents' title, a repeat) names only
     #: the blocks it turned from kept to removed: one the model removed anyway was removed
-    #: for its score. `blockclf.render.removal_reason` reads it for the removal log
+    #: for its score. `blockclf.explain.removal_reasons` reads it for the removal log and the JSON
     removed_by: list[str | None] | None = None
 
     def __repr__(self) -> str:
