@@ -16,7 +16,8 @@ back packed (`blockclf.carry`; pickled, compressed: about a fifth of its size in
 tenth of the time it takes to parse and segment it again) while half of it lasts; only
 pages beyond both are parsed twice, as are held pages whose process died. A page that
 names no site can get no evidence: with a ``transform`` (the command line's writers), pass
-1 scores it at once and keeps its output instead, so it is neither kept nor sent back. A
+1 scores it at once and keeps its output instead, so it is neither kept nor sent back (or,
+where outcomes need not come in input order, gives it at once, so it is not kept either). A
 batch without site evidence is read in a single pass. A page that cannot be read, parsed
 or scored, or that runs over its time budget, is reported as an `Outcome` with an error
 and skipped; it never stops the batch. Outcomes come back in input order whatever ``jobs``
@@ -32,7 +33,7 @@ import os
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
@@ -184,6 +185,8 @@ class PageRead:
     titles: tuple[str | None, ...] = ()
     #: the page is the others' evidence only (`Item.evidence_only`): not scored, no outcome
     evidence_only: bool = False
+    #: its outcome was given in pass 1 (`run_batch` with ``ordered=False``): none in pass 2
+    given: bool = False
 
 
 def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
@@ -375,14 +378,20 @@ def _alone_args(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...
 
 
 def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
-              progress: bool = False, report: SiteReport | None = None) -> Iterator[Outcome]:
+              progress: bool = False, report: SiteReport | None = None, ordered: bool = True) -> Iterator[Outcome]:
     """Extract every item, yielding one `Outcome` per item in input order (none for an item
     that is `Item.evidence_only`).
 
     ``items`` is a sequence, or a function returning a fresh iterable (read once per pass).
     ``jobs`` > 1 runs parsing and scoring in that many worker processes (`plan_workers` says
-    how many a batch is worth). ``report``
-    is filled with how many pages got no site evidence, and why, before the first outcome.
+    how many a batch is worth). ``report`` is filled with how many pages got no site
+    evidence, and why, once the first pass ends (before the first outcome, if ``ordered``).
+
+    Not ``ordered``: a page that can get no site evidence, scored as soon as it is read
+    (with a ``transform``), is given then, not kept until the pages before it are scored
+    (for outputs whose order does not matter, such as a file a page: a large folder's
+    writer then holds no outputs of the first pass, and a stopped run has written them).
+    The others follow in input order; the order is the same whatever ``jobs`` is.
     """
     opts = opts or BatchOptions()
 
@@ -402,7 +411,7 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
             yield from _scored((it for it in fresh() if not it.evidence_only), opts, None, None, workers, progress,
                                total)
         else:
-            reads = _read_sites(fresh(), opts, workers, progress, total, name)
+            reads = yield from _read_sites(fresh(), opts, workers, progress, total, name, early=not ordered)
             titles = site_titles([r.site for r in reads], [r.titles for r in reads])
             for r in reads:
                 r.titles = ()
@@ -417,8 +426,9 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
 
 
 def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: Workers, progress: bool,
-                total: int | None, name: str) -> list[PageRead]:
-    """Pass 1: each page's site, and the page itself (held or packed) while the budget lasts."""
+                total: int | None, name: str, early: bool = False) -> Generator[Outcome, None, list[PageRead]]:
+    """Pass 1: each page's site, and the page itself (held or packed) while the budget lasts;
+    with ``early``, the outcomes of the pages scored now, as they come (see `run_batch`)."""
     reads: list[PageRead] = []
     budget = opts.cache_bytes // 2  # for packed pages here; a quarter is for held pages
     per_worker = opts.cache_bytes // 4 // max(workers.jobs, 1)
@@ -434,6 +444,9 @@ def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: Workers, pro
         for slot, rows in workers.map(page_keys, tasks()):
             for row in rows:
                 row.slot = slot
+                if early and row.outcome is not None:
+                    outcome, row.outcome, row.size, row.given = row.outcome, None, 0, True
+                    yield _opened(outcome)
                 held = len(row.packed) if row.packed is not None else row.size if row.outcome is not None else 0
                 if budget >= held:
                     budget -= held
@@ -462,7 +475,8 @@ def _evidence(reads: list[PageRead], opts: BatchOptions, report: SiteReport | No
     return evidence
 
 
-#: pass 2's mark of a page read only as evidence (`Item.evidence_only`): nothing is sent or given
+#: pass 2's mark of a page read only as evidence (`Item.evidence_only`), or whose outcome pass 1
+#: gave: nothing is sent or given
 _UNTOLD = Outcome("")
 
 
@@ -495,7 +509,8 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
             done: list[Outcome | None] = [None] * len(chunk)
             if reads is not None:
                 for j, i in enumerate(idx):
-                    done[j], reads[i].outcome = _UNTOLD if reads[i].evidence_only else reads[i].outcome, None
+                    untold = reads[i].evidence_only or reads[i].given
+                    done[j], reads[i].outcome = _UNTOLD if untold else reads[i].outcome, None
             todo = [j for j, o in enumerate(done) if o is None]
             plans.append((done, bool(todo)))
             if todo:  # to the worker that read the chunk in pass 1 (chunks are cut the same in both)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -104,6 +105,35 @@ def test_encoded_outputs_kept_from_pass_one_are_held_compressed_and_given_back_w
         assert [o.result for o in run_batch(items, opts, jobs=jobs)] == reference
 
 
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_unordered_outcomes_give_pages_scored_in_pass_one_before_pass_two_begins(synthetic_page, tiny_model_file,
+                                                                                 monkeypatch, jobs):
+    """Not ``ordered``: a page with no site comes out as soon as pass 1 scored it, before any
+    page waiting for pass 2, so nothing of it is held meanwhile; every page still comes out
+    once, with the same output, and the order does not depend on the workers."""
+    import blockclf.batch as batch
+
+    items = _mixed(synthetic_page)
+    opts = BatchOptions(model=str(tiny_model_file), chunk_size=2, cache_bytes=1 << 20,
+                        transform=lambda res: (res.text, [float(s) for s in res.scores]))
+    reference = {o.name: o.result for o in run_batch(items, opts, jobs=jobs)}
+    seen: list[str] = []
+    real = batch._scored
+
+    def scored(*args, **kwargs):  # pass 2 begins
+        seen.append("pass 2")
+        yield from real(*args, **kwargs)
+
+    monkeypatch.setattr(batch, "_scored", scored)
+    out = []
+    for o in run_batch(items, opts, jobs=jobs, ordered=False):
+        out.append(o)
+        seen.append(o.name)
+    nosite = [it.name for it in items if it.name.startswith("nosite")]
+    others = [it.name for it in items if not it.name.startswith("nosite")]
+    assert seen == [*nosite, "pass 2", *others]
+    assert all(o.error is None for o in out) and {o.name: o.result for o in out} == reference
 def test_pages_are_scored_in_the_process_that_read_them(synthetic_page, tiny_model_file, monkeypatch, tmp_path):
     """Pass 1 leaves each page in the process that read it and pass 2 scores it there: every
     page is parsed once and none is packed, and the results are those of one batch."""
@@ -121,6 +151,15 @@ def test_pages_are_scored_in_the_process_that_read_them(synthetic_page, tiny_mod
     assert not carry._HELD and not carry._HELD_BYTES  # let go of once the batch is done
 
 
+def _pass_one(reading):
+    """What pass 1 read, once it has given its outcomes (none here: they come in order)."""
+    try:
+        while True:
+            raise AssertionError(f"an outcome given in pass 1: {next(reading)}")
+    except StopIteration as done:
+        return done.value
+
+
 def test_workers_hold_the_pages_they_read_and_score_them(synthetic_page, tiny_model_file):
     import blockclf.batch as batch
 
@@ -128,7 +167,7 @@ def test_workers_hold_the_pages_they_read_and_score_them(synthetic_page, tiny_mo
     opts = BatchOptions(model=str(tiny_model_file), chunk_size=2)
     workers = batch.Workers(2, lost=batch._lost, alone_args=batch._alone_args)
     try:
-        reads = batch._read_sites(items, opts, workers, False, len(items), "b")
+        reads = _pass_one(batch._read_sites(items, opts, workers, False, len(items), "b"))
         assert all(r.held and r.packed is None for r in reads) and {r.slot for r in reads} <= {0, 1}
         evidence = batch._evidence(reads, opts, None)
         out = list(batch._scored(items, opts, evidence, reads, workers, False, len(items), "b"))
@@ -288,6 +327,38 @@ def test_cli_says_how_many_pages_got_no_site_evidence(tmp_path, synthetic_page, 
     err = capsys.readouterr().err
     assert ("5 of 8 pages got no site evidence: 3 name no URL or site (give --site, or keep pages in "
             "host-named folders); 2 have fewer than 2 other pages of their site in the batch") in err
+
+
+def test_cli_writes_pages_with_no_site_before_the_others_are_scored(tmp_path, synthetic_page, tiny_model_file,
+                                                                    monkeypatch, capsys):
+    """A folder's page that can get no site evidence is written, with its removal-log lines,
+    as soon as it is scored: the command holds none of those outputs until pass 2 reaches
+    them, and a run stopped in pass 2 has them on disk."""
+    import blockclf.batch as batch
+
+    pages = tmp_path / "in"
+    (pages / "www.site8.org").mkdir(parents=True)
+    for p in range(3):
+        html = synthetic_page(8, p).html.replace('<link rel="canonical"', '<link rel="x"')
+        (pages / "www.site8.org" / f"{p}.html").write_text(html, encoding="utf-8")
+        (pages / f"loose{p}.html").write_text(html, encoding="utf-8")  # no URL, no host folder: no site
+    out, log = tmp_path / "out", tmp_path / "removed.jsonl"
+    at_pass_two: list[list[str]] = []
+    real = batch._scored
+
+    def scored(*args, **kwargs):
+        at_pass_two.append(sorted(str(p.relative_to(out)) for p in out.rglob("*.txt")))
+        yield from real(*args, **kwargs)
+
+    monkeypatch.setattr(batch, "_scored", scored)
+    assert main(["extract", str(pages), "-o", str(out), "--model", str(tiny_model_file), "--jobs", "1",
+                 "--removed-log", str(log)]) == 0
+    assert at_pass_two == [["loose0.txt", "loose1.txt", "loose2.txt"]]
+    assert "6 processed, 0 skipped" in capsys.readouterr().err
+    assert len(list(out.rglob("*.txt"))) == 6
+    logged = [json.loads(line)["page"] for line in log.read_text(encoding="utf-8").splitlines()]
+    assert {Path(p).name for p in logged} == {"loose0.html", "loose1.html", "loose2.html", "0.html", "1.html",
+                                              "2.html"}
 
 
 def test_time_budget_covers_scoring_and_survives_packing(synthetic_page, tiny_model, monkeypatch):

@@ -389,7 +389,10 @@ class _Run:
         if args.dask:
             batch = iter_dask(items, replace(self.opts, model=args.model), client=args.dask)
         else:
-            batch = run_batch(items, self.opts, jobs=args.jobs, progress=self.progress, report=self.sites)
+            # a file a page: pages that can get no site evidence are written as soon as they are
+            # scored, so that a large folder's outputs are not held until their turn
+            batch = run_batch(items, self.opts, jobs=args.jobs, progress=self.progress, report=self.sites,
+                              ordered=out_dir is None)
         self.counts["failed"] = 0
         for name, out in self.outcomes(batch):
             if out_dir is None and self.out_file is None:
