@@ -19,12 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from .ads import contents_runs
-from .site import label_value_pairs
-
 if TYPE_CHECKING:
-    import numpy as np
-
     from .block import Block
     from .result import Result
 
@@ -244,10 +239,11 @@ _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed wha
                 "toc-label": "the title of a table of contents that was not kept (\"Contents\"): removed with it",
                 "repeat": "the text of the block written right before it, said again (a gallery's title over "
                           "every slide): written once"}
-#: what kept a block under the threshold (`_kept_under`)
-_KEPT_NOTES = {"toc": "an entry of a table of contents the model kept most of: kept whole",
-               "table": "a cell of a data table the model kept half of or more: kept whole",
-               "label": "a label beside a value that was kept (\"Author:\" before the name): kept with it"}
+#: what kept a block under the threshold (`Result.kept_by`); a thread's posts have their own
+#: notes (`_POST_FATE`)
+_KEPT_NOTES = {"toc-entry": "an entry of a table of contents the model kept most of: kept whole",
+               "table-whole": "a cell of a data table the model kept half of or more: kept whole",
+               "label-value": "a label beside a value that was kept (\"Author:\" before the name): kept with it"}
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
 _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
               2: "a post's furniture on a thread page (badges, buttons, links): removed from every post",
@@ -257,27 +253,6 @@ _POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
 _META_FIELDS = (("title", "headline"), ("author", "author"), ("date", "published"), ("modified", "modified"),
                 ("lang", "language"), ("sitename", "site name"), ("url", "address"),
                 ("description", "description"), ("categories", "categories"), ("tags", "tags"))
-
-
-def _kept_under(res: Result, post: np.ndarray | None) -> dict[int, str]:
-    """Per block kept under the threshold outside a thread's posts, what kept it: a table of
-    contents kept whole, a data table kept whole, a label beside its kept value. The thread's
-    own notes (`_POST_FATE`) say why a post's body or header line is kept."""
-    under = [i for i, (k, s) in enumerate(zip(res.kept.tolist(), res.scores.tolist()))
-             if k and s < res.threshold and (post is None or not post[i])]
-    if not under:
-        return {}
-    entries = {i for start, end in contents_runs(res.blocks, res.url) for i in range(start, end)}
-    labels = {label for label, value in label_value_pairs(res.blocks) if res.kept[value]}
-    out = {}
-    for i in under:
-        if i in entries:
-            out[i] = _KEPT_NOTES["toc"]
-        elif res.blocks[i].table_depth:
-            out[i] = _KEPT_NOTES["table"]
-        elif i in labels:
-            out[i] = _KEPT_NOTES["label"]
-    return out
 
 
 def _block_title(score: float, kept: bool, threshold: float, reasons: Sequence[tuple[str, float, float]] | None) -> str:
@@ -333,7 +308,8 @@ def explain_html(res: Result, title: str | None = None) -> str:
     comment = res.comment if res.comment is not None and len(res.comment) == len(res.blocks) else None
     post = res.post if res.post is not None and len(res.post) == len(res.blocks) else None
     why = removal_reasons(res)
-    kept_notes = _kept_under(res, post)
+    n = len(res.blocks)
+    kept_by = res.kept_by if res.kept_by is not None and len(res.kept_by) == n else [None] * n
     for i, b in enumerate(res.blocks):
         kept = bool(res.kept[i])
         reasons = res.reasons[i] if res.reasons is not None else None
@@ -347,7 +323,7 @@ def explain_html(res: Result, title: str | None = None) -> str:
         role = int(post[i]) if post is not None else 0
         if role:
             tip += "\n" + _POST_FATE[role]
-        rule_note = _LABEL_NOTES.get(why[i] or "") or kept_notes.get(i)
+        rule_note = _LABEL_NOTES.get(why[i] or "") or _KEPT_NOTES.get(kept_by[i] or "")
         if rule_note is not None:
             tip += "\n" + rule_note
         shape = f"h{b.heading_level}" if b.heading_level else (b.tag if b.tag in ("li", "pre") else "")

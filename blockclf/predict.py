@@ -158,6 +158,8 @@ class _Decisions:
     #: per block, the rule that removed it (`Result.removed_by`), None where the rules left
     #: the model's decision
     removed_by: list[str | None] | None = None
+    #: per block, the rule that kept it whatever it scored (`Result.kept_by`), None elsewhere
+    kept_by: list[str | None] | None = None
 
 
 def _mark(why: list[str | None], mask: np.ndarray, reason: str) -> None:
@@ -193,11 +195,12 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
         shown_all = page.revealed if page.revealed is not None else merged  # hidden text with its structure
         tables, boxes = _tables(mdl, [shown_all], [page.doc.title], [None])
         scores, table = mdl.score(tables[0], boxes, sure=sure)
-        kept = _kept_with(shown_all, scores >= threshold, label_value_pairs(shown_all))
+        read_by: list[str | None] = [None] * len(shown_all)
+        kept = _kept_with(shown_all, scores >= threshold, label_value_pairs(shown_all), read_by)
         kept &= np.array([hidden_kind(b) not in NEVER_KEPT for b in shown_all], dtype=bool)
         if any(b.hidden for b, k in zip(shown_all, kept) if k):  # else the visible reading stands
             return _Decisions(shown_all, scores, kept, _reasons(mdl, table, top) if explain else None,
-                              read_hidden=True)
+                              read_hidden=True, kept_by=read_by)
     # the visible blocks keep their order among the merged ones: their results drop into place
     shown = np.array([not b.hidden for b in merged])
     scores, kept = np.zeros(len(merged)), np.zeros(len(merged), dtype=bool)
@@ -206,7 +209,11 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
     if dec.reasons is not None:
         given = iter(dec.reasons)
         reasons = [next(given) if s else [] for s in shown]
-    return _Decisions(merged, scores, kept, reasons)
+    kept_by: list[str | None] | None = None
+    if dec.kept_by is not None:
+        rules = iter(dec.kept_by)
+        kept_by = [next(rules) if s else None for s in shown]
+    return _Decisions(merged, scores, kept, reasons, kept_by=kept_by)
 
 
 #: seconds that features and scoring take per block, with a margin (22 us measured on the
@@ -214,10 +221,17 @@ def _with_hidden(dec: _Decisions, page: Page, mdl: Model, threshold: float, expl
 SCORING_SECONDS_PER_BLOCK = 30e-6
 
 
-def _kept_with(blocks: Sequence[Block], over: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+def _kept_with(blocks: Sequence[Block], over: np.ndarray, pairs: Sequence[tuple[int, int]],
+               kept_by: list[str | None] | None = None) -> np.ndarray:
     """The blocks kept when those ``over`` the threshold are: with the labels of kept values
-    (`site.keep_labels`) and the data tables half kept made whole (`tables.keep_whole_tables`)."""
-    return keep_whole_tables(blocks, keep_labels(over, pairs))
+    (`site.keep_labels`) and the data tables half kept made whole (`tables.keep_whole_tables`),
+    each named in ``kept_by`` (``label-value``, ``table-whole``) where it was not over."""
+    labelled = keep_labels(over, pairs)
+    kept = keep_whole_tables(blocks, labelled)
+    if kept_by is not None:
+        _mark(kept_by, labelled & ~over, "label-value")
+        _mark(kept_by, kept & ~labelled, "table-whole")
+    return kept
 
 
 def _check_scoring_budget(page: Page) -> None:
@@ -305,14 +319,18 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
     for p, table, pp, head in zip(pages, tables, pairs, heads):
         n = len(table)
         s = scores[start:start + n]
-        kept, page_thr = _kept_with(p.blocks, s >= thr, pp), thr
+        kept_by: list[str | None] = [None] * n
+        kept, page_thr = _kept_with(p.blocks, s >= thr, pp, kept_by), thr
         if fallback is not None and not kept.any():
-            lower = _kept_with(p.blocks, s >= fallback, pp)
+            lower_by: list[str | None] = [None] * n
+            lower = _kept_with(p.blocks, s >= fallback, pp, lower_by)
             if lower.any():
-                kept, page_thr = lower, fallback
-        dec = _Decisions(p.blocks, s, kept, reasons[start:start + n] if reasons is not None else None)
+                kept, page_thr, kept_by = lower, fallback, lower_by
+        dec = _Decisions(p.blocks, s, kept, reasons[start:start + n] if reasons is not None else None,
+                         kept_by=kept_by)
         if p.hidden:
             dec = _with_hidden(dec, p, mdl, page_thr, explain, top_reasons, sure)
+        held = dec.kept_by = dec.kept_by if dec.kept_by is not None else [None] * len(dec.blocks)
         dec.read_at_balanced = page_thr != thr
         comment = comment_mask(dec.blocks, p.comment_roots, dec.kept, discussion_page(p.url))
         if p.review_roots:  # a product page's customers' reviews are comments too
@@ -330,6 +348,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         thread = threads.find_thread(dec.blocks, dec.scores, dec.kept, comment)
         if thread is not None:
             keep, dec.post_dropped = thread.forced()
+            for role, reason in threads.POST_KEPT.items():
+                _mark(held, keep & ~dec.kept & (thread.roles == role), reason)
             dec.kept = (dec.kept | keep) & ~dec.post_dropped
             dec.post, dec.post_number = thread.roles, thread.numbers
             for role, reason in threads.POST_REASONS.items():
@@ -344,6 +364,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         # a table of contents whole or not at all, never joined by what was removed above
         entries, contents = contents_decision(dec.blocks, dec.kept, p.url)
         entries &= ~(rail | comment) if comments != "keep" else ~rail
+        _mark(held, entries & ~dec.kept, "toc-entry")
         dec.kept = (dec.kept | entries) & ~contents
         _mark(why, contents, "toc-entry")
         rail |= contents
@@ -364,7 +385,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
                                    page_thr * INDEX_THRESHOLD_SHARE, dated, rail, apart)
             if second is not None:
                 dec.kept, checks, page_thr = second[0], second[1], page_thr * INDEX_THRESHOLD_SHARE
-                dec.removed_by = second[2]
+                dec.removed_by, dec.kept_by = second[2], second[3]
                 dec.read_as_index = checks.verdict == "index"
                 dec.read_lower = not dec.read_as_index
         decided.append((p, head, dec, comment, checks, page_thr))
@@ -384,9 +405,11 @@ def _headlines(pages: Sequence[Page], site_titles: Sequence[frozenset[str]] | No
 
 def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple[int, int]],
                    comment: np.ndarray | None, threshold: float, dated: bool,
-                   rail: np.ndarray, apart: np.ndarray) -> tuple[np.ndarray, PageChecks, list[str | None]] | None:
+                   rail: np.ndarray, apart: np.ndarray
+                   ) -> tuple[np.ndarray, PageChecks, list[str | None], list[str | None]] | None:
     """The decisions of an index page, or of a page that kept nothing, read again at the lower
-    ``threshold``, their checks, and what removed each block (`Result.removed_by`).
+    ``threshold``, their checks, what removed each block (`Result.removed_by`) and what kept it
+    whatever it scored (`Result.kept_by`).
 
     A listing's items and a thread's short posts score under an article's paragraphs but
     above the page's menus, so a page whose first reading is an `index` keeps, besides what
@@ -404,7 +427,8 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     blocks' `ads.rail_mask` and the tables of contents removed, read once for both readings;
     ``apart``: the blocks `repeat_mask` never compares (readers' comments, a thread's posts).
     """
-    more = _kept_with(dec.blocks, dec.scores >= threshold, pairs)
+    kept_by: list[str | None] = [None] * len(dec.blocks)
+    more = _kept_with(dec.blocks, dec.scores >= threshold, pairs, kept_by)
     shown = np.fromiter((not b.hidden for b in dec.blocks), bool, len(dec.blocks))
     hidden = more & ~shown & ~dec.kept  # hidden text scored over the lower threshold, not let in
     more &= shown
@@ -431,7 +455,8 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     _mark(why, toc, "toc-label")
     _mark(why, again, "repeat")
     _mark(why, hidden, "hidden")
-    return kept, checks, why
+    # the rules of the first reading stand for what it kept (a table of contents, a thread's posts)
+    return kept, checks, why, [b if k else a for a, b, k in zip(kept_by, dec.kept_by or kept_by, dec.kept.tolist())]
 
 
 def _title(page: Page) -> str:
@@ -451,7 +476,10 @@ def _result(page: Page, head: str, dec: _Decisions, comment: np.ndarray, checks:
                   metadata=page.metadata, comment=comment, comments=comments, post=dec.post,
                   post_number=dec.post_number,
                   removed_by=[None if k else w for w, k in zip(dec.removed_by, dec.kept.tolist())]
-                  if dec.removed_by is not None else None)
+                  if dec.removed_by is not None else None,
+                  kept_by=[w if k and s < threshold else None
+                           for w, k, s in zip(dec.kept_by, dec.kept.tolist(), dec.scores.tolist())]
+                  if dec.kept_by is not None else None)
 
 
 def extract(source: Source, *, model: Model | str | Path | None = None, favor: str = "balanced",

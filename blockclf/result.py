@@ -131,6 +131,12 @@ class Result:
     #: the blocks it turned from kept to removed: one the model removed anyway was removed
     #: for its score. `blockclf.explain.removal_reasons` reads it for the removal log and the JSON
     removed_by: list[str | None] | None = None
+    #: per block kept though it scored under ``threshold``, the rule that kept it: ``label-value``
+    #: (a label beside a kept value, "Author:"), ``table-whole`` (a cell of a data table kept
+    #: half or more), ``toc-entry`` (an entry of a table of contents kept most of),
+    #: ``post-body`` and ``post-header`` (a thread's posts, each kept whole); None for every
+    #: other block. The explain view's notes read it
+    kept_by: list[str | None] | None = None
 
     def __repr__(self) -> str:
         """What the page is and what was kept, in one line: a page's blocks and arrays printed

@@ -51,8 +51,8 @@ import numpy as np
 
 from .block import Block
 
-__all__ = ["BODY", "FURNITURE", "HEADER", "OUTSIDE", "POST", "POST_REASONS", "ROLE_NAMES", "Thread", "find_thread",
-           "says_when"]
+__all__ = ["BODY", "FURNITURE", "HEADER", "OUTSIDE", "POST", "POST_KEPT", "POST_REASONS", "ROLE_NAMES", "Thread",
+           "find_thread", "says_when"]
 
 #: per-block codes of `Thread.roles`: not in the thread, a post's body (kept), a post's
 #: furniture (removed), the rest of a post (left to the model), a post's dated header line
@@ -63,6 +63,9 @@ ROLE_NAMES = {BODY: "body", FURNITURE: "furniture", POST: "post", HEADER: "heade
 #: the removal log's reason for a block the thread removes from every post: the furniture around
 #: each post, and who wrote each post and when, when the thread writes that for no post
 POST_REASONS = {FURNITURE: "post-furniture", HEADER: "post-header"}
+#: what `Result.kept_by` names for a block the thread keeps whatever it scored: a post's body,
+#: its header line where every post's is written
+POST_KEPT = {BODY: "post-body", HEADER: "post-header"}
 
 #: a block scored at least this is kept confidently: the posts are read above such blocks only
 MIN_CONFIDENT = 0.5

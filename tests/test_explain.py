@@ -209,6 +209,7 @@ def test_reasons_per_block_are_zero_or_more(tmp_path, capsys, tiny_model_file):
 
 
 def test_view_says_what_kept_a_block_under_the_threshold():
+    """The notes read `Result.kept_by`, the record scoring makes (`tests/test_predict.py`)."""
     blocks = segment(parse("<html><body><ul><li><a href='#a'>Origins</a></li><li><a href='#b'>Course</a></li>"
                            "<li><a href='#c'>Mouth</a></li></ul>"
                            "<table><tr><td>Length</td><td>42 km</td></tr><tr><td>Basin</td><td>300 km2</td></tr>"
@@ -216,7 +217,9 @@ def test_view_says_what_kept_a_block_under_the_threshold():
                            "<p>A paragraph the model kept over the threshold.</p></body></html>"))
     assert [b.tag for b in blocks] == ["li", "li", "li", "td", "td", "td", "td", "dt", "dd", "p"]
     scores = np.array([0.1, 0.9, 0.9, 0.2, 0.9, 0.9, 0.9, 0.1, 0.9, 0.9])
-    res = Result(blocks=blocks, scores=scores, kept=np.ones(len(blocks), bool), threshold=0.5, favor="balanced")
+    kept_by = ["toc-entry", None, None, "table-whole", None, None, None, "label-value", None, None]
+    res = Result(blocks=blocks, scores=scores, kept=np.ones(len(blocks), bool), threshold=0.5, favor="balanced",
+                 kept_by=kept_by)
     tips = [html.unescape(t) for t in re.findall(r'title="([^"]*)"', explain_html(res))]
     assert "table of contents the model kept most of" in tips[0]
     assert "data table the model kept half of or more" in tips[3]

@@ -465,3 +465,34 @@ def test_evaluation_and_threshold_curves_read_exact_scores(tiny_dataset, tiny_mo
     assert seen and not any(seen)
     extract_batch([prepare(EXAMPLE)], model=tiny_model)
     assert seen[-1] is True
+
+
+KEPT_UNDER = ("<html><body><h1>Rivers</h1><ul><li><a href='#a'>Origins</a></li><li><a href='#b'>Course</a></li>"
+              "<li><a href='#c'>Mouth</a></li></ul>"
+              "<table><tr><td>Length</td><td>42 km</td></tr><tr><td>Basin</td><td>300 km2</td></tr></table>"
+              "<dl><dt>Author:</dt><dd>Jane Doe, who walked the river</dd></dl>"
+              "<p>A paragraph the model kept over the threshold, long enough to be read as one.</p>"
+              "<p>Subscribe to our newsletter</p></body></html>")
+
+
+def test_what_kept_a_block_under_the_threshold_is_recorded(monkeypatch, tiny_model):
+    """Every block kept though it scored under the threshold names the rule that kept it
+    (`Result.kept_by`): a contents' entry kept with the rest, a data table's cell, a label
+    beside its kept value; a block kept or removed by its score names none."""
+    page = prepare(KEPT_UNDER)
+    low = {"Origins": 0.1, "Length": 0.2, "Author:": 0.1, "Subscribe to our newsletter": 0.1}
+    wanted = np.array([low.get(b.text, 0.9) for b in page.blocks])
+
+    def score(self, X, boxes=None, sure=False):
+        assert len(X) == len(wanted)
+        return wanted, X
+
+    monkeypatch.setattr(Model, "score", score)
+    res = extract_batch([page], model=tiny_model, threshold=0.5)[0]
+    by = dict(zip([b.text for b in res.blocks], res.kept_by))
+    assert by["Origins"] == "toc-entry" and by["Length"] == "table-whole" and by["Author:"] == "label-value"
+    assert all(res.kept[i] for i, b in enumerate(res.blocks) if b.text in ("Origins", "Length", "Author:"))
+    assert by["Subscribe to our newsletter"] is None and not res.kept[-1]  # removed for its score
+    assert all(by[t] is None for t in ("Course", "42 km", "Jane Doe, who walked the river"))
+    for k, s, rule in zip(res.kept.tolist(), res.scores.tolist(), res.kept_by):
+        assert (rule is not None) == (k and s < res.threshold)
