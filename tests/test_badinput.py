@@ -330,6 +330,25 @@ def test_fail_fast_stops_at_the_first_skipped_page(capsys, tmp_path, tiny_model_
     assert err.splitlines()[-1].endswith("stopped at the first skipped page (--fail-fast)")
 
 
+def test_fail_fast_writes_every_page_before_the_first_skipped_one_and_none_after(capsys, tmp_path, tiny_model_file,
+                                                                                 synthetic_page):
+    """A folder's pages with no site are written as soon as they are scored, but not with
+    --fail-fast: the pages of a site before the broken one (scored in the second pass) are
+    written, and no page after it, though a page with no site is scored in the first."""
+    src = tmp_path / "IN"
+    (src / "z").mkdir(parents=True)
+    for p in range(3):  # the folder's own files come first, in sorted order, then its folders'
+        (src / f"a{p}.html").write_text(synthetic_page(8, p).html, encoding="utf-8")  # a site, by its address
+        html = synthetic_page(8, p).html.replace('<link rel="canonical"', '<link rel="x"')
+        (src / "z" / f"c{p}.html").write_text(html, encoding="utf-8")  # no site: scored in the first pass
+    (src / "b.html").write_bytes(b"<html><body>" + bytes(range(256)) * 8)  # read, then found binary
+    out = tmp_path / "OUT"
+    code = main(["extract", str(src), "-o", str(out), "--model", str(tiny_model_file), "--fail-fast", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert code == 1 and "skipped" in err and "b.html" in err
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.txt")) == ["a0.txt", "a1.txt", "a2.txt"]
+
+
 def test_existing_output_is_skipped_unless_overwrite(capsys, tmp_path, tiny_model_file, synthetic_page):
     src = tmp_path / "IN"
     src.mkdir()

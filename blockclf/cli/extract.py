@@ -390,9 +390,10 @@ class _Run:
             batch = iter_dask(items, replace(self.opts, model=args.model), client=args.dask)
         else:
             # a file a page: pages that can get no site evidence are written as soon as they are
-            # scored, so that a large folder's outputs are not held until their turn
+            # scored, so that a large folder's outputs are not held until their turn (unless the
+            # run stops at its first skipped page: every page before it is written, none after)
             batch = run_batch(items, self.opts, jobs=args.jobs, progress=self.progress, report=self.sites,
-                              ordered=out_dir is None)
+                              ordered=out_dir is None or args.fail_fast)
         self.counts["failed"] = 0
         for name, out in self.outcomes(batch):
             if out_dir is None and self.out_file is None:
