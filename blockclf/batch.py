@@ -390,8 +390,9 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
     Not ``ordered``: a page that can get no site evidence, scored as soon as it is read
     (with a ``transform``), is given then, not kept until the pages before it are scored
     (for outputs whose order does not matter, such as a file a page: a large folder's
-    writer then holds no outputs of the first pass, and a stopped run has written them).
-    The others follow in input order; the order is the same whatever ``jobs`` is.
+    writer then holds no outputs of the first pass, and a stopped run has written them);
+    so is a page that cannot be read. The others follow in input order; the order is the
+    same whatever ``jobs`` is.
     """
     opts = opts or BatchOptions()
 
@@ -428,25 +429,33 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
 def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: Workers, progress: bool,
                 total: int | None, name: str, early: bool = False) -> Generator[Outcome, None, list[PageRead]]:
     """Pass 1: each page's site, and the page itself (held or packed) while the budget lasts;
-    with ``early``, the outcomes of the pages scored now, as they come (see `run_batch`)."""
+    with ``early``, the outcomes of the pages scored now and of those that could not be read,
+    as they come (see `run_batch`)."""
     reads: list[PageRead] = []
     budget = opts.cache_bytes // 2  # for packed pages here; a quarter is for held pages
     per_worker = opts.cache_bytes // 4 // max(workers.jobs, 1)
     bar = _Progress(progress, total, "reading sites")
+    names: deque[list[str]] = deque()  # per task sent, its pages' names (results come in that order)
 
     def tasks() -> Iterator[tuple[int | None, tuple[Any, ...]]]:
         start = 0
         for chunk in _chunks(items, opts.chunk_size):
+            if early:
+                names.append([it.name for it in chunk])
             yield None, (chunk, opts, budget > 0, (name, start, per_worker))
             start += len(chunk)
 
     try:
         for slot, rows in workers.map(page_keys, tasks()):
-            for row in rows:
+            told = names.popleft() if early else []
+            for j, row in enumerate(rows):
                 row.slot = slot
                 if early and row.outcome is not None:
                     outcome, row.outcome, row.size, row.given = row.outcome, None, 0, True
                     yield _opened(outcome)
+                elif early and row.error is not None and not row.evidence_only:
+                    row.given = True
+                    yield Outcome(told[j], error=row.error)
                 held = len(row.packed) if row.packed is not None else row.size if row.outcome is not None else 0
                 if budget >= held:
                     budget -= held

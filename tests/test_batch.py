@@ -110,11 +110,13 @@ def test_encoded_outputs_kept_from_pass_one_are_held_compressed_and_given_back_w
 def test_unordered_outcomes_give_pages_scored_in_pass_one_before_pass_two_begins(synthetic_page, tiny_model_file,
                                                                                  monkeypatch, jobs):
     """Not ``ordered``: a page with no site comes out as soon as pass 1 scored it, before any
-    page waiting for pass 2, so nothing of it is held meanwhile; every page still comes out
-    once, with the same output, and the order does not depend on the workers."""
+    page waiting for pass 2, so nothing of it is held meanwhile, and so does a page that
+    cannot be read; every page still comes out once, with the same output, and the order
+    does not depend on the workers."""
     import blockclf.batch as batch
 
     items = _mixed(synthetic_page)
+    items.insert(4, Item("nosite-broken", b""))
     opts = BatchOptions(model=str(tiny_model_file), chunk_size=2, cache_bytes=1 << 20,
                         transform=lambda res: (res.text, [float(s) for s in res.scores]))
     reference = {o.name: o.result for o in run_batch(items, opts, jobs=jobs)}
@@ -133,7 +135,8 @@ def test_unordered_outcomes_give_pages_scored_in_pass_one_before_pass_two_begins
     nosite = [it.name for it in items if it.name.startswith("nosite")]
     others = [it.name for it in items if not it.name.startswith("nosite")]
     assert seen == [*nosite, "pass 2", *others]
-    assert all(o.error is None for o in out) and {o.name: o.result for o in out} == reference
+    assert [o.name for o in out if o.error is not None] == ["nosite-broken"]
+    assert {o.name: o.result for o in out} == reference
 def test_pages_are_scored_in_the_process_that_read_them(synthetic_page, tiny_model_file, monkeypatch, tmp_path):
     """Pass 1 leaves each page in the process that read it and pass 2 scores it there: every
     page is parsed once and none is packed, and the results are those of one batch."""
