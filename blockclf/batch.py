@@ -21,7 +21,7 @@ where outcomes need not come in input order, gives it at once, so it is not kept
 batch without site evidence is read in a single pass. A page that cannot be read, parsed
 or scored, or that runs over its time budget, is reported as an `Outcome` with an error
 and skipped; it never stops the batch. Outcomes come back in input order whatever ``jobs``
-is.
+is (a writer that needs no order can have those the first pass settles at once: `run_batch`).
 """
 
 from __future__ import annotations
