@@ -190,7 +190,7 @@ class PageRead:
 
 
 def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
-              hold: tuple[str, int, int] | None = None) -> list[PageRead]:
+              hold: tuple[str, int, int] | None = None, squeeze: bool = True) -> list[PageRead]:
     """Pass 1 over some items: one `PageRead` each.
 
     A page that can get evidence (it has a site, or a profile is given) is hashed here, in
@@ -199,7 +199,8 @@ def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
     may hold) it stays in this process while that lasts, else it comes back packed. A page
     that can get no evidence, when the batch has a ``transform``, is scored now instead,
     exactly as pass 2 would score it, and its outcome comes back (unless that output is not
-    plain data: then it is kept like the others).
+    plain data: then it is kept like the others), its long parts compressed to wait for their
+    turn (`carry.squeezed`) unless ``squeeze`` is false (the outcome is given at once).
     """
     out: list[PageRead] = []
     now: list[tuple[int, Item, Page]] = []  # pages scored in this pass
@@ -223,7 +224,7 @@ def page_keys(items: Sequence[Item], opts: BatchOptions, keep: bool = False,
     if now:
         done = score_chunk([n[1] for n in now], opts, [None] * len(now), [n[2] for n in now])
         for (i, _item, page), outcome in zip(now, done):
-            if outcome.error is None:
+            if outcome.error is None and squeeze:
                 outcome.result = squeezed(outcome.result)
             size = plain_size(outcome.result) if outcome.error is None else 0
             if size is None:  # the output's size is not known: the page waits for pass 2, packed
@@ -374,7 +375,7 @@ def _lost(fn: Callable[..., Any], args: tuple[Any, ...], why: str) -> Any:
 def _alone_args(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
     """A task's arguments for a worker of its own: such a worker holds no page for pass 2, so
     pass 1's pages come back packed."""
-    return (*args[:3], None) if fn is page_keys and len(args) > 3 else args
+    return (*args[:3], None, *args[4:]) if fn is page_keys and len(args) > 3 else args
 
 
 def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
@@ -442,7 +443,8 @@ def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: Workers, pro
         for chunk in _chunks(items, opts.chunk_size):
             if early:
                 names.append([it.name for it in chunk])
-            yield None, (chunk, opts, budget > 0, (name, start, per_worker))
+            # an outcome given at once is not compressed to wait (and opened here at once)
+            yield None, (chunk, opts, budget > 0, (name, start, per_worker), not early)
             start += len(chunk)
 
     try:

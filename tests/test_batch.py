@@ -128,6 +128,9 @@ def test_unordered_outcomes_give_pages_scored_in_pass_one_before_pass_two_begins
         yield from real(*args, **kwargs)
 
     monkeypatch.setattr(batch, "_scored", scored)
+    squeezed: list[object] = []  # an outcome given at once is not compressed to wait (seen in this process: jobs 1)
+    real_squeeze = batch.squeezed
+    monkeypatch.setattr(batch, "squeezed", lambda value: squeezed.append(value) or real_squeeze(value))
     out = []
     for o in run_batch(items, opts, jobs=jobs, ordered=False):
         out.append(o)
@@ -137,6 +140,7 @@ def test_unordered_outcomes_give_pages_scored_in_pass_one_before_pass_two_begins
     assert seen == [*nosite, "pass 2", *others]
     assert [o.name for o in out if o.error is not None] == ["nosite-broken"]
     assert {o.name: o.result for o in out} == reference
+    assert not squeezed
 def test_pages_are_scored_in_the_process_that_read_them(synthetic_page, tiny_model_file, monkeypatch, tmp_path):
     """Pass 1 leaves each page in the process that read it and pass 2 scores it there: every
     page is parsed once and none is packed, and the results are those of one batch."""
