@@ -222,15 +222,14 @@ SCORING_SECONDS_PER_BLOCK = 30e-6
 
 
 def _kept_with(blocks: Sequence[Block], over: np.ndarray, pairs: Sequence[tuple[int, int]],
-               kept_by: list[str | None] | None = None) -> np.ndarray:
+               kept_by: list[str | None]) -> np.ndarray:
     """The blocks kept when those ``over`` the threshold are: with the labels of kept values
     (`site.keep_labels`) and the data tables half kept made whole (`tables.keep_whole_tables`),
     each named in ``kept_by`` (``label-value``, ``table-whole``) where it was not over."""
     labelled = keep_labels(over, pairs)
     kept = keep_whole_tables(blocks, labelled)
-    if kept_by is not None:
-        _mark(kept_by, labelled & ~over, "label-value")
-        _mark(kept_by, kept & ~labelled, "table-whole")
+    _mark(kept_by, labelled & ~over, "label-value")
+    _mark(kept_by, kept & ~labelled, "table-whole")
     return kept
 
 
