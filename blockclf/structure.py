@@ -62,6 +62,9 @@ _SENTENCE_END = frozenset(".!?\"”。！？")
 #: many short lines (`_LEAD_WORDS` words or fewer: a kicker, a date, a byline) come before it
 _LEAD_LINES = 3
 _LEAD_WORDS = 12
+#: an ``<h1>`` that does not say the headline heads the document only when at most this much
+#: kept text comes before it (a kicker, a date, a standfirst) and under half of it (`headline`)
+_LEAD_CHARS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,7 +402,10 @@ def comments_apart(res: Result) -> list[list[Block]]:
 def headline(res: Result) -> str | None:
     """The page's headline (`Result.title`) to head the document with, unless a kept ``<h1>``
     that says something else heads it already (or nothing was kept); `titled` decides how.
-    One such ``<h1>`` heads it only from the first half of the kept text.
+    Such an ``<h1>`` heads it only when what comes before it is a lead: under half the kept
+    text and at most `_LEAD_CHARS` characters. Further down it is a section's title ("Deeper
+    Dive: Our Top Tested Picks" after a buying guide's introduction), and a document that
+    starts with paragraphs and no headline leaves the reader to guess what it is.
 
     Several kept ``<h1>`` that say other things, and between them under half the headline's
     words, are the document's sections (pages written in Markdown head each part with ``#``):
@@ -412,7 +418,7 @@ def headline(res: Result) -> str | None:
         return None
     want = tokens(title)
     others: list[list[str]] = []
-    before = 0  # kept characters before the one other <h1>
+    before = 0  # kept characters before the first other <h1>
     kept_chars = 0
     for b, k in zip(res.blocks, res.kept):
         if not k:
@@ -422,12 +428,12 @@ def headline(res: Result) -> str | None:
                 before = kept_chars
             others.append(said)
         kept_chars += len(b.text)
-    if not others:
+    if not others or 2 * before >= kept_chars or before > _LEAD_CHARS:
+        # an <h1> after the lead heads no document: a section's title, or a call to share or a
+        # sponsor's note after an article ("PIN IT HERE"), over which the headline goes on top
         return title
     if len(others) < 2:
-        # one <h1> in the latter half of the text heads no document: a call to share or a
-        # sponsor's note after an article ("PIN IT HERE"), under which the headline goes on top
-        return title if 2 * before >= kept_chars else None
+        return None
     words = set(want)
     return title if 2 * len(words & set().union(*others)) < len(words) else None
 

@@ -947,6 +947,24 @@ def test_an_h1_after_most_of_the_text_does_not_keep_the_headline_off_the_top():
     assert md.startswith("# Rivers on the Move\n\nRivers swing") and "# PIN IT HERE" in md
 
 
+def test_an_h1_after_more_than_a_lead_is_a_section_title_under_the_headline():
+    """A buying guide's introduction, then "# Deeper Dive" over its picks: the headline heads it."""
+    intro = "<p>Hand and wrist comfort is the key to a happy, healthy workspace, and picking a mouse is hard.</p>" * 8
+    picks = "<p>The first pick is comfortable for large hands and costs less than most of the others.</p>" * 20
+    md = to_markdown(titled_page(f"{intro}<h1>Deeper Dive: Our Top Tested Picks</h1>{picks}",
+                                 "The Best Ergonomic Mice for 2026"))
+    assert md.startswith("# The Best Ergonomic Mice for 2026\n\nHand and wrist")
+    assert "\n\n# Deeper Dive: Our Top Tested Picks\n\n" in md
+    # two such <h1> far down that share the headline's words are sections too, not the headline
+    md = to_markdown(titled_page(f"{intro}<h1>Gardenary Planting vs Traditional Planting</h1>{picks}"
+                                 f"<h1>Tips to Plant the Gardenary Way</h1>{picks}", "Gardenary Planting vs. Ordinary Planting"))
+    assert md.startswith("# Gardenary Planting vs. Ordinary Planting\n\nHand and wrist")
+    # after a lead (a standfirst) the <h1> is the page's own headline: nothing is added
+    lead = "<p>This edition is all about where the race is actually headed, and who sets the defaults.</p>"
+    md = to_markdown(titled_page(f"{lead}<h1>A World without work?</h1>{picks}", "Signal #18"))
+    assert md.startswith("This edition is all about") and "Signal #18" not in md
+
+
 def test_a_post_that_heads_its_sections_with_h1_is_headed_with_its_headline():
     # a post written in Markdown heads each part with "#": the parts are not the headline
     res = titled_page("<h1>Preface</h1><p>The body of the post.</p><h1>Solution</h1><p>Install it.</p>",
