@@ -371,4 +371,4 @@ def _join(chunks: list[_Chunk]) -> str:
         out += [(prefix + line) if line else prefix.rstrip() for line in lines]
         prev_kind, prev_quote = kind, quote
     text = "\n".join(out).strip("\n")
-    return text + "\n" if text else "\n"
+    return text + "\n" if text else ""  # nothing kept: nothing written, as the text output writes

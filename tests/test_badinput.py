@@ -264,6 +264,24 @@ def test_page_with_markup_but_no_text_is_flagged():
     assert page.blocks == [] and "no-text" in page.doc.warnings
 
 
+def test_a_page_with_nothing_kept_is_an_empty_file_in_every_form_but_json(tmp_path, capsys):
+    """A corpus builder finds the pages that gave nothing by their size: 0 bytes, whatever the
+    format (Markdown had been one line break, HTML its charset line)."""
+    src = tmp_path / "IN"
+    src.mkdir()
+    (src / "blank.html").write_bytes(b"<html><body><div><img src='a.png'></div></body></html>")
+    for fmt, ext in (("text", "txt"), ("markdown", "md"), ("html", "html"), ("json", "json")):
+        out = tmp_path / fmt
+        assert main(["extract", str(src), "-o", str(out), "--format", fmt]) == 0
+        written = (out / f"blank.{ext}").read_bytes()
+        if fmt == "json":
+            doc = json.loads(written)
+            assert doc["text"] == doc["markdown"] == "" and doc["warnings"] == ["no-text"]
+        else:
+            assert written == b"", fmt
+    assert "flagged empty:no-text" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("head", [
     '<link rel="canonical" href="https://[bad/x">',
     '<link rel="canonical" href="story"><meta property="og:url" content="https://[bad.org/">',

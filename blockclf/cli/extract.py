@@ -75,13 +75,14 @@ HTML_CHARSET = '<meta charset="utf-8">\n'
 
 def _render(res: Result, form: Form) -> str:
     """The page's output as a file holds it: text ending with a line break, HTML declaring
-    its encoding (`HTML_CHARSET`), Markdown, or the JSON document."""
+    its encoding (`HTML_CHARSET`), Markdown, or the JSON document. A page of which nothing
+    was kept is an empty file in every form but JSON, so that a size of 0 finds it."""
     if form.fmt == "json":
         return _json(res, form).decode("utf-8")
     text = form.text(res)
     if form.fmt == "text":
         return text + ("\n" if text else "")
-    return HTML_CHARSET + text if form.fmt == "html" else text
+    return HTML_CHARSET + text if form.fmt == "html" and text else text
 
 
 def _json(res: Result, form: Form) -> bytes:
