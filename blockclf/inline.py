@@ -78,16 +78,36 @@ def _tokens(rich: str) -> list[tuple[str, str, dict[str, str]]]:
     A bold, italic or code span closed and opened again with nothing between (a page that
     makes each word or letter its own ``<strong>``) comes out as one span: written apart,
     Markdown would read ``**a****b**``, not bold "ab". So does a bold span beside a bold
-    italic one (`_hoisted`).
+    italic one (`_hoisted`), and a bold, italic or struck-out span opened again after a space
+    (``**della visita** **del presidente**`` reads as one bold phrase, and is one); code
+    spans a space apart stay two, as two names in code are.
     """
     joined: list[tuple[str, str, dict[str, str]]] = []
+    # whether each close in ``joined`` matches an open: one that does not (a block cut out of
+    # a span) is dropped when written, and a space's join across it would drop the next open
+    closes: list[bool] = []
+    depth: dict[str, int] = {}
     for tag in _hoisted(list(_raw_tokens(rich))):
         last = joined[-1] if joined else None
-        if (tag[0] == "open" and last is not None and last[0] == "close" and last[1] == tag[1]
-                and tag[1] in _JOINED):
+        if tag[0] == "open" and last is not None and last[0] == "close" and last[1] == tag[1] and tag[1] in _JOINED:
             joined.pop()  # joined: neither the close nor this open is written
-        else:
-            joined.append(tag)
+            if closes.pop():
+                depth[tag[1]] += 1
+            continue
+        if (tag[0] == "open" and tag[1] in _MARKS and len(joined) > 1 and last is not None and last[0] == "text"
+                and last[1].isspace() and "\n" not in last[1] and joined[-2][:2] == ("close", tag[1]) and closes[-2]):
+            del joined[-2]  # the space between goes inside the one span
+            del closes[-2]
+            depth[tag[1]] += 1
+            continue
+        matched = False
+        if tag[0] == "open":
+            depth[tag[1]] = depth.get(tag[1], 0) + 1
+        elif tag[0] == "close" and depth.get(tag[1], 0) > 0:
+            depth[tag[1]] -= 1
+            matched = True
+        joined.append(tag)
+        closes.append(matched)
     return joined
 
 

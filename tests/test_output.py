@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -607,9 +608,10 @@ def test_inline_code_links_bold_and_italic():
 def test_a_span_closed_and_opened_again_at_once_is_one_span():
     res = page('<p>The <b>slider</b><b>s</b>, <b>Mobile</b> <b>g</b><b>aming</b>, <code>f</code><code>()</code>, '
                '<em>it</em><em>alic</em> and <a href="/x">one</a><a href="/y">two</a>.</p>')
-    assert to_markdown(res) == ("The **sliders**, **Mobile** **gaming**, `f()`, *italic* and "
+    # and one a space apart too (`test_spans_of_one_kind_a_space_apart_are_one_span`)
+    assert to_markdown(res) == ("The **sliders**, **Mobile gaming**, `f()`, *italic* and "
                                 "[one](https://site.org/x)[two](https://site.org/y).\n")
-    assert "<strong>sliders</strong>, <strong>Mobile</strong> <strong>gaming</strong>" in to_html(res)
+    assert "<strong>sliders</strong>, <strong>Mobile gaming</strong>" in to_html(res)
     assert to_text(res) == "The sliders, Mobile gaming, f(), italic and onetwo."
     nested = page("<p><b><b>UNITED NATIONS</b></b> and <i><em>© AP</em></i>, <em>a <em>b</em> c</em>.</p>")
     assert to_markdown(nested) == "**UNITED NATIONS** and *© AP*, *a b c*.\n"  # emphasis in emphasis adds no stars
@@ -666,6 +668,20 @@ def test_bold_beside_bold_italic_is_one_bold_span():
     assert to_html(res) == ("<p><strong><em>Online NewsHour Specials</em>:</strong> more, <strong>a<em>b</em></strong>"
                             " and <em><strong>c</strong>d</em>, <em><strong>e</strong></em> <strong>f</strong>.</p>\n")
     assert to_text(res) == "Online NewsHour Specials: more, ab and cd, e f."
+
+def test_spans_of_one_kind_a_space_apart_are_one_span():
+    """A page that sets each word of a phrase in its own <strong> reads as one bold phrase;
+    written apart, ``**della visita** **del presidente**`` is harder to read and to search."""
+    res = page("<p>Prima <strong>della visita</strong> <strong>del presidente</strong>, <em>The</em> <em>Guardian</em>,"
+               " <del>$5</del> <del>$7</del>, <code>ls</code> <code>cd</code>, <b>a</b> <i>b</i>.</p>")
+    assert to_markdown(res) == ("Prima **della visita del presidente**, *The Guardian*, ~~$5 $7~~, `ls` `cd`, **a** *b*.\n")
+    assert to_html(res).startswith("<p>Prima <strong>della visita del presidente</strong>, <em>The Guardian</em>,")
+    # a close that matches no open (the block starts inside a span the page opened before it)
+    # is not joined across: the bold that follows stays bold
+    res = page("<p><strong>Services:</strong></p>")
+    res.blocks[0] = dataclasses.replace(res.blocks[0], rich="</strong> <strong>Services we offer include:</strong>")
+    assert to_markdown(res) == "**Services we offer include:**\n"
+
 
 def test_a_heading_is_written_without_bold_its_italic_links_and_code_kept():
     res = page('<h2><strong>Middle ground</strong></h2><p>Text <b>bold</b>.</p>'
