@@ -19,6 +19,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from .threads import BODY, FURNITURE, HEADER, POST
+
 if TYPE_CHECKING:
     from .block import Block
     from .result import Result
@@ -245,10 +247,10 @@ _KEPT_NOTES = {"toc-entry": "an entry of a table of contents the model kept most
                "table-whole": "a cell of a data table the model kept half of or more: kept whole",
                "label-value": "a label beside a value that was kept (\"Author:\" before the name): kept with it"}
 #: what the thread pass did with a block of a thread page's posts (`Result.post`)
-_POST_FATE = {1: "a post's body on a thread page: kept with every post's body",
-              2: "a post's furniture on a thread page (badges, buttons, links): removed from every post",
-              3: "part of a post on a thread page: left to the model",
-              4: "who wrote a post and when, on a thread page: written in every post or in none"}
+_POST_FATE = {BODY: "a post's body on a thread page: kept with every post's body",
+              FURNITURE: "a post's furniture on a thread page (badges, buttons, links): removed from every post",
+              POST: "part of a post on a thread page: left to the model",
+              HEADER: "who wrote a post and when, on a thread page: written in every post or in none"}
 #: the metadata fields the view lists, in this order, with their labels
 _META_FIELDS = (("title", "headline"), ("author", "author"), ("date", "published"), ("modified", "modified"),
                 ("lang", "language"), ("sitename", "site name"), ("url", "address"),
