@@ -28,8 +28,9 @@ items. A news rail's label is not followed so: "Also read" and "Related content"
 articles whose own text follows in the same element.
 
 So is a prompt to sign in before taking part, set under a forum's posts or a blog's comments
-("You must be logged in to post a comment", "Create an account or sign in to comment"), with
-the reason ``login-prompt``.
+("You must be logged in to post a comment", "Create an account or sign in to comment"), or
+before reading on, a news site's paywall ("Subscribe now to read the latest news in your
+city"), with the reason ``login-prompt``.
 
 A table of contents (list items that are each nothing but a link to a section of the page
 itself, ``#synopsis``, two or more in a row) is kept whole or removed whole, as the model kept
@@ -298,14 +299,18 @@ def _elsewhere(block: Block) -> bool:
 
 #: a prompt to sign in before taking part, a forum's or a blog's under its posts ("You must be
 #: logged in to post a comment", "Create an account or sign in to comment", "Log in or register
-#: to post comments", "Already have an account? Sign in here."), the whole of a block; not a
-#: call to vote or to take part in an event ("You must be registered to vote by 5 October")
+#: to post comments", "Already have an account? Sign in here."), or before reading on, a news
+#: site's paywall ("Subscribe now to read the latest news in your city", "Create an account or
+#: sign in to continue with your reading experience", "Sign In or Create an Account"), the whole
+#: of a block; not a call to vote or to take part in an event ("You must be registered to vote
+#: by 5 October")
 _LOGIN_PROMPT = re.compile(
     r"(?:you (?:must|need to|have to) (?:be )?(?:logged in|log ?in|sign(?:ed)? in|be a member|register(?:ed)?)"
     r"(?: \w+){0,4} (?:to|in order to) (?:post|leave|reply|comment|add|write)\b"
-    r"|(?:please )?(?:log ?in|sign in|register|sign up|create an account)"
-    r"(?: (?:or|and) (?:log ?in|sign in|register|sign up|create an account))* (?:to|in order to) "
-    r"(?:post|leave|reply|add|write|comment)\b"
+    r"|(?:please )?(?:log ?in|sign in|register|sign up|create an account|subscribe(?: now)?)"
+    r"(?: (?:or|and) (?:log ?in|sign in|register|sign up|create an account|subscribe))* (?:to|in order to) "
+    r"(?:post|leave|reply|add|write|comment|submit|continue|read|keep reading|unlock)\b"
+    r"|(?:sign in|log ?in) (?:or|and) (?:create an account|register|sign up)$"
     r"|already have an account\?|don'?t have an account\?|sign up for a new account in our community)",
     re.IGNORECASE)
 #: the longest block read as such a prompt, in characters

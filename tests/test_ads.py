@@ -327,6 +327,14 @@ def test_a_table_of_contents_is_kept_whole_or_removed_whole():
     ("Already have an account? Sign in here.", True),
     ("Sign up for a new account in our community. It's easy!", True),
     ("You must login or register to post a new topic", True),
+    ("Please login or Register to submit your answer", True),
+    # a news site's paywall
+    ("Subscribe now to read the latest news in your city and across Canada.", True),
+    ("Create an account or sign in to continue with your reading experience.", True),
+    ("Sign In or Create an Account", True),
+    ("Sign in or register for free", False),
+    ("Subscribers read on: how the council voted", False),
+    ("Subscribe to our newsletter", False),
     ("You must be registered to vote by 5 October, the clerk said.", False),
     ("Register to join the online events", False),
     ("Users must log in to post, the company said, after a wave of spam hit the forum last week and it "
