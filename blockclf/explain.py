@@ -234,6 +234,8 @@ _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed wha
                 "related-link": "a link to another story behind a label (\"Related: …\"): removed whatever its score",
                 "login-prompt": "a prompt to sign in before taking part (\"You must be logged in to post a comment\"): "
                                 "removed whatever its score",
+                "shop-control": "a shop's button beside a product (\"Add to Cart\", \"Compare\"): removed whatever "
+                                "its score",
                 "related-rail": "part of a shop's rail of other products (under \"Similar items\"): removed whatever "
                                 "its score",
                 "toc-entry": "an entry of a table of contents (a link to a section of this page): the contents are "

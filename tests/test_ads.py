@@ -345,6 +345,31 @@ def test_a_prompt_to_sign_in(text, prompt):
     assert [label_kind(b) == "login-prompt" for b in blocks] == [prompt, prompt]  # a forum's heading too
 
 
+@pytest.mark.parametrize(("html", "control"), [
+    ("<p>Add to Cart</p>", True),
+    ("<div><button>Compare</button></div>", True),
+    ("<p>+ Add to wishlist</p>", True),
+    ("<p>Quick view</p>", True),
+    ("<p>In den Warenkorb</p>", True),
+    ("<h2>Compare</h2>", False),  # a section comparing things
+    ("<table><tr><td>Compare</td><td>Buy</td></tr></table>", False),  # a value in a table
+    ("<p>Compare.</p>", False),  # "Learn. Compare. Find.": a sentence, each a paragraph
+    ("<p>In stock</p>", False),  # a product's state, which expected texts keep now and then
+    ("<p>Compare the two plans before you add either of them to your cart.</p>", False),
+])
+def test_a_shops_button_beside_a_product(html, control):
+    blocks = segment(parse(f"<html><body>{html}</body></html>"))
+    assert [label_kind(b) == "shop-control" for b in blocks][:1] == [control]
+
+
+def test_a_shops_button_is_removed_whatever_its_score_and_logged():
+    res = extract(_page("Add to Cart"), threshold=0.0)  # the model keeps every block at 0
+    buttons = [i for i, b in enumerate(res.blocks) if b.text == "Add to Cart"]
+    assert len(buttons) == 4 and "Add to Cart" not in res.text and PARAS[7] in res.text
+    assert [res.removed_by[i] for i in buttons] == ["shop-control"] * 4
+    assert "a shop&#x27;s button beside a product" in explain_html(res)
+
+
 def test_a_prompt_to_sign_in_under_a_thread_is_removed_and_logged():
     html = _page("Advertisement").replace(
         "</article>", "<div class='note'><p>You must be logged in to post a comment.</p></div></article>")
