@@ -139,7 +139,7 @@ def to_html(res: Result, images: bool = False, title: bool = True) -> str:
         in_heading = any(t in HEADING_TAGS for _, t in stack[:k])
         if own:
             if k == len(chain) and (last_xpath == b.xpath or in_heading):  # more text of the same element
-                out.append("<br>" if b.tag != "pre" else "\n")
+                out.append("<br>" if b.tag != "pre" else "\n\n" if b.gap else "\n")  # a blank line of code kept
             out.append(content)
         elif headed:
             out.append(("<br>" if in_heading else "") + content)

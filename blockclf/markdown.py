@@ -136,7 +136,8 @@ class _Writer:
         b = it.block
         code = _code(it)
         if self.code_path == b.xpath and at == self.code_at + 1:  # the same code block, cut at a <br>
-            code, lang = self.code_text + "\n" + code, self.code_lang
+            # two <br> in a row (`Block.gap`) leave a blank line, as the browser draws it
+            code, lang = self.code_text + ("\n\n" if b.gap else "\n") + code, self.code_lang
             kind, first = self.chunks.pop()[1], self.code_lead
             rest = self.placed(b, it.chain, items_in)[1]
         else:

@@ -827,6 +827,10 @@ def test_code_cut_at_line_breaks_is_one_block():
     assert to_markdown(res) == "```lisp\n(func\n (i32.add\n  x)\n)\n```\n\nafter\n"
     assert '<pre><code class="language-lisp">(func\n (i32.add\n  x)\n)</code></pre>' in to_html(res)
     assert to_text(res) == "(func\n (i32.add\n  x)\n)\nafter"
+    # two <br> in a row: the blank line between a script's imports and its code stays
+    res = page("<p><pre>import os<br><br>def main():<br> run()</pre></p><p>after</p>")
+    assert to_markdown(res) == "```\nimport os\n\ndef main():\n run()\n```\n\nafter\n"
+    assert "<pre><code>import os\n\ndef main():\n run()</code></pre>" in to_html(res)
 
 
 def test_code_whose_lines_are_block_elements_is_one_block():
