@@ -367,7 +367,8 @@ def label_kind(block: Block) -> str | None:
     heading labels only a rail: a page's heading "Share" or "Sponsored" heads a section of its
     own, a heading "Related posts" the rail, and "Compare" a comparison. A table's cell labels
     no rail and works no shop: there "Recommended" and "Compare" are values ("Required |
-    Recommended | Optional"); nor does a sentence ("Learn. Compare. Find.", each a paragraph)."""
+    Recommended | Optional"). A block that ends as a sentence is no button ("Learn. Compare.
+    Find.", each a paragraph)."""
     kind = _text_kind(block.text)
     if kind == "related-label":
         return None if block.tag in ("td", "th") else kind
