@@ -55,6 +55,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .block import Block
+from .words import SENT_END
 
 __all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_CONTROL_LABELS", "SHOP_RAIL_LABELS", "TOC_LABELS",
            "contents_decision", "contents_runs", "is_ad_label", "is_toc_label", "label_kind", "label_mask",
@@ -289,8 +290,6 @@ SHOP_CONTROL_LABELS = frozenset(label.strip() for label in """
 _LONGEST = max(len(label) for label in AD_LABELS | SHARE_LABELS | RELATED_LABELS | SHOP_RAIL_LABELS
                | SHOP_CONTROL_LABELS) + 8
 _NOT_WORD = re.compile(r"[\W_]+")
-#: a block that ends as a sentence does says something, whatever its words
-_SENTENCE_END = re.compile(r"[.!?]\s*$")
 
 
 def _label_words(text: str) -> str:
@@ -376,7 +375,7 @@ def label_kind(block: Block) -> str | None:
         return "login-prompt"
     if block.heading_level:
         return None
-    if kind == "shop-control" and (block.tag in ("td", "th") or _SENTENCE_END.search(block.text)):
+    if kind == "shop-control" and (block.tag in ("td", "th") or SENT_END.search(block.text.rstrip()[-1:])):
         return None
     return kind or ("related-link" if _elsewhere(block) else None)
 
