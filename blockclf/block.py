@@ -48,7 +48,8 @@ class Block:
         tag: the innermost block-level element holding the text (``p``, ``li``, ``td``...).
         xpath: the element path of that element, as lxml writes it.
         depth: number of element ancestors of that element.
-        heading_path: texts of the headings in force here, outermost first.
+        heading_path: the headings in force here, outermost first, as they read (a heading's
+            permalink glyph, such as documentation's ``¶``, left out; its own ``text`` keeps it).
         heading_level: 1-6 when the block is itself a heading, else 0.
         list_depth: number of ``ul``/``ol``/``dl`` ancestors.
         table_depth: number of ``table`` ancestors.

@@ -42,6 +42,7 @@ from .elements import (
 )
 from .formulas import formula, is_fallback_image, is_tex_script, twin_of_script
 from .html import ABSOLUTE_URL, Document, Limits, PageError, check_deadline, join_url
+from .inline import block_plain
 from .words import is_spaced
 
 __all__ = ["BLOCK_TAGS", "LIST_TAGS", "SKIP_TAGS", "segment"]
@@ -609,9 +610,10 @@ class _Segmenter:
         )
         self.gap = False
         self.rules = ()
-        if heading:
-            self.headings.append((heading, text[:200]))
-            self.heading_path = self.heading_path + (text[:200],)
+        if heading:  # a section is named as its heading reads, without its permalink's glyph
+            name = (block_plain(self.blocks[-1]) if rich else text)[:200] or text[:200]
+            self.headings.append((heading, name))
+            self.heading_path = self.heading_path + (name,)
 
     def _path(self, el: etree._Element) -> str:
         """The element path lxml's ``getpath`` writes, built from the parent's path.

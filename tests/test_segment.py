@@ -199,6 +199,16 @@ def test_headings_set_heading_path_and_level():
     assert by_text(blocks, "b text").heading_path == ("Top", "Sub B")
 
 
+def test_a_section_is_named_as_its_heading_reads():
+    """Documentation headings carry a permalink (``¶``, ``#``): the section path names the
+    heading without it, as the text and Markdown write it; the block's own text keeps it raw."""
+    blocks = blocks_of('<h2>Default values<a class="headerlink" href="#default-values">¶</a></h2><p>one</p>'
+                       '<h3><a class="anchor" href="#mutable">#</a>Mutable values</h3><p>two</p>')
+    assert by_text(blocks, "one").heading_path == ("Default values",)
+    assert by_text(blocks, "two").heading_path == ("Default values", "Mutable values")
+    assert by_text(blocks, "Default values¶").heading_level == 2
+
+
 def test_list_and_table_membership():
     blocks = blocks_of("<ul><li>outer<ol><li>inner</li></ol></li></ul>"
                        "<table><tr><td>cell<table><tr><td>nested</td></tr></table></td></tr></table><p>after</p>")
