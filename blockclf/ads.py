@@ -32,7 +32,8 @@ So is a prompt to sign in before taking part, set under a forum's posts or a blo
 before reading on, a news site's paywall ("Subscribe now to read the latest news in your
 city"), with the reason ``login-prompt``; and a shop's button beside each product of a grid
 ("Add to Cart", "Compare", "Quick view"; `SHOP_CONTROL_LABELS`), with the reason
-``shop-control``.
+``shop-control``; and a photo's credit to its agency under the picture ("Mike Marsland/Getty
+Images"; `_PHOTO_CREDIT`), with the reason ``photo-credit``: the text holds no pictures.
 
 A table of contents (list items that are each nothing but a link to a section of the page
 itself, ``#synopsis``, two or more in a row) is kept whole or removed whole, as the model kept
@@ -356,13 +357,42 @@ def _is_login_prompt(text: str) -> bool:
     return len(text) <= _PROMPT_LONGEST and _LOGIN_PROMPT.match(text) is not None
 
 
+#: the picture agencies and libraries a photo's credit names, after its photographer ("Mike
+#: Marsland/Getty Images", "Carlos Barria / Reuters") or before ("Getty Images / Holger Leue")
+_AGENCY = (r"(?:getty\s*images(?: for [\w .'’-]{2,40})?|afp via getty images|reuters|ap|ap photo|ap images"
+           r"|associated press|afp|epa|epa-efe|efe|shutterstock|rex(?: features)?|istock(?:photo)?|thinkstock"
+           r"|dpa|imago(?: images)?|alamy(?: stock photo)?|bloomberg|picture[- ]alliance|anadolu(?: agency)?"
+           r"|xinhua|zuma(?: press)?|sipa(?: usa)?|pa (?:images|wire|media)|nurphoto|sopa images|lightrocket"
+           r"|wireimage|filmmagic|corbis|ddp|keystone|ansa|kyodo|yonhap|tass|abaca(?:press)?"
+           r"|the new york times)")
+#: a name as a credit gives it: words of letters, dots, apostrophes and hyphens, no digits
+_NAME = r"[^\W\d_][^\W\d_.'’-]*(?:[ .'’-]+[^\W\d_]+){0,6}"
+#: the whole of a block that credits a photo to its agency and photographer: "Mike Marsland/Getty
+#: Images", "Photo by Michael Hickey/Getty Images", "Credit: iStockphoto/Thinkstock", "Jung
+#: Yeon-Je/AFP/Getty Images", "Getty Images / Holger Leue" (the name after the agency two words
+#: or more: "Reuters/Ipsos" names a poll); not a sentence, nor a unit ("25mV/Pa")
+_PHOTO_CREDIT = re.compile(
+    rf"(?:(?:by|from|via)\s+)?(?:(?:photo(?:graph)?s?|images?|pictures?|pic|illustration|credits?|foto|bild)"
+    rf"(?:\s*credits?)?\s*(?:by|via|:|：|\.\.\.)?\s*)?"
+    rf"(?:{_NAME}\s*/\s*{_AGENCY}(?:\s*/\s*{_AGENCY})?|{_AGENCY}\s*/\s*[^\W\d_]+[ .'’-]+{_NAME})\.?",
+    re.IGNORECASE)
+#: the longest block read as a photo's credit, in characters
+_CREDIT_LONGEST = 100
+
+
+def _is_photo_credit(text: str) -> bool:
+    """Whether a text is nothing but a photo's credit (`_PHOTO_CREDIT`)."""
+    return len(text) <= _CREDIT_LONGEST and "/" in text and _PHOTO_CREDIT.fullmatch(text.strip()) is not None
+
+
 def label_kind(block: Block) -> str | None:
     """``"ad-label"`` for a block that labels an ad slot (`is_ad_label`), ``"share-label"`` for one
     that labels a share bar (its whole text one of `SHARE_LABELS`), ``"related-label"`` for one
     that labels a rail of other stories (`RELATED_LABELS`), ``"related-link"`` for a link to
     another story behind a label saying so (`_elsewhere`), ``"login-prompt"`` for a prompt to
     sign in before taking part (`_LOGIN_PROMPT`, a heading too), ``"shop-control"`` for a shop's
-    button beside a product ("Add to Cart", "Compare"; `SHOP_CONTROL_LABELS`), else None. A
+    button beside a product ("Add to Cart", "Compare"; `SHOP_CONTROL_LABELS`), ``"photo-credit"``
+    for a photo's credit to its agency ("Mike Marsland/Getty Images"; `_PHOTO_CREDIT`), else None. A
     heading labels only a rail: a page's heading "Share" or "Sponsored" heads a section of its
     own, a heading "Related posts" the rail, and "Compare" a comparison. A table's cell labels
     no rail and works no shop: there "Recommended" and "Compare" are values ("Required |
@@ -377,6 +407,8 @@ def label_kind(block: Block) -> str | None:
         return None
     if kind == "shop-control" and (block.tag in ("td", "th") or SENT_END.search(block.text.rstrip()[-1:])):
         return None
+    if kind is None and _is_photo_credit(block.text):
+        return "photo-credit"
     return kind or ("related-link" if _elsewhere(block) else None)
 
 

@@ -370,6 +370,31 @@ def test_a_shops_button_is_removed_whatever_its_score_and_logged():
     assert "a shop&#x27;s button beside a product" in explain_html(res)
 
 
+@pytest.mark.parametrize(("html", "credit"), [
+    ("<p>Mike Marsland/Getty Images</p>", True),
+    ("<figcaption>Carlos Barria / Reuters</figcaption>", True),
+    ("<p>Photo by Michael Hickey/Getty Images</p>", True),
+    ("<p>Credit: iStockphoto/Thinkstock</p>", True),
+    ("<p>Jung Yeon-Je/AFP/Getty Images</p>", True),
+    ("<span>Getty Images / Holger Leue</span>", True),
+    ("<p>Reuters/Ipsos</p>", False),  # a poll's name, not a photographer's
+    ("<p>Sensitivity: 25mV/Pa</p>", False),  # a unit
+    ("<h3>Mike Marsland/Getty Images</h3>", False),  # a heading heads a section
+    ("<p>Shares fell 3%, Reuters/Ipsos polling shows, after the vote.</p>", False),
+])
+def test_a_photos_credit(html, credit):
+    blocks = segment(parse(f"<html><body>{html}</body></html>"))
+    assert [label_kind(b) == "photo-credit" for b in blocks][:1] == [credit]
+
+
+def test_a_photos_credit_is_removed_whatever_its_score_and_logged():
+    res = extract(_page("Daniele Venturelli/Getty Images"), threshold=0.0)  # the model keeps every block at 0
+    credits = [i for i, b in enumerate(res.blocks) if b.text == "Daniele Venturelli/Getty Images"]
+    assert len(credits) == 4 and "Getty" not in res.text and PARAS[7] in res.text
+    assert [res.removed_by[i] for i in credits] == ["photo-credit"] * 4
+    assert "a photo&#x27;s credit" in explain_html(res)
+
+
 def test_a_prompt_to_sign_in_under_a_thread_is_removed_and_logged():
     html = _page("Advertisement").replace(
         "</article>", "<div class='note'><p>You must be logged in to post a comment.</p></div></article>")
