@@ -13,6 +13,7 @@ from blockclf.checks import (
     INDEX_W_DATED,
     INDEX_W_REPEAT_UNITS,
     SLUG_WORDS_NO_URL,
+    TITLE_WORDS_NO_TITLE,
     body_chars,
     card_share,
     error_reason,
@@ -276,6 +277,11 @@ def test_index_score_terms():
     assert index_score(stats, "https://example.org/news/how-the-river-moved", "River news", False) < base
     assert index_score(stats, "https://example.org/news/", "How the river cut a new channel", False) < base
     assert index_score(stats, "https://example.org/news/", "River news", True) < base
+    # a page without a headline counts TITLE_WORDS_NO_TITLE headline words, not none: counted as
+    # none, untitled news articles lost the headline term's whole pull and were called indexes
+    six = " ".join(["word"] * TITLE_WORDS_NO_TITLE)
+    assert index_score(stats, None, "", False) == pytest.approx(index_score(stats, None, six, False))
+    assert index_score(stats, None, "", False) < index_score(stats, None, "News", False)
 
 
 def test_verdict_is_the_sign_of_the_index_score():
@@ -349,6 +355,7 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         "list.html": f"<title>River news</title><nav>{NAV}</nav>{_teasers(14)}",
         "doc.html": f"<title>River cut a channel</title><p>{PROSE * 40}</p>",
         "dated.html": f'<title>River news</title><meta name="author" content="Ann Example">{_teasers(14)}',
+        "untitled.html": f"<nav>{NAV}</nav>{_teasers(8)}<p>{PROSE * 4}</p>",
         "changed.html": f'<title>River news</title><meta property="article:modified_time" content="2024-03-05">'
                         f"{_teasers(14)}",
         "ja.html": f"<title>川の新しい水路</title><nav>{NAV}</nav><h1>川の新しい水路</h1><p>{JA_PARA}</p><p>{JA_PARA}</p>"
@@ -410,7 +417,7 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
                                       for s in urlsplit(url).path.split("/") if s), default=0)
         # two Han or kana characters count as one word
         title_words = (len(word.findall(han_kana.sub(" ", page["title"])))
-                       + len(han_kana.findall(page["title"])) / 2)
+                       + len(han_kana.findall(page["title"])) / 2) if page["title"].strip() else 6
         dated = bool(page["date"] or page["modified"] or page["author"])
         by_path: dict[str, list[dict]] = {}
         for b in blocks:
@@ -444,7 +451,7 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         else:
             verdict = "document"
         assert verdict == page["verdict"], name
-        assert word.findall(page["title"])  # the headline is there
+        assert word.findall(page["title"]) or name == "untitled.html"  # the headline is there
     assert json.loads((tmp_path / "out" / "nf.json").read_text())["verdict"] == "error"
     assert json.loads((tmp_path / "out" / "list.json").read_text())["stats"]["repeat_units"] == 14
     assert json.loads((tmp_path / "out" / "dated.json").read_text())["author"]  # the page's author weighs in
