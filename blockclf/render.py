@@ -85,8 +85,9 @@ def _items_text(res: Result, items: list[Item], title: bool = False, comments: b
         if row:
             table.append([t for _, t in row])
 
-    def end_table() -> None:
-        out.extend(" | ".join(r) for r in without_empty_columns(table))
+    def end_table() -> None:  # a row's empty cells after its last text (a cell's span) are not written
+        out.extend(" | ".join(r[:max((n + 1 for n, v in enumerate(r) if v), default=0)])
+                   for r in without_empty_columns(table))
         table.clear()
 
     for it in items:

@@ -55,6 +55,17 @@ def test_markdown_restores_headings_lists_tables_code_and_quotes():
     assert md.endswith("\n") and "\n\n\n" not in md
 
 
+def test_a_rows_empty_cells_after_its_last_text_are_not_written_in_the_text():
+    """A cell spanning the row, or a row whose last cells are empty, left the text line ending in
+    " |  | " (a course catalogue's titles, a calendar's months); an empty cell between two with
+    text stays, so the cells after it keep their columns. Markdown's header row keeps every column."""
+    html = ("<body><table><tr><td colspan='3'>Computers for beginners</td></tr>"
+            "<tr><td>Mon</td><td></td><td>Room 4</td></tr><tr><td>Tue</td><td>9am</td><td></td></tr></table></body>")
+    res = result(html, drop=())
+    assert res.text.split("\n") == ["Computers for beginners", "Mon |  | Room 4", "Tue | 9am"]
+    assert res.markdown.startswith("| Computers for beginners |  |  |\n| --- | --- | --- |\n")
+
+
 def test_a_table_footer_written_before_its_body_is_written_below_it():
     # HTML allows <tfoot> before <tbody>; a browser draws it under the rows, as the text and
     # Markdown write it (a footer that repeats the header is not a second header row)
