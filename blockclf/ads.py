@@ -32,8 +32,10 @@ So is a prompt to sign in before taking part, set under a forum's posts or a blo
 before reading on, a news site's paywall ("Subscribe now to read the latest news in your
 city"), with the reason ``login-prompt``; and a shop's button beside each product of a grid
 ("Add to Cart", "Compare", "Quick view"; `SHOP_CONTROL_LABELS`), with the reason
-``shop-control``; and a photo's credit to its agency under the picture ("Mike Marsland/Getty
-Images"; `_PHOTO_CREDIT`), with the reason ``photo-credit``: the text holds no pictures.
+``shop-control``; a control that shows or hides more of the page ("Show more", "Click to
+expand...", "Reveal hidden contents"; `TOGGLE_LABELS`), with the reason ``toggle``; and a
+photo's credit to its agency under the picture ("Mike Marsland/Getty Images";
+`_PHOTO_CREDIT`), with the reason ``photo-credit``: the text holds no pictures.
 
 A table of contents (list items that are each nothing but a link to a section of the page
 itself, ``#synopsis``, two or more in a row) is kept whole or removed whole, as the model kept
@@ -59,6 +61,7 @@ from .block import Block
 from .words import SENT_END
 
 __all__ = ["AD_LABELS", "RELATED_LABELS", "SHARE_LABELS", "SHOP_CONTROL_LABELS", "SHOP_RAIL_LABELS", "TOC_LABELS",
+           "TOGGLE_LABELS",
            "contents_decision", "contents_runs", "is_ad_label", "is_toc_label", "label_kind", "label_mask",
            "rail_mask", "toc_mask"]
 
@@ -287,9 +290,38 @@ SHOP_CONTROL_LABELS = frozenset(label.strip() for label in """
     añadir al carrito
     aggiungi al carrello
     """.strip().splitlines())
+#: the whole text of a control that shows or hides more of the page where it stands: a
+#: section's or a list's "Show more", a forum's quote folded at "Click to expand...", a spoiler's
+#: "Reveal hidden contents". A link to another page that says "Read more" is not one: listing
+#: pages' gold texts keep it with its teaser
+TOGGLE_LABELS = frozenset(label.strip() for label in """
+    show more
+    show less
+    see more
+    see less
+    view more
+    view less
+    read less
+    expand
+    collapse
+    expand all
+    collapse all
+    click to expand
+    click to collapse
+    reveal hidden contents
+    show hidden contents
+    show spoiler
+    hide spoiler
+    mehr anzeigen
+    weniger anzeigen
+    afficher plus
+    voir plus
+    ver más
+    mostra di più
+    """.strip().splitlines())
 #: the longest label, in characters: longer blocks are not looked at
 _LONGEST = max(len(label) for label in AD_LABELS | SHARE_LABELS | RELATED_LABELS | SHOP_RAIL_LABELS
-               | SHOP_CONTROL_LABELS) + 8
+               | SHOP_CONTROL_LABELS | TOGGLE_LABELS) + 8
 _NOT_WORD = re.compile(r"[\W_]+")
 
 
@@ -306,7 +338,7 @@ def _text_kind(text: str) -> str | None:
     words = _label_words(text)
     return ("ad-label" if words in AD_LABELS else "share-label" if words in SHARE_LABELS
             else "related-label" if words in RELATED_LABELS or words in SHOP_RAIL_LABELS
-            else "shop-control" if words in SHOP_CONTROL_LABELS else None)
+            else "shop-control" if words in SHOP_CONTROL_LABELS else "toggle" if words in TOGGLE_LABELS else None)
 
 
 def is_ad_label(text: str) -> bool:
@@ -391,7 +423,9 @@ def label_kind(block: Block) -> str | None:
     that labels a rail of other stories (`RELATED_LABELS`), ``"related-link"`` for a link to
     another story behind a label saying so (`_elsewhere`), ``"login-prompt"`` for a prompt to
     sign in before taking part (`_LOGIN_PROMPT`, a heading too), ``"shop-control"`` for a shop's
-    button beside a product ("Add to Cart", "Compare"; `SHOP_CONTROL_LABELS`), ``"photo-credit"``
+    button beside a product ("Add to Cart", "Compare"; `SHOP_CONTROL_LABELS`), ``"toggle"`` for a
+    control that shows or hides more of the page ("Show more", "Click to expand..."; `TOGGLE_LABELS`,
+    not in a table's cell), ``"photo-credit"``
     for a photo's credit to its agency ("Mike Marsland/Getty Images"; `_PHOTO_CREDIT`), else None. A
     heading labels only a rail: a page's heading "Share" or "Sponsored" heads a section of its
     own, a heading "Related posts" the rail, and "Compare" a comparison. A table's cell labels
@@ -406,6 +440,8 @@ def label_kind(block: Block) -> str | None:
     if block.heading_level:
         return None
     if kind == "shop-control" and (block.tag in ("td", "th") or SENT_END.search(block.text.rstrip()[-1:])):
+        return None
+    if kind == "toggle" and block.tag in ("td", "th"):  # "Click to expand..." ends in dots, no sentence
         return None
     if kind is None and _is_photo_credit(block.text):
         return "photo-credit"

@@ -236,6 +236,8 @@ _LABEL_NOTES = {"ad-label": "an ad slot's label (\"Advertisement\"): removed wha
                                 "removed whatever its score",
                 "shop-control": "a shop's button beside a product (\"Add to Cart\", \"Compare\"): removed whatever "
                                 "its score",
+                "toggle": "a control that shows or hides more of the page (\"Show more\", \"Click to expand...\"): "
+                          "removed whatever its score",
                 "photo-credit": "a photo's credit to its agency (\"Mike Marsland/Getty Images\"): removed whatever "
                                 "its score",
                 "related-rail": "part of a shop's rail of other products (under \"Similar items\"): removed whatever "

@@ -123,7 +123,7 @@ class Result:
     #: decision stands (every kept block): ``comment`` (readers' comments, unless kept),
     #: ``post-furniture`` and ``post-header`` (a thread's), a label's kind (`ads.label_kind`:
     #: ``ad-label``, ``share-label``, ``related-label``, ``related-link``, ``login-prompt``,
-    #: ``shop-control``, ``photo-credit``),
+    #: ``shop-control``, ``toggle``, ``photo-credit``),
     #: ``related-rail``, ``toc-entry``, ``toc-label``, ``repeat``; ``hidden`` for hidden text an
     #: index page's second reading did not let in though it scored over that reading's threshold
     #: (a page read with its hidden blocks, `read-hidden`). A rule over a whole unit (a

@@ -370,6 +370,22 @@ def test_a_shops_button_is_removed_whatever_its_score_and_logged():
     assert "a shop&#x27;s button beside a product" in explain_html(res)
 
 
+@pytest.mark.parametrize(("html", "toggle"), [
+    ("<div>Show More</div>", True),
+    ("<div><button>See less</button></div>", True),
+    ("<div>Click to expand...</div>", True),  # a forum's folded quote: its dots are no sentence
+    ("<div>Reveal hidden contents</div>", True),
+    ("<div>Mehr anzeigen</div>", True),
+    ("<p>Read more</p>", False),  # a link to the story, which listing pages' gold texts keep
+    ("<h3>Expand</h3>", False),  # a heading heads a section
+    ("<table><tr><td>Expand</td><td>Collapse</td></tr></table>", False),  # values in a table
+    ("<p>Show more of the valley to the visitors, the council said.</p>", False),
+])
+def test_a_control_that_shows_more(html, toggle):
+    blocks = segment(parse(f"<html><body>{html}</body></html>"))
+    assert [label_kind(b) == "toggle" for b in blocks][:1] == [toggle]
+
+
 @pytest.mark.parametrize(("html", "credit"), [
     ("<p>Mike Marsland/Getty Images</p>", True),
     ("<figcaption>Carlos Barria / Reuters</figcaption>", True),
