@@ -425,13 +425,12 @@ def label_kind(block: Block) -> str | None:
     sign in before taking part (`_LOGIN_PROMPT`, a heading too), ``"shop-control"`` for a shop's
     button beside a product ("Add to Cart", "Compare"; `SHOP_CONTROL_LABELS`), ``"toggle"`` for a
     control that shows or hides more of the page ("Show more", "Click to expand..."; `TOGGLE_LABELS`,
-    not in a table's cell), ``"photo-credit"``
-    for a photo's credit to its agency ("Mike Marsland/Getty Images"; `_PHOTO_CREDIT`), else None. A
-    heading labels only a rail: a page's heading "Share" or "Sponsored" heads a section of its
-    own, a heading "Related posts" the rail, and "Compare" a comparison. A table's cell labels
-    no rail and works no shop: there "Recommended" and "Compare" are values ("Required |
-    Recommended | Optional"). A block that ends as a sentence is no button ("Learn. Compare.
-    Find.", each a paragraph)."""
+    not in a table's cell), ``"photo-credit"`` for a photo's credit to its agency ("Mike
+    Marsland/Getty Images"; `_PHOTO_CREDIT`), else None. A heading labels only a rail: a page's
+    heading "Share" or "Sponsored" heads a section of its own, a heading "Related posts" the
+    rail, and "Compare" a comparison. A table's cell labels no rail and works no shop: there
+    "Recommended" and "Compare" are values ("Required | Recommended | Optional"). A block that
+    ends as a sentence is no button ("Learn. Compare. Find.", each a paragraph)."""
     kind = _text_kind(block.text)
     if kind == "related-label":
         return None if block.tag in ("td", "th") else kind
