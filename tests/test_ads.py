@@ -386,6 +386,14 @@ def test_a_control_that_shows_more(html, toggle):
     assert [label_kind(b) == "toggle" for b in blocks][:1] == [toggle]
 
 
+def test_a_control_that_shows_more_is_removed_whatever_its_score_and_logged():
+    res = extract(_page("Show more"), threshold=0.0)  # the model keeps every block at 0
+    toggles = [i for i, b in enumerate(res.blocks) if b.text == "Show more"]
+    assert len(toggles) == 4 and "Show more" not in res.text and PARAS[7] in res.text
+    assert [res.removed_by[i] for i in toggles] == ["toggle"] * 4
+    assert "a control that shows or hides more of the page" in explain_html(res)
+
+
 @pytest.mark.parametrize(("html", "credit"), [
     ("<p>Mike Marsland/Getty Images</p>", True),
     ("<figcaption>Carlos Barria / Reuters</figcaption>", True),
