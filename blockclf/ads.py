@@ -401,12 +401,14 @@ _AGENCY = (r"(?:getty\s*images(?: for [\w .'’-]{2,40})?|afp via getty images|r
 _NAME = r"[^\W\d_][^\W\d_.'’-]*(?:[ .'’-]+[^\W\d_]+){0,6}"
 #: the whole of a block that credits a photo to its agency and photographer: "Mike Marsland/Getty
 #: Images", "Photo by Michael Hickey/Getty Images", "Credit: iStockphoto/Thinkstock", "Jung
-#: Yeon-Je/AFP/Getty Images", "Getty Images / Holger Leue" (the name after the agency two words
+#: Yeon-Je/AFP/Getty Images", "Gabe Ginsberg/Greg Doherty/Stringer/Getty Images" (names and a
+#: role before the agency), "Getty Images / Holger Leue" (the name after the agency two words
 #: or more: "Reuters/Ipsos" names a poll); not a sentence, nor a unit ("25mV/Pa")
 _PHOTO_CREDIT = re.compile(
     rf"(?:(?:by|from|via)\s+)?(?:(?:photo(?:graph)?s?|images?|pictures?|pic|illustration|credits?|foto|bild)"
     rf"(?:\s*credits?)?\s*(?:by|via|:|：|\.\.\.)?\s*)?"
-    rf"(?:{_NAME}\s*/\s*{_AGENCY}(?:\s*/\s*{_AGENCY})?|{_AGENCY}\s*/\s*[^\W\d_]+[ .'’-]+{_NAME})\.?",
+    rf"(?:{_NAME}(?:\s*/\s*{_NAME}){{0,3}}\s*/\s*{_AGENCY}(?:\s*/\s*{_AGENCY})?"
+    rf"|{_AGENCY}\s*/\s*[^\W\d_]+[ .'’-]+{_NAME})\.?",
     re.IGNORECASE)
 #: the longest block read as a photo's credit, in characters
 _CREDIT_LONGEST = 100

@@ -400,6 +400,7 @@ def test_a_control_that_shows_more_is_removed_whatever_its_score_and_logged():
     ("<p>Photo by Michael Hickey/Getty Images</p>", True),
     ("<p>Credit: iStockphoto/Thinkstock</p>", True),
     ("<p>Jung Yeon-Je/AFP/Getty Images</p>", True),
+    ("<p>Gabe Ginsberg/Greg Doherty/Stringer/Getty Images</p>", True),  # names and a role before the agency
     ("<span>Getty Images / Holger Leue</span>", True),
     ("<p>Reuters/Ipsos</p>", False),  # a poll's name, not a photographer's
     ("<p>Sensitivity: 25mV/Pa</p>", False),  # a unit
