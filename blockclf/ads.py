@@ -331,8 +331,8 @@ def _label_words(text: str) -> str:
 
 
 def _text_kind(text: str) -> str | None:
-    """``"ad-label"``, ``"share-label"``, ``"related-label"`` or ``"shop-control"`` for a text
-    that is nothing but such a label (in any case, punctuation read as spaces), else None."""
+    """``"ad-label"``, ``"share-label"``, ``"related-label"``, ``"shop-control"`` or ``"toggle"`` for
+    a text that is nothing but such a label (in any case, punctuation read as spaces), else None."""
     if not text or len(text) > _LONGEST:
         return None
     words = _label_words(text)
@@ -440,9 +440,9 @@ def label_kind(block: Block) -> str | None:
         return "login-prompt"
     if block.heading_level:
         return None
-    if kind == "shop-control" and (block.tag in ("td", "th") or SENT_END.search(block.text.rstrip()[-1:])):
+    if kind in ("shop-control", "toggle") and block.tag in ("td", "th"):
         return None
-    if kind == "toggle" and block.tag in ("td", "th"):  # "Click to expand..." ends in dots, no sentence
+    if kind == "shop-control" and SENT_END.search(block.text.rstrip()[-1:]):  # a toggle's "..." is no sentence
         return None
     if kind is None and _is_photo_credit(block.text):
         return "photo-credit"
