@@ -345,79 +345,54 @@ def test_a_prompt_to_sign_in(text, prompt):
     assert [label_kind(b) == "login-prompt" for b in blocks] == [prompt, prompt]  # a forum's heading too
 
 
-@pytest.mark.parametrize(("html", "control"), [
-    ("<p>Add to Cart</p>", True),
-    ("<div><button>Compare</button></div>", True),
-    ("<p>+ Add to wishlist</p>", True),
-    ("<p>Quick view</p>", True),
-    ("<p>In den Warenkorb</p>", True),
-    ("<h2>Compare</h2>", False),  # a section comparing things
-    ("<table><tr><td>Compare</td><td>Buy</td></tr></table>", False),  # a value in a table
-    ("<p>Compare.</p>", False),  # "Learn. Compare. Find.": a sentence, each a paragraph
-    ("<p>In stock</p>", False),  # a product's state, which expected texts keep now and then
-    ("<p>Compare the two plans before you add either of them to your cart.</p>", False),
+@pytest.mark.parametrize(("kind", "html", "expected"), [
+    ("shop-control", "<p>Add to Cart</p>", True),
+    ("shop-control", "<div><button>Compare</button></div>", True),
+    ("shop-control", "<p>+ Add to wishlist</p>", True),
+    ("shop-control", "<p>Quick view</p>", True),
+    ("shop-control", "<p>In den Warenkorb</p>", True),
+    ("shop-control", "<h2>Compare</h2>", False),  # a section comparing things
+    ("shop-control", "<table><tr><td>Compare</td><td>Buy</td></tr></table>", False),  # a value in a table
+    ("shop-control", "<p>Compare.</p>", False),  # "Learn. Compare. Find.": a sentence, each a paragraph
+    ("shop-control", "<p>In stock</p>", False),  # a product's state, which expected texts keep now and then
+    ("shop-control", "<p>Compare the two plans before you add either of them to your cart.</p>", False),
+    ("toggle", "<div>Show More</div>", True),
+    ("toggle", "<div><button>See less</button></div>", True),
+    ("toggle", "<div>Click to expand...</div>", True),  # a forum's folded quote: its dots are no sentence
+    ("toggle", "<div>Reveal hidden contents</div>", True),
+    ("toggle", "<div>Mehr anzeigen</div>", True),
+    ("toggle", "<p>Read more</p>", False),  # a link to the story, which listing pages' gold texts keep
+    ("toggle", "<h3>Expand</h3>", False),  # a heading heads a section
+    ("toggle", "<table><tr><td>Expand</td><td>Collapse</td></tr></table>", False),  # values in a table
+    ("toggle", "<p>Show more of the valley to the visitors, the council said.</p>", False),
+    ("photo-credit", "<p>Mike Marsland/Getty Images</p>", True),
+    ("photo-credit", "<figcaption>Carlos Barria / Reuters</figcaption>", True),
+    ("photo-credit", "<p>Photo by Michael Hickey/Getty Images</p>", True),
+    ("photo-credit", "<p>Credit: iStockphoto/Thinkstock</p>", True),
+    ("photo-credit", "<p>Jung Yeon-Je/AFP/Getty Images</p>", True),
+    ("photo-credit", "<p>Gabe Ginsberg/Greg Doherty/Stringer/Getty Images</p>", True),  # names and a role first
+    ("photo-credit", "<span>Getty Images / Holger Leue</span>", True),
+    ("photo-credit", "<p>Reuters/Ipsos</p>", False),  # a poll's name, not a photographer's
+    ("photo-credit", "<p>Sensitivity: 25mV/Pa</p>", False),  # a unit
+    ("photo-credit", "<h3>Mike Marsland/Getty Images</h3>", False),  # a heading heads a section
+    ("photo-credit", "<p>Shares fell 3%, Reuters/Ipsos polling shows, after the vote.</p>", False),
 ])
-def test_a_shops_button_beside_a_product(html, control):
+def test_a_shops_button_a_control_that_shows_more_and_a_photos_credit(kind, html, expected):
     blocks = segment(parse(f"<html><body>{html}</body></html>"))
-    assert [label_kind(b) == "shop-control" for b in blocks][:1] == [control]
+    assert [label_kind(b) == kind for b in blocks][:1] == [expected]
 
 
-def test_a_shops_button_is_removed_whatever_its_score_and_logged():
-    res = extract(_page("Add to Cart"), threshold=0.0)  # the model keeps every block at 0
-    buttons = [i for i, b in enumerate(res.blocks) if b.text == "Add to Cart"]
-    assert len(buttons) == 4 and "Add to Cart" not in res.text and PARAS[7] in res.text
-    assert [res.removed_by[i] for i in buttons] == ["shop-control"] * 4
-    assert "a shop&#x27;s button beside a product" in explain_html(res)
-
-
-@pytest.mark.parametrize(("html", "toggle"), [
-    ("<div>Show More</div>", True),
-    ("<div><button>See less</button></div>", True),
-    ("<div>Click to expand...</div>", True),  # a forum's folded quote: its dots are no sentence
-    ("<div>Reveal hidden contents</div>", True),
-    ("<div>Mehr anzeigen</div>", True),
-    ("<p>Read more</p>", False),  # a link to the story, which listing pages' gold texts keep
-    ("<h3>Expand</h3>", False),  # a heading heads a section
-    ("<table><tr><td>Expand</td><td>Collapse</td></tr></table>", False),  # values in a table
-    ("<p>Show more of the valley to the visitors, the council said.</p>", False),
+@pytest.mark.parametrize(("label", "kind", "gone", "note"), [
+    ("Add to Cart", "shop-control", "Add to Cart", "a shop&#x27;s button beside a product"),
+    ("Show more", "toggle", "Show more", "a control that shows or hides more of the page"),
+    ("Daniele Venturelli/Getty Images", "photo-credit", "Getty", "a photo&#x27;s credit"),
 ])
-def test_a_control_that_shows_more(html, toggle):
-    blocks = segment(parse(f"<html><body>{html}</body></html>"))
-    assert [label_kind(b) == "toggle" for b in blocks][:1] == [toggle]
-
-
-def test_a_control_that_shows_more_is_removed_whatever_its_score_and_logged():
-    res = extract(_page("Show more"), threshold=0.0)  # the model keeps every block at 0
-    toggles = [i for i, b in enumerate(res.blocks) if b.text == "Show more"]
-    assert len(toggles) == 4 and "Show more" not in res.text and PARAS[7] in res.text
-    assert [res.removed_by[i] for i in toggles] == ["toggle"] * 4
-    assert "a control that shows or hides more of the page" in explain_html(res)
-
-
-@pytest.mark.parametrize(("html", "credit"), [
-    ("<p>Mike Marsland/Getty Images</p>", True),
-    ("<figcaption>Carlos Barria / Reuters</figcaption>", True),
-    ("<p>Photo by Michael Hickey/Getty Images</p>", True),
-    ("<p>Credit: iStockphoto/Thinkstock</p>", True),
-    ("<p>Jung Yeon-Je/AFP/Getty Images</p>", True),
-    ("<p>Gabe Ginsberg/Greg Doherty/Stringer/Getty Images</p>", True),  # names and a role before the agency
-    ("<span>Getty Images / Holger Leue</span>", True),
-    ("<p>Reuters/Ipsos</p>", False),  # a poll's name, not a photographer's
-    ("<p>Sensitivity: 25mV/Pa</p>", False),  # a unit
-    ("<h3>Mike Marsland/Getty Images</h3>", False),  # a heading heads a section
-    ("<p>Shares fell 3%, Reuters/Ipsos polling shows, after the vote.</p>", False),
-])
-def test_a_photos_credit(html, credit):
-    blocks = segment(parse(f"<html><body>{html}</body></html>"))
-    assert [label_kind(b) == "photo-credit" for b in blocks][:1] == [credit]
-
-
-def test_a_photos_credit_is_removed_whatever_its_score_and_logged():
-    res = extract(_page("Daniele Venturelli/Getty Images"), threshold=0.0)  # the model keeps every block at 0
-    credits = [i for i, b in enumerate(res.blocks) if b.text == "Daniele Venturelli/Getty Images"]
-    assert len(credits) == 4 and "Getty" not in res.text and PARAS[7] in res.text
-    assert [res.removed_by[i] for i in credits] == ["photo-credit"] * 4
-    assert "a photo&#x27;s credit" in explain_html(res)
+def test_a_label_of_these_kinds_is_removed_whatever_its_score_and_logged(label, kind, gone, note):
+    res = extract(_page(label), threshold=0.0)  # the model keeps every block at 0
+    labels = [i for i, b in enumerate(res.blocks) if b.text == label]
+    assert len(labels) == 4 and gone not in res.text and PARAS[7] in res.text
+    assert [res.removed_by[i] for i in labels] == [kind] * 4
+    assert note in explain_html(res)
 
 
 def test_a_prompt_to_sign_in_under_a_thread_is_removed_and_logged():
