@@ -86,8 +86,10 @@ INDEX_W_DATED = -1.15
 #: ... ``ln(1 + title_words)``: an article's headline is longer than a section's name
 INDEX_W_TITLE = -1.15
 #: a page whose body (``kept_body_chars``) holds this many characters or more is never an index;
-#: nor is one that keeps a code block (``kept_code_blocks``): documentation splits its prose
-#: into short sections whose links and short titles read like a section page's
+#: nor is one that keeps a code block (``kept_code_blocks``) or a term that reads as code
+#: (``kept_code_terms``): documentation splits its prose into short sections whose links and
+#: short titles read like a section page's, and an API reference its entries into short terms
+#: and definitions, but a list of links or teasers carries no code
 INDEX_MAX_BODY = 4000
 #: an index page is read again at this share of the threshold: a listing's items, a thread's
 #: short posts score under articles' paragraphs but above the page's menus (chosen on dev)
@@ -141,6 +143,13 @@ _STATUS = re.compile(r"(?<![\d.,$€£¥])\b(401|403|404|410|500|502|503|504)\b(
 #: Under 500", "Indianapolis 500", "Cut Nearly 500 Jobs")
 _ERROR_WORD = re.compile(r"\b(?:error|errore|erreur|fehler|fout|erro|http|status|oops|page|seite|página|pagina)\b",
                          re.IGNORECASE)
+#: a definition's term that reads as code (`kept_code_terms`), as an API reference writes its
+#: entries: a call's signature, a name and its arguments with no space between, after the words
+#: that declare it if any ("json.dumps(obj, *, skipkeys=False)", "class
+#: celery.result.AsyncResult(id, backend=None)[source]"), or an assignment ("name = 'Mingle'");
+#: not a product's or a field's name ("iPhone 15 (128 GB)", "Size (cm)", "Price: $5")
+CODE_TERM = re.compile(r"(?:(?:class|exception|async|static|abstract|classmethod|staticmethod|property|function"
+                       r"|def|method|attribute|data)\s+)*[A-Za-z_][\w.]*\(.*\)|[A-Za-z_][\w.]*\s*=\s*\S")
 _POSITION = re.compile(r"\[\d+\]")
 _SLUG_SPLIT = re.compile(r"[-_+\s]")
 
@@ -409,9 +418,9 @@ def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str 
     error, and little was kept; the reason is added as a warning, one of `ERROR_REASONS`),
     ``too-little-text`` (under `MIN_KEPT_CHARS` on the page), ``index``
     (the main content is a list of links or teasers: `index_score` over 0, a body under
-    `INDEX_MAX_BODY` characters and no code block kept, and not one thread's posts), otherwise
-    ``document``. ``dated``: the page names its publication or modification date, or its author
-    (metadata); ``thread``: `blockclf.threads` found the posts of a thread on it.
+    `INDEX_MAX_BODY` characters, no code block and no term that reads as code kept, and not
+    one thread's posts), otherwise ``document``. ``dated``: the page names its publication or
+    modification date, or its author (metadata); ``thread``: `blockclf.threads` found the posts of a thread on it.
     """
     stats = _page_stats(blocks, kept)
     stats["index_score"] = round(index_score(stats, url, title, dated), 4)
@@ -457,6 +466,7 @@ def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
         "card_share": round(card_share(shown, groups, page_chars), 4),
         "repeat_units": repeat_units(shown, by_path),
         "kept_code_blocks": sum(1 for b in kept_blocks if b.tag == "pre"),
+        "kept_code_terms": sum(1 for b in kept_blocks if b.tag == "dt" and CODE_TERM.match(b.text)),
     }
 
 
@@ -468,7 +478,7 @@ def _verdict(stats: dict[str, float], reason: str | None, one_thread: bool) -> s
     if stats["page_chars"] < MIN_KEPT_CHARS:
         return "too-little-text"
     if stats["index_score"] > 0 and stats["kept_body_chars"] < INDEX_MAX_BODY and not stats["kept_code_blocks"] \
-            and not one_thread:
+            and not stats["kept_code_terms"] and not one_thread:
         return "index"
     return "document"
 

@@ -9,6 +9,7 @@ import pytest
 
 from blockclf.checks import (
     CARD_MIN_UNITS,
+    CODE_TERM,
     INDEX_MAX_BODY,
     INDEX_W_DATED,
     INDEX_W_REPEAT_UNITS,
@@ -173,6 +174,41 @@ def test_documentation_that_keeps_code_is_never_an_index():
     assert res.verdict == "document"
     without_code = [k and b.tag != "pre" for k, b in zip(kept, page.blocks)]
     assert _result(html, kept=without_code, url="https://docs.example.org/concepts/fields/").verdict == "index"
+
+
+def _reference(n: int) -> str:
+    """An API reference: each term a call's signature, described in a short line."""
+    return "<dl>" + "".join(f'<dt>draw_{i}(river, width=None)</dt><dd>Draws the river with <a href="/api/{i}">'
+                            f'option {i}</a>.</dd>' for i in range(n)) + "</dl>"
+
+
+def test_a_reference_whose_terms_read_as_code_is_never_an_index():
+    # short terms and definitions under a short title, no URL: every other sign reads like a
+    # section page's, but a list of links or teasers carries no code
+    html = f"<title>Fields</title><nav>{NAV}</nav><h1>Fields</h1>{_reference(10)}"
+    kept = [not b.text.startswith("Section") for b in prepare(html.encode()).blocks]
+    res = _result(html, kept=kept)
+    assert res.stats["index_score"] > 0 and res.stats["kept_code_terms"] == 10
+    assert res.verdict == "document"
+    # the same list whose terms are names, a listing written as a definition list, stays one
+    items = html.replace("(river, width=None)", " river map")
+    res = _result(items, kept=[not b.text.startswith("Section") for b in prepare(items.encode()).blocks])
+    assert res.stats["kept_code_terms"] == 0 and res.verdict == "index"
+
+
+@pytest.mark.parametrize("term,code", [
+    ("class celery.result.AsyncResult(id, backend=None)[source]¶", True),
+    ("json.dumps(obj, *, skipkeys=False)", True),
+    ("start(c)[source]¶", True),
+    ("label = 'Mingle'¶", True),
+    ("Release:", False),
+    ("Size (cm)", False),
+    ("iPhone 15 (128 GB)", False),
+    ("pack of (2)", False),
+    ("Price: $5", False),
+])
+def test_a_term_reads_as_code(term, code):
+    assert bool(CODE_TERM.match(term)) is code
 
 
 def test_section_address_with_many_links_is_an_index():
@@ -358,6 +394,7 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         "untitled.html": f"<nav>{NAV}</nav>{_teasers(8)}<p>{PROSE * 4}</p>",
         "changed.html": f'<title>River news</title><meta property="article:modified_time" content="2024-03-05">'
                         f"{_teasers(14)}",
+        "reference.html": f"<title>Fields</title><nav>{NAV}</nav><h1>Fields</h1>{_reference(10)}",
         "ja.html": f"<title>川の新しい水路</title><nav>{NAV}</nav><h1>川の新しい水路</h1><p>{JA_PARA}</p><p>{JA_PARA}</p>"
                    f"{_teasers(6)}",
     }
@@ -436,6 +473,9 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
                  - 0.23 * math.log1p(body_chars) - 0.55 * min(slug, 4) - 1.15 * dated
                  - 1.15 * math.log1p(title_words))
         assert round(score, 4) == page["stats"]["index_score"]
+        code_term = re.compile(r"(?:(?:class|exception|async|static|abstract|classmethod|staticmethod|property"
+                               r"|function|def|method|attribute|data)\s+)*[A-Za-z_][\w.]*\(.*\)"
+                               r"|[A-Za-z_][\w.]*\s*=\s*\S")
         thread_url = re.compile(r"/(?:threads?|t|questions?|discussions?)/[^/?#]+|/(?:topics?|posts?)/\d+"
                                 r"(?:[-/?#.]|$)|/(?:viewtopic|showthread|viewthread)(?:\.\w+)?(?:[/?#]|$)"
                                 r"|[?&]mod=viewthread", re.I)
@@ -446,6 +486,7 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         elif page_chars < 200:
             verdict = "too-little-text"
         elif score > 0 and body_chars < 4000 and not any(b["tag"] == "pre" for b in kept) \
+                and not any(b["tag"] == "dt" and code_term.match(b["text"]) for b in kept) \
                 and not (any(b["post"] for b in page["blocks"]) and url and thread_url.search(url)):
             verdict = "index"
         else:
