@@ -146,10 +146,13 @@ _ERROR_WORD = re.compile(r"\b(?:error|errore|erreur|fehler|fout|erro|http|status
 #: a definition's term that reads as code (`kept_code_terms`), as an API reference writes its
 #: entries: a call's signature, a name and its arguments with no space between, after the words
 #: that declare it if any ("json.dumps(obj, *, skipkeys=False)", "class
-#: celery.result.AsyncResult(id, backend=None)[source]"), or an assignment ("name = 'Mingle'");
+#: celery.result.AsyncResult(id, backend=None)[source]"), an assignment ("name = 'Mingle'"),
+#: or a name joined by underscores, as code names a parameter or a setting
+#: ("allow_release_in_dry_cells<class 'bool'>", "broker_connection_timeout");
 #: not a product's or a field's name ("iPhone 15 (128 GB)", "Size (cm)", "Price: $5")
 CODE_TERM = re.compile(r"(?:(?:class|exception|async|static|abstract|classmethod|staticmethod|property|function"
-                       r"|def|method|attribute|data)\s+)*[A-Za-z_][\w.]*\(.*\)|[A-Za-z_][\w.]*\s*=\s*\S")
+                       r"|def|method|attribute|data)\s+)*[A-Za-z_][\w.]*\(.*\)|[A-Za-z_][\w.]*\s*=\s*\S"
+                       r"|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b")
 _POSITION = re.compile(r"\[\d+\]")
 _SLUG_SPLIT = re.compile(r"[-_+\s]")
 

@@ -191,7 +191,7 @@ def test_a_reference_whose_terms_read_as_code_is_never_an_index():
     assert res.stats["index_score"] > 0 and res.stats["kept_code_terms"] == 10
     assert res.verdict == "document"
     # the same list whose terms are names, a listing written as a definition list, stays one
-    items = html.replace("(river, width=None)", " river map")
+    items = html.replace("draw_", "Draw ").replace("(river, width=None)", " river map")
     res = _result(items, kept=[not b.text.startswith("Section") for b in prepare(items.encode()).blocks])
     assert res.stats["kept_code_terms"] == 0 and res.verdict == "index"
 
@@ -201,6 +201,10 @@ def test_a_reference_whose_terms_read_as_code_is_never_an_index():
     ("json.dumps(obj, *, skipkeys=False)", True),
     ("start(c)[source]¶", True),
     ("label = 'Mingle'¶", True),
+    ("allow_release_in_dry_cells<class 'bool'> <optional>", True),
+    ("broker_connection_timeout¶", True),
+    ("_private", False),
+    ("Hello_", False),
     ("Release:", False),
     ("Size (cm)", False),
     ("iPhone 15 (128 GB)", False),
@@ -475,7 +479,7 @@ def test_verdicts_recompute_from_the_json(tiny_model, tmp_path):
         assert round(score, 4) == page["stats"]["index_score"]
         code_term = re.compile(r"(?:(?:class|exception|async|static|abstract|classmethod|staticmethod|property"
                                r"|function|def|method|attribute|data)\s+)*[A-Za-z_][\w.]*\(.*\)"
-                               r"|[A-Za-z_][\w.]*\s*=\s*\S")
+                               r"|[A-Za-z_][\w.]*\s*=\s*\S|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b")
         thread_url = re.compile(r"/(?:threads?|t|questions?|discussions?)/[^/?#]+|/(?:topics?|posts?)/\d+"
                                 r"(?:[-/?#.]|$)|/(?:viewtopic|showthread|viewthread)(?:\.\w+)?(?:[/?#]|$)"
                                 r"|[?&]mod=viewthread", re.I)
