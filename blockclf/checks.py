@@ -405,11 +405,15 @@ def verdict_flag(res: Result) -> str | None:
 
 @dataclass(frozen=True)
 class PageChecks:
-    """What the checks found on one page: its statistics, verdict and warnings (in order)."""
+    """What the checks found on one page: its statistics, verdict and warnings (in order), and
+    whether it is a reference (`reference`)."""
 
     stats: dict[str, float]
     verdict: str
     warnings: tuple[str, ...] = ()
+    #: the page reads as a list of short entries, as an index does, but keeps a term that reads
+    #: as code: an API reference, a `document` read again at the lower threshold as an index is
+    reference: bool = False
 
 
 def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str | None,
@@ -432,14 +436,16 @@ def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str 
     reason = error_reason(blocks, kept, title) if kept_chars < ERROR_MAX_KEPT_CHARS else None
     if reason is not None and page_chars:
         warnings.append(reason)
-    verdict = _verdict(stats, reason, thread and thread_address(url))
+    one_thread = thread and thread_address(url)
+    verdict = _verdict(stats, reason, one_thread)
+    reference = verdict == "document" and bool(stats["kept_code_terms"]) and _list_like(stats, one_thread)
     if page_chars and kept_chars < MIN_KEPT_CHARS:
         warnings.append("too-short")
     if page_chars >= SUBSTANTIAL_PAGE and kept_chars / page_chars < LOW_KEPT_RATIO:
         warnings.append("low-kept-ratio")
     if kept_chars and _title_missing(blocks, kept, title):
         warnings.append("title-missing")
-    return PageChecks(stats, verdict, tuple(warnings))
+    return PageChecks(stats, verdict, tuple(warnings), reference)
 
 
 def _page_stats(blocks: Sequence[Block], kept: np.ndarray) -> dict[str, float]:
@@ -480,10 +486,16 @@ def _verdict(stats: dict[str, float], reason: str | None, one_thread: bool) -> s
         return "error"
     if stats["page_chars"] < MIN_KEPT_CHARS:
         return "too-little-text"
-    if stats["index_score"] > 0 and stats["kept_body_chars"] < INDEX_MAX_BODY and not stats["kept_code_blocks"] \
-            and not stats["kept_code_terms"] and not one_thread:
+    if _list_like(stats, one_thread) and not stats["kept_code_terms"]:
         return "index"
     return "document"
+
+
+def _list_like(stats: dict[str, float], one_thread: bool) -> bool:
+    """Whether the page reads as a list of links, teasers or short entries: an index, unless it
+    keeps a term that reads as code (then a reference)."""
+    return (stats["index_score"] > 0 and stats["kept_body_chars"] < INDEX_MAX_BODY and not stats["kept_code_blocks"]
+            and not one_thread)
 
 
 #: an address that names one thread of a forum or one question: a thread's or a topic's path

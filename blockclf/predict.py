@@ -145,6 +145,8 @@ class _Decisions:
     read_hidden: bool = False
     #: the page's first reading was an index, and its second, at a lower threshold, stands
     read_as_index: bool = False
+    #: the page's first reading was an index or a reference, and its second, a reference, stands
+    read_as_reference: bool = False
     #: the favor mode's threshold kept nothing visible and the balanced one's reading stands
     read_at_balanced: bool = False
     #: the page kept nothing, and its second reading, at a lower threshold and not an index, stands
@@ -377,7 +379,7 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
         dec.removed_by = why
         dated = bool(p.metadata.date or p.metadata.modified or p.metadata.author)
         checks = page_checks(dec.blocks, dec.kept, head, p.url, dated, thread is not None)
-        if (checks.verdict == "index" or not dec.kept.any()) and threshold is None:
+        if (checks.verdict == "index" or checks.reference or not dec.kept.any()) and threshold is None:
             # the label/value pairs are the batch's unless hidden blocks joined the page's blocks
             page_pairs = pp if dec.blocks is p.blocks else label_value_pairs(dec.blocks)
             second = _index_reading(p, head, dec, page_pairs, comment if comments != "keep" else None,
@@ -386,7 +388,8 @@ def extract_batch(pages: Sequence[Page], *, model: Model | str | Path | None = N
                 dec.kept, checks, page_thr = second[0], second[1], page_thr * INDEX_THRESHOLD_SHARE
                 dec.removed_by, dec.kept_by = second[2], second[3]
                 dec.read_as_index = checks.verdict == "index"
-                dec.read_lower = not dec.read_as_index
+                dec.read_as_reference = checks.reference
+                dec.read_lower = not (dec.read_as_index or dec.read_as_reference)
         decided.append((p, head, dec, comment, checks, page_thr))
         start += n
     checked = site_checks([(p.site, checks) for p, _head, _dec, _comment, checks, _thr in decided])
@@ -406,19 +409,20 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
                    comment: np.ndarray | None, threshold: float, dated: bool,
                    rail: np.ndarray, apart: np.ndarray
                    ) -> tuple[np.ndarray, PageChecks, list[str | None], list[str | None]] | None:
-    """The decisions of an index page, or of a page that kept nothing, read again at the lower
-    ``threshold``, their checks, what removed each block (`Result.removed_by`) and what kept it
-    whatever it scored (`Result.kept_by`).
+    """The decisions of an index page, a reference (`checks.PageChecks.reference`) or a page
+    that kept nothing, read again at the lower ``threshold``, their checks, what removed each
+    block (`Result.removed_by`) and what kept it whatever it scored (`Result.kept_by`).
 
-    A listing's items and a thread's short posts score under an article's paragraphs but
-    above the page's menus, so a page whose first reading is an `index` keeps, besides what
+    A listing's items, a thread's short posts and a reference's short entries score under an
+    article's paragraphs but above the page's menus, so a page whose first reading is an
+    `index` (or a reference) keeps, besides what
     it kept, every visible block scored ``threshold`` or more that is not a readers' comment
     (``comment``, when comments are removed) nor what the thread removes from every post (its
     furniture, and its header lines when they are not written) nor an ad slot's or a share
     bar's label (`ads.label_mask`) nor part of a shop's rail of other products (`ads.rail_mask`),
     and no copy of the block kept right before it (`repeats.repeat_mask`). The second reading
-    of an index stands only when it is still an index (else the first reading, an index,
-    stands). A first reading that kept nothing gives way to any second one
+    of an index or a reference stands only when it is still one of them (else the first
+    reading stands). A first reading that kept nothing gives way to any second one
     that keeps something: an empty output for a page with an article (a news story whose
     paragraphs all scored just under the threshold) is the worst over-removal there is.
     None when the second reading keeps nothing more, or does not stand.
@@ -446,7 +450,7 @@ def _index_reading(page: Page, head: str, dec: _Decisions, pairs: Sequence[tuple
     if not (kept & ~dec.kept).any():
         return None
     checks = page_checks(dec.blocks, kept, head, page.url, dated, dec.post is not None)
-    if checks.verdict != "index" and dec.kept.any():
+    if checks.verdict != "index" and not checks.reference and dec.kept.any():
         return None
     # the blocks this reading lets in are decided again by its rules
     why = [None if m else w for w, m in zip(dec.removed_by or [None] * len(dec.blocks), more.tolist())]
@@ -467,6 +471,7 @@ def _result(page: Page, head: str, dec: _Decisions, comment: np.ndarray, checks:
     """A page's `Result`, built once from its decisions and checks."""
     warnings = (list(page.doc.warnings) + (["read-hidden"] if dec.read_hidden else [])
                 + (["read-as-index"] if dec.read_as_index else [])
+                + (["read-as-reference"] if dec.read_as_reference else [])
                 + (["read-at-balanced"] if dec.read_at_balanced else [])
                 + (["read-lower"] if dec.read_lower else []) + list(checks.warnings))
     return Result(blocks=dec.blocks, scores=dec.scores, kept=dec.kept, threshold=threshold, favor=favor,

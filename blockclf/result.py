@@ -86,8 +86,8 @@ class Result:
     the page's whole text (`raw_text`): its visible text, plus the text of hidden elements
     as blocks flagged ``hidden`` (removed with score 0 unless the page was read with them,
     warning ``read-hidden``). ``threshold`` is the one the page was read at: the favor mode's,
-    or a share of it for an index page, or a page that kept nothing, read again (warnings
-    ``read-as-index``, ``read-lower``). ``title`` is
+    or a share of it for an index page, a reference, or a page that kept nothing, read again
+    (warnings ``read-as-index``, ``read-as-reference``, ``read-lower``). ``title`` is
     the page's headline (`Metadata.title`, cleaned of site-name parts; the raw ``<title>``
     when the page gives no better), ``metadata`` all that the page says about itself.
     """

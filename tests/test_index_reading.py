@@ -1,4 +1,4 @@
-"""An index page is read again at a lower threshold (docs/page-signals.md); other pages are not."""
+"""An index page, or a reference, is read again at a lower threshold (docs/page-signals.md); other pages are not."""
 
 from __future__ import annotations
 
@@ -89,3 +89,23 @@ def test_a_page_with_nothing_near_the_threshold_stays_empty():
     html = f"<title>Menu</title><nav>{NAV}</nav><p>{PROSE}</p>"
     res = _scored(html, lambda b: 0.3 * thr)
     assert not res.kept.any() and res.threshold == thr and "read-lower" not in res.warnings
+
+
+def test_a_reference_is_read_again_and_called_a_document():
+    """An API reference's entries score as a listing's items do: its terms that read as code
+    make it a document, read again at the lower threshold as an index is."""
+    thr = cached_model(None).threshold("balanced")
+    entries = "".join(f"<dt>draw_{i}(river, width=None)</dt><dd>Draws the river with option {i}.</dd>"
+                      for i in range(10))
+    html = f"<title>Fields</title><nav>{NAV}</nav><h1>Fields</h1><dl>{entries}</dl>"
+    res = _scored(html, lambda b: 0.9 if b.text == "Fields" or b.tag == "dt" else 0.75 * thr
+                     if b.text.startswith("Draws") else 0.02)
+    assert res.verdict == "document" and "read-as-reference" in res.warnings and "read-as-index" not in res.warnings
+    assert res.threshold == pytest.approx(thr * INDEX_THRESHOLD_SHARE) and res.stats["kept_code_terms"] == 10
+    kept = [b.text for b, k in zip(res.blocks, res.kept) if k]
+    assert sum(t.startswith("Draws") for t in kept) == 10 and not any(t.startswith("Section") for t in kept)
+    # terms that are names make the same page an index, read again the same way
+    listing = _scored(html.replace("(river, width=None)", " river map").replace("draw_", "Draw "),
+                      lambda b: 0.9 if b.text == "Fields" or b.tag == "dt" else 0.75 * thr
+                      if b.text.startswith("Draws") else 0.02)
+    assert listing.verdict == "index" and "read-as-index" in listing.warnings
