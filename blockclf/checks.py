@@ -426,8 +426,10 @@ def page_checks(blocks: Sequence[Block], kept: np.ndarray, title: str, url: str 
     ``too-little-text`` (under `MIN_KEPT_CHARS` on the page), ``index``
     (the main content is a list of links or teasers: `index_score` over 0, a body under
     `INDEX_MAX_BODY` characters, no code block and no term that reads as code kept, and not
-    one thread's posts), otherwise ``document``. ``dated``: the page names its publication or
-    modification date, or its author (metadata); ``thread``: `blockclf.threads` found the posts of a thread on it.
+    one thread's posts), otherwise ``document``; a document that would be an index but for its
+    terms that read as code is a reference (`PageChecks.reference`). ``dated``: the page names
+    its publication or modification date, or its author (metadata); ``thread``:
+    `blockclf.threads` found the posts of a thread on it.
     """
     stats = _page_stats(blocks, kept)
     stats["index_score"] = round(index_score(stats, url, title, dated), 4)
@@ -558,5 +560,5 @@ def site_checks(pages: Sequence[tuple[str | None, PageChecks]]) -> list[PageChec
             c = out[i]
             low = c.stats["page_chars"] >= SUBSTANTIAL_PAGE and c.stats["kept_ratio"] < SITE_RATIO_FACTOR * median
             out[i] = PageChecks({**c.stats, "site_median_kept_ratio": round(median, 4)}, c.verdict,
-                                c.warnings + (("below-site-kept-ratio",) if low else ()))
+                                c.warnings + (("below-site-kept-ratio",) if low else ()), c.reference)
     return out

@@ -22,6 +22,7 @@ from blockclf.checks import (
     link_units,
     page_checks,
     repeat_units,
+    site_checks,
     slug_words,
     thread_address,
     title_words,
@@ -194,6 +195,15 @@ def test_a_reference_whose_terms_read_as_code_is_never_an_index():
     items = html.replace("draw_", "Draw ").replace("(river, width=None)", " river map")
     res = _result(items, kept=[not b.text.startswith("Section") for b in prepare(items.encode()).blocks])
     assert res.stats["kept_code_terms"] == 0 and res.verdict == "index"
+
+
+def test_site_checks_keep_a_reference_a_reference():
+    html = f"<title>Fields</title><nav>{NAV}</nav><h1>Fields</h1>{_reference(10)}"
+    page = prepare(html.encode())
+    checks = page_checks(page.blocks, np.array([not b.text.startswith("Section") for b in page.blocks]), "Fields", None)
+    assert checks.reference and checks.verdict == "document"
+    out = site_checks([("example.org", checks)] * 6)
+    assert all(c.reference and "site_median_kept_ratio" in c.stats for c in out)
 
 
 @pytest.mark.parametrize("term,code", [
