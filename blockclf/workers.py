@@ -32,6 +32,12 @@ log = logging.getLogger("blockclf")
 #: milliseconds, but a second one paid on 24-page folders (0.63 s against 0.59 s and 0.80 s
 #: against 0.71 s) and not on a 15-page one (0.52 s against 0.54 s)
 PAGES_PER_WORKER = 12
+#: tasks under way in a worker at once (one running, one queued behind it, so that it never
+#: waits for this process to send the next)
+QUEUED_PER_WORKER = 2
+#: tasks drawn ahead of the result given last, a worker: sent, finished before their turn,
+#: or waiting for a busy worker they are bound to
+DRAWN_PER_WORKER = 4
 #: ``--jobs auto`` starts at most this many workers: past it, the outputs written by the main
 #: process are what a batch waits for
 AUTO_JOBS = 8
@@ -240,8 +246,17 @@ class Workers:
     def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[int | None, tuple[Any, ...]]]) -> Iterator[
             tuple[int, Any]]:
         """``(slot, fn(*args))`` for each ``(slot, args)`` task, in order; a slot of None lets
-        the least busy worker take the task. A few tasks per worker are under way at once."""
-        from concurrent.futures import CancelledError, Future
+        the least busy worker take the task.
+
+        Each worker has `QUEUED_PER_WORKER` tasks under way, and is given the next one as soon
+        as one of them ends, whatever the order results are given in: a result that comes
+        before its turn waits here. Handing out work only as results were given, in order, left
+        a worker idle behind the other's slower task (a third of a second of the wcxb test
+        folder's five), and a task bound to a busy worker held back those behind it that were
+        bound to an idle one; tasks are therefore drawn ahead of their turn, at most
+        `DRAWN_PER_WORKER` a worker (with what finished early).
+        """
+        from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
         from concurrent.futures.process import BrokenProcessPool
 
         if self.jobs <= 1:
@@ -249,42 +264,68 @@ class Workers:
                 yield 0, fn(*args)
             return
         todo = iter(tasks)
-        running: deque[tuple[tuple[Any, ...], int, Any, Any]] = deque()  # args, slot, its pool, future
+        drawn: deque[tuple[int, int | None, tuple[Any, ...]]] = deque()  # drawn, not yet sent: index, slot, args
+        running: dict[Any, tuple[int, tuple[Any, ...], int, Any]] = {}  # future: index, args, slot, its pool
+        finished: dict[int, tuple[int, Any]] = {}  # index: (slot, result), until its turn
         busy = [0] * self.jobs
+        n_drawn = given = 0
+        more = True
+
+        def send(index: int, slot: int, args: tuple[Any, ...]) -> None:
+            pool = self._slot_pool(slot)
+            try:
+                future = self._submit(fn, args, slot=slot)
+            except BrokenProcessPool as exc:  # its worker died since the last result: run it again below
+                future = Future()
+                future.set_exception(exc)
+            busy[slot] += 1
+            running[future] = (index, args, slot, pool)
 
         def fill() -> None:
-            while len(running) < 2 * self.jobs:
-                task = next(todo, None)
-                if task is None:
+            nonlocal n_drawn, more
+            while True:
+                for task in list(drawn):  # in order, each to its worker (or the least busy) if it has room
+                    index, slot, args = task
+                    if slot is None or not 0 <= slot < self.jobs:
+                        slot = busy.index(min(busy))
+                    if busy[slot] < QUEUED_PER_WORKER:
+                        drawn.remove(task)
+                        send(index, slot, args)
+                if not more or n_drawn - given >= DRAWN_PER_WORKER * self.jobs or min(busy) >= QUEUED_PER_WORKER:
                     return
-                slot, args = task
-                if slot is None or not 0 <= slot < self.jobs:
-                    slot = busy.index(min(busy))
-                pool = self._slot_pool(slot)
-                try:
-                    future = self._submit(fn, args, slot=slot)
-                except BrokenProcessPool as exc:  # its worker died since the last result: run it again below
-                    future = Future()
-                    future.set_exception(exc)
-                busy[slot] += 1
-                running.append((args, slot, pool, future))
+                if any(slot is None for _i, slot, _a in drawn):  # every worker is full
+                    return
+                nxt = next(todo, None)
+                if nxt is None:
+                    more = False
+                    return
+                drawn.append((n_drawn, nxt[0], nxt[1]))
+                n_drawn += 1
 
         fill()
-        while running:
-            args, slot, pool, future = running.popleft()
-            busy[slot] -= 1
-            try:
-                out = future.result()
-            except (BrokenProcessPool, CancelledError):  # cancelled: queued on a pool let go of below
-                why = "it ended abruptly: killed, out of memory, or a crash"
-                if self.pools[slot] is pool:  # the slot gets a fresh worker for the tasks still to come
-                    log.warning("a worker process died: running its tasks again")
-                    self.pools[slot] = None
-                    self._let_go(pool, wait=False, cancel=True)
-                yield slot, self._again(fn, args, why)
+        while given < n_drawn:
+            if given in finished:
+                slot, out = finished.pop(given)
+                given += 1
+                yield slot, out
                 fill()
                 continue
-            yield slot, out
+            if not running:  # the task due is drawn and sent as soon as its worker has room
+                raise RuntimeError("a batch task was neither sent nor finished")
+            ended, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for future in sorted(ended, key=lambda f: running[f][0]):
+                index, args, slot, pool = running.pop(future)
+                busy[slot] -= 1
+                try:
+                    out = future.result()
+                except (BrokenProcessPool, CancelledError):  # cancelled: queued on a pool let go of below
+                    why = "it ended abruptly: killed, out of memory, or a crash"
+                    if self.pools[slot] is pool:  # the slot gets a fresh worker for the tasks still to come
+                        log.warning("a worker process died: running its tasks again")
+                        self.pools[slot] = None
+                        self._let_go(pool, wait=False, cancel=True)
+                    out = self._again(fn, args, why)
+                finished[index] = (slot, out)
             fill()
 
     def _alone(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:

@@ -202,6 +202,37 @@ def test_workers_let_go_early_leave_no_pool_thread_for_the_interpreters_exit():
     assert not [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread" and t.is_alive()]
 
 
+def _ran_with_others(i: int, folder: str) -> int:
+    """Task ``i`` of a batch: each leaves a mark in ``folder``; task 0 runs until four other
+    tasks have left theirs (or 20 seconds pass), and gives how many had."""
+    import time
+
+    marks = Path(folder)
+    (marks / str(i)).touch()
+    if i:
+        return 0
+    deadline = time.monotonic() + 20
+    while len(list(marks.iterdir())) < 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return len(list(marks.iterdir())) - 1
+
+
+def test_a_worker_that_finishes_is_given_the_next_task_while_an_earlier_one_runs(tmp_path):
+    """A slow task holds back only itself and the task queued behind it: the other worker
+    goes on with the tasks after them (they were sent only as results were given, in order,
+    and the second worker waited idle for the first one's slow task)."""
+    import blockclf.batch as batch
+
+    workers = batch.Workers(2, lost=batch._lost, alone_args=batch._alone_args)
+    try:
+        out = list(workers.map(_ran_with_others, [(None, (i, str(tmp_path))) for i in range(8)]))
+    finally:
+        workers.close()
+    assert [r for _slot, r in out][1:] == [0] * 7  # in order
+    assert out[0][1] >= 4  # four others ran while task 0 did
+    assert len(list(tmp_path.iterdir())) == 8
+
+
 def test_a_page_past_the_held_budget_comes_back_packed(synthetic_page, tiny_model):
     import blockclf.batch as batch
 
