@@ -524,8 +524,10 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
                     done[j], reads[i].outcome = _UNTOLD if untold else reads[i].outcome, None
             todo = [j for j, o in enumerate(done) if o is None]
             plans.append((done, bool(todo)))
-            if todo:  # to the worker that read the chunk in pass 1 (chunks are cut the same in both)
-                slot = reads[idx[todo[0]]].slot if reads is not None else None
+            if todo:  # to the worker that holds its pages (chunks are cut the same in both passes); a
+                # chunk whose pages all come back packed (or are read again) to whichever is free
+                held = [reads[idx[j]] for j in todo if reads[idx[j]].held] if reads is not None else []
+                slot = held[0].slot if held else None
                 yield slot, ([chunk[j] for j in todo], opts,
                              [evidence[idx[j]] for j in todo] if evidence is not None else None,
                              [known(idx[j]) for j in todo],

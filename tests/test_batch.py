@@ -233,6 +233,33 @@ def test_a_worker_that_finishes_is_given_the_next_task_while_an_earlier_one_runs
     assert len(list(tmp_path.iterdir())) == 8
 
 
+@pytest.mark.parametrize("cache_bytes,bound", [(0, False), (1 << 30, True)])
+def test_a_chunk_of_pages_that_come_back_packed_goes_to_whichever_worker_is_free(
+        synthetic_page, tiny_model_file, monkeypatch, cache_bytes, bound):
+    """Pass 2 sends a chunk to the worker that read it only when that worker holds its pages:
+    packed pages can be scored anywhere, and bound to their reader they left the other
+    worker idle at the end of a large folder."""
+    import blockclf.batch as batch
+
+    slots = []
+    real = batch.Workers.map
+
+    def watched(self, fn, tasks):
+        def seen():
+            for slot, args in tasks:
+                if fn is batch.score_chunk:
+                    slots.append(slot)
+                yield slot, args
+        return real(self, fn, seen())
+
+    monkeypatch.setattr(batch.Workers, "map", watched)
+    items = _items(synthetic_page)
+    opts = BatchOptions(model=str(tiny_model_file), chunk_size=2, cache_bytes=cache_bytes)
+    out = list(run_batch(items, opts, jobs=2))
+    _same(out, extract_batch([prepare(it.source, name=it.name) for it in items], model=str(tiny_model_file)))
+    assert slots and all((s in (0, 1)) if bound else s is None for s in slots)
+
+
 def test_a_page_past_the_held_budget_comes_back_packed(synthetic_page, tiny_model):
     import blockclf.batch as batch
 
