@@ -13,8 +13,9 @@ Pass 1 keeps each segmented page for pass 2. The process that read it holds it a
 and pass 2 sends the page's scoring back to that process, while a quarter of
 `BatchOptions.cache_bytes` lasts (shared among the processes); past that, the page comes
 back packed (`blockclf.carry`; pickled, compressed: about a fifth of its size in objects, read back in a
-tenth of the time it takes to parse and segment it again) while half of it lasts; only
-pages beyond both are parsed twice, as are held pages whose process died. A page that
+tenth of the time it takes to parse and segment it again) while half of it lasts, and a
+chunk of packed pages is scored by whichever process is free; only pages beyond both are
+parsed twice, as are held pages whose process died. A page that
 names no site can get no evidence: with a ``transform`` (the command line's writers), pass
 1 scores it at once and keeps its output instead, so it is neither kept nor sent back (or,
 where outcomes need not come in input order, gives it at once, so it is not kept either). A
