@@ -437,6 +437,38 @@ def test_jobs_auto_is_the_default_and_starts_no_worker_for_one_page(capsys, tiny
     assert code == 0 and "auto (default)" in " ".join(out.split())
 
 
+def _page_keys_dying_once(marker: Path, parent: int, real):
+    """`batch.page_keys`, but the first worker process to call it dies (never the test's own)."""
+    def keys(*args, **kwargs):
+        if os.getpid() != parent and not marker.exists():
+            marker.touch()
+            os.kill(os.getpid(), 9)
+        return real(*args, **kwargs)
+    return keys
+
+
+def test_a_worker_that_died_is_said_without_verbose(capsys, tiny_model_file: Path, synthetic_page, tmp_path: Path,
+                                                    monkeypatch):
+    """A worker process that dies (killed, out of memory) costs nothing: its tasks run again;
+    but the user is told, as the package's other warnings are, with or without -v."""
+    import logging
+
+    import blockclf.batch as batch
+
+    before = list(logging.getLogger("blockclf.workers").handlers)
+    monkeypatch.setattr(batch, "page_keys", _page_keys_dying_once(tmp_path / "died", os.getpid(), batch.page_keys))
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for p in range(6):
+        (folder / f"{p}.html").write_text(synthetic_page(8, p).html, encoding="utf-8")
+    code, _, err = run(capsys, "extract", str(folder), "-o", str(tmp_path / "out"), "--jobs", "2",
+                       "--model", str(tiny_model_file))
+    assert code == 0 and (tmp_path / "died").exists()
+    assert "blockclf: warning: a worker process died: running its tasks again" in err
+    assert sorted(f.name for f in (tmp_path / "out").iterdir()) == [f"{p}.txt" for p in range(6)]
+    assert logging.getLogger("blockclf.workers").handlers == before  # a caller's Python may call main again
+
+
 def test_a_host_named_folder_given_on_the_command_line_names_its_pages_site(capsys, tmp_path: Path,
                                                                           tiny_model_file: Path, synthetic_page):
     mirror = tmp_path / "crawl.data" / "www.example.org"  # the folder above the named one never counts

@@ -93,8 +93,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code) if isinstance(exc.code, int) else 2
+    warnings = None
     if args.verbose:
         logging.basicConfig(level=logging.INFO, format="blockclf: %(message)s")
+    else:  # a worker process that died and was replaced is said anyway: it may have run out of memory
+        warnings = logging.StreamHandler(sys.stderr)
+        warnings.setLevel(logging.WARNING)
+        warnings.setFormatter(logging.Formatter("blockclf: warning: %(message)s"))
+        logging.getLogger("blockclf.workers").addHandler(warnings)
     previous = None
     try:
         previous = signal.signal(signal.SIGTERM, _terminated)
@@ -105,6 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+        if warnings is not None:  # a caller's Python (a notebook) calls main again
+            logging.getLogger("blockclf.workers").removeHandler(warnings)
 
 
 def console() -> None:
