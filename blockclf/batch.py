@@ -55,10 +55,6 @@ log = logging.getLogger("blockclf")
 
 #: a batch's items, or a function giving them afresh (a WARC file is read once per pass)
 Items = Union[Sequence["Item"], Callable[[], Iterable["Item"]]]  # noqa: UP007 (a runtime alias on 3.10)
-#: at most this many blocks are scored in one LightGBM call (feature tables: 2 KB a block, and
-#: a copy while they are stacked): a worker's peak is mostly this. 6,000 against 20,000: one
-#: folder of 5,000 pages 484 MB in all processes against 564, the wcxb folder as fast
-SCORE_BLOCKS = 6_000
 #: a batch of known length is cut into about this many chunks (of at most ``chunk_size`` pages),
 #: however many workers score it: the pages scored together, and so what their site's median
 #: kept ratio says of them (`blockclf.checks.site_checks`), never depend on ``--jobs``. Many
@@ -248,21 +244,6 @@ def site_evidence(sites: Sequence[str | None], keys: Sequence[Any], opts: BatchO
     return batch_repetition(keys, sites, opts.site_profile)
 
 
-def _groups(pages: Sequence[Page], limit: int) -> Iterator[list[int]]:
-    """Indices of ``pages`` in runs of at most ``limit`` blocks (a larger page runs alone)."""
-    run: list[int] = []
-    size = 0
-    for i, page in enumerate(pages):
-        n = len(page.blocks) + len(page.hidden)
-        if run and size + n > limit:
-            yield run
-            run, size = [], 0
-        run.append(i)
-        size += n
-    if run:
-        yield run
-
-
 def _prepared(item: Item, opts: BatchOptions, known: Page | PageError | bytes | Held | None) -> Page | PageError:
     """A chunk's page ready to score: held here, unpacked, or prepared now and let go of its tree."""
     if isinstance(known, Held):
@@ -282,9 +263,10 @@ def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[An
     this process), score together, transform. ``titles``: per page, the title parts its site
     shares in the whole batch (`headline.site_titles`), given with ``evidence``.
 
-    Pages are scored in runs of at most `SCORE_BLOCKS` blocks per LightGBM call, so that a
-    chunk of very large pages does not stack all their feature tables at once. Without
-    ``evidence`` the chunk is scored like `extract_batch` scores a batch on its own.
+    The chunk is scored as one batch (`extract_batch`, which stacks the feature tables of at
+    most `blockclf.predict.SCORE_BLOCKS` blocks at once), so that what its pages of one site
+    say of each other does not depend on where a LightGBM call ends. Without ``evidence`` the
+    chunk is scored like `extract_batch` scores a batch on its own.
     """
     t0 = time.perf_counter()
     prepared = [_prepared(it, opts, p) for it, p in zip(items, pages or [None] * len(items))]
@@ -297,14 +279,15 @@ def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[An
                                   top_reasons=opts.top_reasons)
     ready: list[Page] = [p for p in prepared if not isinstance(p, PageError)]
     results: list[Result | PageError] = []
-    for run in _groups(ready, SCORE_BLOCKS):
+    if ready:
         try:
-            reps = [evidence[ok[j]] for j in run] if evidence is not None else None
-            parts = [titles[ok[j]] for j in run] if titles is not None else None
-            results.extend(extract_batch([ready[j] for j in run], repetition=reps, site_titles=parts, **kwargs))
-        except Exception:  # find the page that breaks the run; score the others alone
-            log.debug("scoring failed, scoring the run's pages one by one", exc_info=True)
-            for j in run:
+            reps = [evidence[i] for i in ok] if evidence is not None else None
+            parts = [titles[i] for i in ok] if titles is not None else None
+            results.extend(extract_batch(ready, repetition=reps, site_titles=parts, **kwargs))
+        except Exception:  # find the page that breaks the chunk; score the others alone
+            log.debug("scoring failed, scoring the chunk's pages one by one", exc_info=True)
+            results = []
+            for j in range(len(ready)):
                 try:
                     rep = [evidence[ok[j]]] if evidence is not None else None
                     part = [titles[ok[j]]] if titles is not None else None

@@ -288,16 +288,36 @@ def test_an_output_of_unknown_size_waits_for_pass_two_packed(synthetic_page, tin
 
 
 def test_large_pages_are_scored_a_few_at_a_time_with_the_same_results(synthetic_page, tiny_model, monkeypatch):
-    import blockclf.batch as batch
+    import blockclf.predict as predict
+    from blockclf.model import Model
 
     items = _items(synthetic_page)
     reference = extract_batch([prepare(it.source, name=it.name) for it in items], model=tiny_model)
     calls = []
-    real = batch.extract_batch
-    monkeypatch.setattr(batch, "extract_batch", lambda pages, **k: calls.append(len(pages)) or real(pages, **k))
-    monkeypatch.setattr(batch, "SCORE_BLOCKS", len(reference[0].blocks) + 1)  # one page per call
+    real = Model.score
+    monkeypatch.setattr(Model, "score", lambda self, X, *a, **k: calls.append(len(X)) or real(self, X, *a, **k))
+    monkeypatch.setattr(predict, "SCORE_BLOCKS", len(reference[0].blocks) + 1)  # one page per call
     _same(list(run_batch(items, BatchOptions(model=tiny_model, chunk_size=4))), reference)
-    assert calls and max(calls) == 1
+    assert calls and max(calls) <= max(len(r.blocks) for r in reference)
+
+
+def test_a_sites_pages_in_one_chunk_are_checked_together_however_they_are_scored(synthetic_page, tiny_model,
+                                                                                 monkeypatch):
+    """What a site's pages say of each other (the median kept ratio, `checks.site_checks`)
+    is taken over the pages scored together: a chunk, never where a LightGBM call ends."""
+    import blockclf.batch as batch
+    import blockclf.predict as predict
+    from blockclf.checks import SITE_MIN_PAGES
+
+    items = _items(synthetic_page, sites=(8,), per_site=SITE_MIN_PAGES)
+    monkeypatch.setattr(batch, "BATCH_CHUNKS", 1)  # the batch is one chunk
+    opts = BatchOptions(model=tiny_model)
+    whole = list(run_batch(items, opts))
+    assert all("site_median_kept_ratio" in o.result.stats for o in whole)
+    monkeypatch.setattr(predict, "SCORE_BLOCKS", 1)  # one page a LightGBM call
+    apart = list(run_batch(items, opts))
+    assert [o.result.stats for o in apart] == [o.result.stats for o in whole]
+    assert [o.result.warnings for o in apart] == [o.result.warnings for o in whole]
 
 
 def test_without_site_evidence_each_page_stands_alone(synthetic_page, tiny_model):
