@@ -6,8 +6,9 @@ parsed page would make memory grow with the batch. A batch therefore runs in two
 1. a light pass parses and segments each page and keeps its site and `block_keys` (16 bytes
    per block), then `batch_repetition` turns them into per-page repetition evidence, exactly
    as `extract_batch` would over the whole batch (a page is never evidence for itself);
-2. the scoring pass takes the pages in chunks, in input order, and scores each chunk with
-   one LightGBM call, handing it the evidence from pass 1.
+2. the scoring pass takes the pages in chunks, in input order, and scores each chunk as one
+   batch (a LightGBM call per `blockclf.predict.SCORE_BLOCKS` blocks), handing it the
+   evidence from pass 1.
 
 Pass 1 keeps each segmented page for pass 2. The process that read it holds it as it is,
 and pass 2 sends the page's scoring back to that process, while a quarter of

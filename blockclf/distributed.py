@@ -7,7 +7,7 @@ Beyond one machine blockclf uses an existing engine rather than its own. The two
 2. the keyed pages are grouped by site (``Bag.groupby``) and each group gets its repetition
    evidence from `site_evidence`, and its pages the title parts they share
    (`headline.site_titles`), exactly as one `extract_batch` over all pages would give;
-3. the pages are scored partition by partition with `score_chunk`, one LightGBM call each.
+3. the pages are scored partition by partition with `score_chunk`, each decided as one batch.
 
 Results come back to the client in input order, partition by partition as they are ready
 (`iter_dask`), each already passed through

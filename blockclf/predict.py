@@ -4,7 +4,7 @@ The favor mode picks the threshold stored in the model (``balanced``: best F1 on
 sites; ``precision`` and ``recall``: aimed at mean page precision 0.95 and recall 0.97, see
 `blockclf.thresholds`); a raw ``threshold`` overrides it. In a batch,
 pages of the same site are profiled together so that each page gets cross-page repetition
-evidence from the others, and all pages go through one LightGBM call.
+evidence from the others, and are scored a run of blocks at a time (`SCORE_BLOCKS`).
 """
 
 from __future__ import annotations
