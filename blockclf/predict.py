@@ -258,11 +258,12 @@ SCORE_BLOCKS = 4_000
 
 
 def score_runs(pages: Sequence[Page], limit: int) -> Iterator[list[int]]:
-    """Indices of ``pages`` in runs of at most ``limit`` blocks (a larger page runs alone)."""
+    """Indices of ``pages`` in runs of at most ``limit`` blocks (a larger page runs alone); a
+    page's hidden blocks are scored on their own, page by page, and count for nothing here."""
     run: list[int] = []
     size = 0
     for i, page in enumerate(pages):
-        n = len(page.blocks) + len(page.hidden)
+        n = len(page.blocks)
         if run and size + n > limit:
             yield run
             run, size = [], 0
