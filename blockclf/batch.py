@@ -511,8 +511,7 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
             plans.append((done, bool(todo)))
             if todo:  # to the worker that holds its pages (chunks are cut the same in both passes); a
                 # chunk whose pages all come back packed (or are read again) to whichever is free
-                held = [reads[idx[j]] for j in todo if reads[idx[j]].held] if reads is not None else []
-                slot = held[0].slot if held else None
+                slot = next((reads[idx[j]].slot for j in todo if reads[idx[j]].held), None) if reads is not None else None
                 yield slot, ([chunk[j] for j in todo], opts,
                              [evidence[idx[j]] for j in todo] if evidence is not None else None,
                              [known(idx[j]) for j in todo],
