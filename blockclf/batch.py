@@ -511,7 +511,8 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
             plans.append((done, bool(todo)))
             if todo:  # to the worker that holds its pages (chunks are cut the same in both passes); a
                 # chunk whose pages all come back packed (or are read again) to whichever is free
-                slot = next((reads[idx[j]].slot for j in todo if reads[idx[j]].held), None) if reads is not None else None
+                held = (reads[idx[j]] for j in todo if reads[idx[j]].held) if reads is not None else iter(())
+                slot = next((r.slot for r in held), None)
                 yield slot, ([chunk[j] for j in todo], opts,
                              [evidence[idx[j]] for j in todo] if evidence is not None else None,
                              [known(idx[j]) for j in todo],
