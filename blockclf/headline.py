@@ -2,7 +2,8 @@
 Web APIs | MDN"`` → ``"Using the Fetch API"``). A title part that matches the page's ``<h1>``
 wins; otherwise parts naming the site (its site name or domain) are dropped; a page with no
 ``<h1>`` to say which part is the headline takes the leading parts that a heading or a bold
-line says (`lead_heading`)."""
+line says (`lead_heading`). A page with no title, ``<h1>`` or metadata headline at all takes the
+heading just above its prose (`prose_headline`)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from lxml import etree
 
 from .block import Block
 from .data import host_domain
-from .metatext import ICON_CHARS, clean_value, token_overlap
+from .metatext import ICON_CHARS, clean_value, parse_date, token_overlap
 from .metrics import tokens
 from .words import WORD, title_parts, title_words
 
 __all__ = ["H1_BLOCKS", "MAX_LOGO_WORDS", "SITE_TITLE_MIN_OTHERS", "best_title_run", "clean_title", "h1_headline",
-           "h1_texts", "lead_heading", "linked_h1", "names_site", "site_free_headline", "site_like",
+           "h1_texts", "lead_heading", "linked_h1", "names_site", "prose_headline",
+           "site_free_headline", "site_like",
            "site_title_parts", "site_titles", "without_site_parts"]
 
 #: an <h1> of at most this many words that is not the headline may be the site's logo
@@ -249,6 +251,65 @@ def lead_heading(title: str, blocks: Sequence[Block], sitename: str | None, doma
         if found and tokens(found) == tokens(b.text):
             return found
     return None
+
+
+#: a class or id that names its element the headline ("article_headline", "storyTitle",
+#: "entry-title", "contentheading"), not a "subheadline"; a plain "title" names as often a box's
+#: or a link's
+_MARKED_HEADLINE = re.compile(r"(?<!sub)headline|(?:article|story|entry|post|news|content|page)[-_ ]?"
+                              r"(?:title|heading|header)(?![a-z])", re.IGNORECASE)
+#: the first paragraph of prose: at least this many words, at most a quarter of its text linked
+_PROSE_WORDS = 30
+#: how many blocks above that paragraph a headline is looked for, and its most words
+_PROSE_REACH = 8
+_HEADLINE_WORDS = 20
+#: a byline ("By Jane Roe"), a label ("Summary:"): no headline
+_NOT_HEADLINE = re.compile(r"(?i:by)\b|.*:$")
+
+
+def _marked(tree: etree._ElementTree, path: str, text: str) -> int:
+    """How the element at ``path`` (or a parent holding nothing more than ``text``, up to two
+    levels up) marks itself as the headline: 0 by microdata's ``itemprop="headline"``, 1 by a
+    class or id (`_MARKED_HEADLINE`), -1 not at all."""
+    try:
+        found = tree.xpath(path)
+    except etree.XPathError:  # a block of no element of its own
+        return -1
+    el = found[0] if isinstance(found, list) and found and isinstance(found[0], etree._Element) else None
+    for _ in range(3):
+        if el is None or " ".join(" ".join(el.itertext()).split()) != text:
+            break
+        if "headline" in (el.get("itemprop") or "").lower():
+            return 0
+        if _MARKED_HEADLINE.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
+            return 1
+        el = el.getparent()
+    return -1
+
+
+def prose_headline(blocks: Sequence[Block], root: etree._Element) -> str | None:
+    """The headline of a page that names none (no ``<title>``, no ``<h1>``, no metadata headline:
+    an archived body, a fragment of a page): the heading nearest above the page's first paragraph
+    of prose (`_PROSE_WORDS`), at most `_PROSE_REACH` blocks above it. An element that marks itself
+    as the headline (`_marked`) beats an ``<h2>``-``<h6>``; a link, a date, a byline and a label
+    are no headline, and a page with no prose has none to find."""
+    prose = next((i for i, b in enumerate(blocks)
+                  if len(b.text.split()) >= _PROSE_WORDS and 4 * b.link_chars < len(b.text)), None)
+    if prose is None:
+        return None
+    tree = root.getroottree()
+    best: tuple[int, str] | None = None  # how it is marked (the least wins), then the nearest
+    for b in blocks[max(0, prose - _PROSE_REACH):prose]:
+        text = " ".join(b.text.split())
+        if (2 * b.link_chars >= len(text) or not 2 <= len(text.split()) <= _HEADLINE_WORDS
+                or _NOT_HEADLINE.match(text) or parse_date(text)):
+            continue
+        how = _marked(tree, b.xpath, text)
+        if how < 0 and b.heading_level and len(text.split()) >= 3:
+            how = 2
+        if how >= 0 and (best is None or how <= best[0]):
+            best = (how, text)
+    return best[1] if best else None
 
 
 def _first_word(text: str) -> str | None:

@@ -55,6 +55,7 @@ from .headline import (
     lead_heading,
     linked_h1,
     names_site,
+    prose_headline,
     site_like,
 )
 from .html import Document, join_url
@@ -572,6 +573,8 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         published = in_url  # a stamp of when the page was made or changed, not of when it was published
     if title is None and h1:
         title = h1[0]
+    if title is None:  # no title, <h1> nor metadata headline: the heading above the prose
+        title = prose_headline(blocks, doc.root)
 
     description = ld.get("description") or _first_meta(metas, _DESC_KEYS)
     tags = ld.get("tags") or jsonld_terms(metas.get("article:tag", [])) or jsonld_terms(_first_meta(metas, ("keywords",

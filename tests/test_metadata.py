@@ -313,6 +313,37 @@ def test_headline_set_in_a_lesser_heading_or_in_bold_when_no_h1_says_it():
     assert meta_of(page(body=h1, title=title)).title == "Plane's engines 'failed to respond' | UK Latest"
 
 
+def untitled(body: str) -> bytes:
+    """A page with no <title>, no <h1> and no metadata: an archived body, a fragment."""
+    return f"<html><body><div><a href='/'>Home</a> <a href='/news'>News</a></div>{body}<p>{PROSE * 2}</p></body></html>".encode()
+
+
+def test_a_page_that_names_no_headline_takes_the_heading_above_its_prose():
+    """No title, <h1> or metadata: the headline is the heading nearest above the first paragraph
+    of prose, an element marked as the headline (class, id, microdata) before a plain heading,
+    and never a date, a byline or a label."""
+    assert meta_of(untitled("<h2>Rams pay penalty for squandered chance</h2>")).title == (
+        "Rams pay penalty for squandered chance")
+    marked = ('<span class="mainheadline">Loads of laughs in the city this week</span><p>Shop now</p>'
+              '<div class="article_headline"><b>Slammer for Rammer</b></div><p>Fri, January 18, 2008</p>'
+              "<h3>Judge sets example in handing out sentence</h3><p>By CP</p>")
+    assert meta_of(untitled(marked)).title == "Slammer for Rammer"
+    micro = '<div itemprop="headline">Budget talks stall again</div><h2>The library asks for more staff</h2>'
+    assert meta_of(untitled(micro)).title == "Budget talks stall again"
+    sub = '<h2>Budget talks stall again</h2><div class="subheadline">The library asks for more staff</div>'
+    assert meta_of(untitled(sub)).title == "Budget talks stall again"  # a deck names itself no headline
+    for body in ("<h2>January 18, 2008</h2>", "<h2>By Jane Roe and Sam Poe</h2>", "<h2>What the committee said:</h2>",
+                 "<h2>News</h2>",  # a word or two is as often a section's name
+                 '<h2><a href="/other">Another story on this site</a></h2>'):
+        assert meta_of(untitled(body)).title is None, body
+    far = "<h2>Most read stories this week</h2>" + "<p>A short line.</p>" * 9
+    assert meta_of(untitled(far)).title is None  # too far above the prose to be its headline
+    no_prose = b"<html><body><h2>Rams pay penalty for squandered chance</h2><p>Short.</p></body></html>"
+    assert meta_of(no_prose).title is None
+    # a page that has a <title> keeps it
+    assert meta_of(page(body="<h2>Rams pay penalty for squandered chance</h2>")).title == "Budget talks | Town News"
+
+
 def test_headline_set_as_a_plain_line_when_no_heading_says_it():
     """Portals write the headline in a styled ``<div>``, no heading and no bold: an unlinked line
     that says the title's leading parts (four words or more) is the headline; a short one is
