@@ -3,7 +3,8 @@ Web APIs | MDN"`` → ``"Using the Fetch API"``). A title part that matches the 
 wins; otherwise parts naming the site (its site name or domain) are dropped; a page with no
 ``<h1>`` to say which part is the headline takes the leading parts that a heading or a bold
 line says (`lead_heading`). A page with no title, ``<h1>`` or metadata headline at all takes the
-line above its prose that marks itself as the headline (`prose_headline`)."""
+line above its prose that marks itself as the headline, or the heading there that is its first
+(`prose_headline`)."""
 
 from __future__ import annotations
 
@@ -291,24 +292,36 @@ def prose_headline(blocks: Sequence[Block], root: etree._Element) -> str | None:
     """The headline of a page that names none (no ``<title>``, no ``<h1>``, no metadata headline:
     an archived body, a fragment of a page): the line nearest above the page's first paragraph
     of prose (`_PROSE_WORDS`), at most `_PROSE_REACH` blocks above it, that marks itself as the
-    headline (`_marked`; microdata first). A plain ``<h2>``-``<h6>`` there is as often a
-    section's heading or a deck, and is not taken; a link, a date, a byline and a label are no
-    headline, and a page with no prose has none to find."""
+    headline (`_marked`; microdata first); failing one, the heading nearest above that paragraph
+    when it is the page's first heading and of its highest rank (a later or a lesser one is as
+    often a section's heading or a deck). A link, a date, a byline and a label are no headline,
+    and a page with no prose has none to find."""
     prose = next((i for i, b in enumerate(blocks)
                   if len(b.text.split()) >= _PROSE_WORDS and 4 * b.link_chars < len(b.text)), None)
     if prose is None:
         return None
     tree = root.getroottree()
     best: tuple[int, str] | None = None  # how it is marked (microdata wins), then the nearest
-    for b in blocks[max(0, prose - _PROSE_REACH):prose]:
+    heading: tuple[int, str] | None = None  # the heading nearest above the prose, if one may be the headline
+    for i in range(prose - 1, max(0, prose - _PROSE_REACH) - 1, -1):
+        b = blocks[i]
         text = " ".join(b.text.split())
-        if (2 * b.link_chars >= len(text) or not 2 <= len(text.split()) <= _HEADLINE_WORDS
-                or _NOT_HEADLINE.match(text) or parse_date(text)):
+        fit = not (2 * b.link_chars >= len(text) or not 2 <= len(text.split()) <= _HEADLINE_WORDS
+                   or _NOT_HEADLINE.match(text) or parse_date(text))
+        if b.heading_level and heading is None:
+            heading = (i, text) if fit and len(text.split()) >= 3 else (i, "")
+        if not fit:
             continue
         how = _marked(tree, b.xpath, text)
-        if how >= 0 and (best is None or how <= best[0]):
+        if how >= 0 and (best is None or how < best[0]):
             best = (how, text)
-    return best[1] if best else None
+    if best is not None:
+        return best[1]
+    if heading is None or not heading[1]:
+        return None
+    levels = [(i, b.heading_level) for i, b in enumerate(blocks) if b.heading_level]
+    first, level = levels[0]
+    return heading[1] if first == heading[0] and level == min(lv for _, lv in levels) else None
 
 
 def _first_word(text: str) -> str | None:

@@ -320,11 +320,17 @@ def untitled(body: str) -> bytes:
 
 def test_a_page_that_names_no_headline_takes_the_marked_line_above_its_prose():
     """No title, <h1> or metadata: the headline is the line nearest above the first paragraph
-    of prose that marks itself as the headline (microdata first, then a class or id); a plain
-    heading there is as often a section's, and a date, a byline or a label is never one."""
+    of prose that marks itself as the headline (microdata first, then a class or id), else the
+    page's first heading there; a date, a byline or a label is never one."""
     assert meta_of(untitled('<div class="storyheader">Rams pay penalty for squandered chance</div>')).title == (
         "Rams pay penalty for squandered chance")
-    assert meta_of(untitled("<h2>Rams pay penalty for squandered chance</h2>")).title is None
+    # a plain heading only when it is the page's first and of its highest rank: a later or a lesser
+    # one is as often a section's heading or a deck
+    assert meta_of(untitled("<h2>Rams pay penalty for squandered chance</h2>")).title == (
+        "Rams pay penalty for squandered chance")
+    assert meta_of(untitled("<h2>Top stories from the league</h2><p>Scores</p><h2>Rams pay penalty for it</h2>")).title is None
+    assert meta_of(untitled("<h2>Top stories from the league</h2>" + "<p>A line.</p>" * 9
+                            + "<h3>Rams pay penalty for it</h3>")).title is None
     marked = ('<span class="mainheadline">Loads of laughs in the city this week</span><p>Shop now</p>'
               '<div class="article_headline"><b>Slammer for Rammer</b></div><p>Fri, January 18, 2008</p>'
               "<h3>Judge sets example in handing out sentence</h3><p>By CP</p>")
