@@ -264,6 +264,8 @@ _PROSE_WORDS = 30
 #: how many blocks above that paragraph a headline is looked for, and its most words
 _PROSE_REACH = 8
 _HEADLINE_WORDS = 20
+#: the most child elements of an element read for its marks (`_marked`)
+_MARK_CHILDREN = 8
 #: a byline ("By Jane Roe"), a label ("Summary:"): no headline
 _NOT_HEADLINE = re.compile(r"(?i:by)\b|.*:$")
 
@@ -271,14 +273,15 @@ _NOT_HEADLINE = re.compile(r"(?i:by)\b|.*:$")
 def _marked(tree: etree._ElementTree, path: str, text: str) -> int:
     """How the element at ``path`` (or a parent holding nothing more than ``text``, up to two
     levels up) marks itself as the headline: 0 by microdata's ``itemprop="headline"``, 1 by a
-    class or id (`_MARKED_HEADLINE`), -1 not at all."""
+    class or id (`_MARKED_HEADLINE`), -1 not at all. An element of more than `_MARK_CHILDREN`
+    children holds more than a headline, and is not read."""
     try:
         found = tree.xpath(path)
     except etree.XPathError:  # a block of no element of its own
         return -1
     el = found[0] if isinstance(found, list) and found and isinstance(found[0], etree._Element) else None
     for _ in range(3):
-        if el is None or " ".join(" ".join(el.itertext()).split()) != text:
+        if el is None or len(el) > _MARK_CHILDREN or " ".join(" ".join(el.itertext()).split()) != text:
             break
         if "headline" in (el.get("itemprop") or "").lower():
             return 0

@@ -573,7 +573,7 @@ def _page_metadata(doc: Document, blocks: Sequence[Block], url: str | None) -> M
         published = in_url  # a stamp of when the page was made or changed, not of when it was published
     if title is None and h1:
         title = h1[0]
-    if title is None:  # no title, <h1> nor metadata headline: the heading above the prose
+    if title is None:  # no title, <h1> nor metadata headline: the line above the prose that says it
         title = prose_headline(blocks, doc.root)
 
     description = ld.get("description") or _first_meta(metas, _DESC_KEYS)
