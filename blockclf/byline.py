@@ -18,7 +18,8 @@ from .metatext import OTHER_DATE_WORDS, clean_value, is_url, parse_date, token_o
 
 __all__ = ["BY_BLOCKS_AFTER_H1", "COMMENT_LEVELS", "DATED_BYLINE_MAX_CHARS", "DATELINE_AFTER", "DATELINE_BEFORE",
            "DATELINE_MAX_CHARS", "JOB_WORDS", "MAX_BY_LINKS", "NEAR_HEADLINE_LEVELS", "NEAR_HEADLINE_MAX_ELEMENTS",
-           "author_text", "by_line_author", "byline_author", "dateline", "headline_block", "is_handle", "linked_author",
+           "author_text", "by_line_author", "byline_author", "dateline", "headline_block", "is_dateline", "is_handle",
+           "linked_author",
            "looks_like_name", "near_fields", "near_headline"]
 
 #: how many levels above the first <h1> the headline's surroundings reach (its header, its article)
@@ -660,6 +661,17 @@ DATELINE_BEFORE, DATELINE_AFTER = 2, 5
 #: "Posted : Sat, 29 Dec 2007 06:23:36 GMT"); a caption or a sentence that names a day does not
 _DATELINE_REST = re.compile(rf"(?:{_DATE_MARKS}|{_WEEKDAYS}|{_CLOCK_WORDS}|(?:published|posted|updated|last|first|"
                             rf"originally|created|modified|date|filed)(?!\w))*", re.IGNORECASE)
+
+
+def is_dateline(text: str) -> bool:
+    """Whether ``text`` is a date with at most a label, a weekday and a time beside it ("Last
+    Updated: Oct 29, 2012 9:03 AM ET"): a line that says when, not what."""
+    if len(text) > DATELINE_MAX_CHARS:
+        return False
+    m = _TEXT_DATE.search(text)
+    return m is not None and _DATELINE_REST.fullmatch(text[:m.start()] + " " + text[m.end():]) is not None
+
+
 #: a byline that gives the date beside the name is a dateline too, up to this length: "By Joel
 #: Hruska on August 8, 2012 at 12:56 pm", "Posted by Shari August 9th, 2012 | 0 Comments »",
 #: "Published August 7, 2023 by Nicole Burke"

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from lxml import etree
 
 from .block import Block
+from .byline import is_dateline
 from .data import host_domain
 from .metatext import ICON_CHARS, clean_value, parse_date, token_overlap
 from .metrics import tokens
@@ -310,7 +311,7 @@ def prose_headline(blocks: Sequence[Block], root: etree._Element) -> str | None:
         b = blocks[i]
         text = " ".join(b.text.split())
         fit = not (2 * b.link_chars >= len(text) or not 2 <= len(text.split()) <= _HEADLINE_WORDS
-                   or _NOT_HEADLINE.match(text) or parse_date(text))
+                   or _NOT_HEADLINE.match(text) or parse_date(text) or is_dateline(text))
         if b.heading_level and heading is None:
             heading = (i, text) if fit and len(text.split()) >= 3 else (i, "")
         if not fit:

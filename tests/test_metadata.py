@@ -339,7 +339,8 @@ def test_a_page_that_names_no_headline_takes_the_marked_line_above_its_prose():
     assert meta_of(untitled(micro)).title == "Budget talks stall again"
     sub = '<div class="entry-title">Budget talks stall again</div><div class="subheadline">The library asks more</div>'
     assert meta_of(untitled(sub)).title == "Budget talks stall again"  # a deck names itself no headline
-    for text in ("January 18, 2008", "By Jane Roe and Sam Poe", "What the committee said:", "News"):
+    for text in ("January 18, 2008", "By Jane Roe and Sam Poe", "What the committee said:", "News",
+                 "Updated: Aug 21, 2025", "Posted on Monday, March 3, 2014 at 10:15 am"):  # datelines say when
         assert meta_of(untitled(f'<div class="headline">{text}</div>')).title is None, text
     assert meta_of(untitled('<div class="headline"><a href="/other">Another story on this site</a></div>')).title is None
     far = '<div class="headline">Most read stories this week</div>' + "<p>A short line.</p>" * 9
