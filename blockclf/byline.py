@@ -666,10 +666,14 @@ _DATELINE_REST = re.compile(rf"(?:{_DATE_MARKS}|{_WEEKDAYS}|{_CLOCK_WORDS}|(?:pu
 def is_dateline(text: str) -> bool:
     """Whether ``text`` is a date with at most a label, a weekday and a time beside it ("Last
     Updated: Oct 29, 2012 9:03 AM ET"): a line that says when, not what."""
-    if len(text) > DATELINE_MAX_CHARS:
-        return False
-    m = _TEXT_DATE.search(text)
-    return m is not None and _DATELINE_REST.fullmatch(text[:m.start()] + " " + text[m.end():]) is not None
+    return _date_alone(text, _TEXT_DATE.search(text))
+
+
+def _date_alone(text: str, date: re.Match[str] | None) -> bool:
+    """Whether ``text``, short, holds nothing but its ``date`` (found in it), a label, a weekday
+    and a time (`_DATELINE_REST`)."""
+    return (date is not None and len(text) <= DATELINE_MAX_CHARS
+            and _DATELINE_REST.fullmatch(text[:date.start()] + " " + text[date.end():]) is not None)
 
 
 #: a byline that gives the date beside the name is a dateline too, up to this length: "By Joel
@@ -725,8 +729,7 @@ def dateline(blocks: Sequence[Block], headline: str | None) -> tuple[str | None,
         m = _TEXT_DATE.search(text)
         if m is None:
             continue
-        alone = len(text) <= DATELINE_MAX_CHARS and _DATELINE_REST.fullmatch(text[:m.start()] + " " + text[m.end():])
-        if not (alone or _BYLINE_WORD.search(text)):
+        if not (_date_alone(text, m) or _BYLINE_WORD.search(text)):
             continue
         published, modified = _written_dates(text)
         if published or modified:
