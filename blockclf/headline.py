@@ -306,26 +306,24 @@ def prose_headline(blocks: Sequence[Block], root: etree._Element) -> str | None:
         return None
     tree = root.getroottree()
     best: tuple[int, str] | None = None  # how it is marked (microdata wins), then the nearest
-    heading: tuple[int, str] | None = None  # the heading nearest above the prose, if one may be the headline
+    heading: int | None = None  # the heading nearest above the prose
+    plain: str | None = None  # its text, if it may be the headline
     for i in range(prose - 1, max(0, prose - _PROSE_REACH) - 1, -1):
         b = blocks[i]
         text = " ".join(b.text.split())
         fit = not (2 * b.link_chars >= len(text) or not 2 <= len(text.split()) <= _HEADLINE_WORDS
                    or _NOT_HEADLINE.match(text) or parse_date(text) or is_dateline(text))
         if b.heading_level and heading is None:
-            heading = (i, text) if fit and len(text.split()) >= 3 else (i, "")
-        if not fit:
-            continue
-        how = _marked(tree, b.xpath, text)
-        if how >= 0 and (best is None or how < best[0]):
+            heading, plain = i, text if fit and len(text.split()) >= 3 else None
+        if fit and (how := _marked(tree, b.xpath, text)) >= 0 and (best is None or how < best[0]):
             best = (how, text)
     if best is not None:
         return best[1]
-    if heading is None or not heading[1]:
+    if plain is None:
         return None
-    levels = [(i, b.heading_level) for i, b in enumerate(blocks) if b.heading_level]
-    first, level = levels[0]
-    return heading[1] if first == heading[0] and level == min(lv for _, lv in levels) else None
+    first = next(i for i, b in enumerate(blocks) if b.heading_level)
+    top = min(b.heading_level for b in blocks if b.heading_level)
+    return plain if first == heading and blocks[heading].heading_level == top else None
 
 
 def _first_word(text: str) -> str | None:
