@@ -6,8 +6,9 @@ table indexed like the block list, predictions become fields of the result.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
-from typing import TypeVar
+from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
+from types import FunctionType
+from typing import Any, TypeVar
 
 _T = TypeVar("_T")
 
@@ -15,11 +16,14 @@ _T = TypeVar("_T")
 def _quick_init(cls: type[_T]) -> type[_T]:
     """``cls`` with an ``__init__`` that sets its slots through their own setters.
 
-    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, which
-    for a record of 23 fields took 1.9 µs; the segmenter makes a few hundred a page (a tenth
-    of its time). Setting each slot through its descriptor takes half that. The signature,
-    the defaults (all immutable), equality and the refusal to change a field after
-    construction are the dataclass's own.
+    Where `Block` is compiled (an installed package), its own ``__init__`` writes each field
+    straight into the record, past the ``__setattr__`` that refuses a change, in a tenth of a
+    microsecond. As plain Python (an editable install, or where nothing could be compiled) that
+    ``__init__`` would meet the refusal, and a frozen dataclass's, which sets each field
+    through ``object.__setattr__``, took 1.9 µs for a record of 23 fields; the segmenter makes a
+    few hundred a page (a tenth of its time). Setting each slot through its descriptor takes
+    half that. The signature, the defaults (all immutable), equality and the refusal to change
+    a field after construction are the class's own.
     """
     params, body, names = [], [], {}
     for f in fields(cls):  # type: ignore[arg-type]
@@ -37,10 +41,16 @@ def _quick_init(cls: type[_T]) -> type[_T]:
     return cls
 
 
-@_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class Block:
     """A run of visible text between two block boundaries, with where it sat in the page.
+
+    A frozen record: a field cannot be set or deleted once it is built (`FrozenInstanceError`),
+    and two blocks of the same fields are equal and hash alike. It is a dataclass
+    (`dataclasses.fields`, `dataclasses.replace`) whose ``__init__`` and refusals are written
+    out, so that the installed package compiles it to a native record that the compiled
+    segmenter builds, and the compiled stages after it read, without a Python call (the
+    command takes about 4% less time: benchmarks/README.md).
 
     Attributes:
         index: position in document order (0-based, dense).
@@ -121,7 +131,55 @@ class Block:
     gap: bool = False
     rules: tuple[str, ...] = ()
 
+    def __init__(self, index: int, text: str, tag: str, xpath: str, depth: int, heading_path: tuple[str, ...] = (),
+                 heading_level: int = 0, list_depth: int = 0, table_depth: int = 0, link_chars: int = 0,
+                 n_links: int = 0, markup_bytes: int = 0, tokens: tuple[str, ...] = (), ancestors: tuple[str, ...] = (),
+                 starts_element: bool = True, hidden: bool = False, rich: str | None = None, lang: str = "",
+                 number: int = 0, colspan: int = 1, column: int = 0, consent: bool = False, notice: bool = False,
+                 images: str | None = None, gap: bool = False, rules: tuple[str, ...] = ()) -> None:
+        self.index = index
+        self.text = text
+        self.tag = tag
+        self.xpath = xpath
+        self.depth = depth
+        self.heading_path = heading_path
+        self.heading_level = heading_level
+        self.list_depth = list_depth
+        self.table_depth = table_depth
+        self.link_chars = link_chars
+        self.n_links = n_links
+        self.markup_bytes = markup_bytes
+        self.tokens = tokens
+        self.ancestors = ancestors
+        self.starts_element = starts_element
+        self.hidden = hidden
+        self.rich = rich
+        self.lang = lang
+        self.number = number
+        self.colspan = colspan
+        self.column = column
+        self.consent = consent
+        self.notice = notice
+        self.images = images
+        self.gap = gap
+        self.rules = rules
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[Block], tuple[Any, ...]]:
+        """Pickled as its fields, rebuilt through ``__init__`` (unpickling that sets them one by
+        one would be refused)."""
+        return (Block, tuple(getattr(self, f.name) for f in fields(self)))
+
     @property
     def parent_xpath(self) -> str:
         """Element path of the block element's parent (the block's container)."""
         return self.xpath.rsplit("/", 1)[0]
+
+
+if isinstance(vars(Block)["__init__"], FunctionType):  # plain Python: the written __init__ would be refused
+    _quick_init(Block)

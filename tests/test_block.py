@@ -14,8 +14,12 @@ def test_block_is_frozen_and_slotted():
     b = Block(index=0, text="hello", tag="p", xpath="/html/body/div/p[2]", depth=3)
     with pytest.raises(dataclasses.FrozenInstanceError):
         b.text = "changed"  # type: ignore[misc]
-    assert not hasattr(b, "__dict__")
-    assert "text" in Block.__slots__
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del b.text
+    assert not hasattr(b, "__dict__")  # no field can be added either: its fields are all it holds
+    with pytest.raises(AttributeError):
+        b.colour = "red"  # type: ignore[attr-defined]
+    assert b.text == "hello"
 
 
 def test_defaults_and_parent_xpath():

@@ -28,18 +28,28 @@ from test_quality_floor import BENCH
 import blockclf.features
 from blockclf.data import read_index
 
-#: run in the child: compare the installed compiled module with its installed source
-CHILD = r"""
-import dataclasses, gzip, importlib.util, json, sys
+
+def _installed(module: str) -> str:
+    """The start of a child's code: the installed ``blockclf.<module>`` as ``compiled`` and its
+    Python source installed beside it as ``source``; a module that is not compiled says so
+    and ends the child."""
+    return f"""
+import importlib.util, json, sys
 from pathlib import Path
-import blockclf.segment
-compiled = sys.modules["blockclf.segment"]
+import blockclf.{module}
+compiled = sys.modules["blockclf.{module}"]
 if not compiled.__file__.endswith((".so", ".pyd")):
-    print(json.dumps({"compiled": False, "file": compiled.__file__}))
+    print(json.dumps({{"compiled": False, "file": compiled.__file__}}))
     raise SystemExit(0)
-spec = importlib.util.spec_from_file_location("blockclf._segment_source", Path(compiled.__file__).with_name("segment.py"))
-source = importlib.util.module_from_spec(spec)
+spec = importlib.util.spec_from_file_location("blockclf._{module}_source", Path(compiled.__file__).with_name("{module}.py"))
+source = sys.modules[spec.name] = importlib.util.module_from_spec(spec)  # where pickle finds what it defines
 spec.loader.exec_module(source)
+"""
+
+
+#: run in the child: compare the installed compiled module with its installed source
+CHILD = _installed("segment") + r"""
+import dataclasses, gzip
 from blockclf.html import PageError, parse
 differ, pages, blocks = [], 0, 0
 for name in sys.argv[1:]:
@@ -57,6 +67,30 @@ for name in sys.argv[1:]:
     if got[0] != got[1]:
         differ.append(name)
 print(json.dumps({"compiled": True, "pages": pages, "blocks": blocks, "differ": differ}))
+"""
+
+#: run in the child: the installed `Block` record, compiled, against its installed source
+BLOCK_CHILD = _installed("block") + r"""
+import copy, dataclasses, pickle
+values = [7, "t", "td", "/html/body/table/tr/td[2]", 5, ("H",), 2, 1, 1, 3, 1, 90, ("c",), ("html", "td"), False, True,
+          "<b>t</b>", "py", 4, 2, 3, True, True, '<img src="a.jpg" alt="">', True, ("/html/body",)]
+records = {}
+for name, module in (("native", compiled), ("source", source)):
+    cls = module.Block
+    b, few = cls(*values), cls(0, "x", "p", "/html/body/p", 2)
+    refused = []
+    for change in (lambda: setattr(b, "text", "u"), lambda: delattr(b, "text"), lambda: setattr(b, "colour", 1)):
+        try:
+            change()
+        except AttributeError as exc:
+            refused.append(type(exc).__name__)
+    records[name] = {"fields": [f.name for f in dataclasses.fields(cls)], "values": [getattr(b, f) for f in cls.__match_args__],
+                 "defaults": dataclasses.astuple(few), "repr": repr(b), "hash": hash(b) == hash(cls(*values)),
+                 "equal": b == cls(*values) and b != few, "refused": refused, "dict": hasattr(b, "__dict__"),
+                 "pickled": pickle.loads(pickle.dumps(b)) == b and copy.copy(b) == b == copy.deepcopy(b),
+                 "replaced": dataclasses.astuple(dataclasses.replace(b, text="u", index=1)),
+                 "parent": b.parent_xpath}
+print(json.dumps({"compiled": True, **records}))
 """
 
 #: constructs the segmenter handles apart: verbatim code, numbered and nested lists, table
@@ -165,6 +199,19 @@ def test_compiled_segmenter_matches_its_source(tmp_path: Path):
     assert out["blocks"] > 100
     assert out["differ"] == []
 
+
+def test_compiled_block_record_is_its_source_record(tmp_path: Path):
+    """The installed record, compiled to a native class, is the dataclass its source declares:
+    the same fields, defaults, equality, hash and repr, frozen (a field neither set nor deleted,
+    none added), picklable and copyable, rebuilt by `dataclasses.replace`."""
+    out = _child(BLOCK_CHILD, [], tmp_path)
+    if not out["compiled"]:
+        pytest.skip(f"the installed record is not compiled ({out['file']}): an editable or pure install")
+    assert out["compiled"] is True
+    assert out["native"] == out["source"]
+    assert out["source"]["refused"] == ["FrozenInstanceError", "FrozenInstanceError", "FrozenInstanceError"]
+    assert out["source"]["dict"] is False and out["source"]["pickled"] and out["source"]["hash"]
+    assert out["source"]["replaced"][:2] == [1, "u"] and out["source"]["values"][1] == "t"
 
 def test_compiled_modules_extract_what_their_source_extracts(tmp_path: Path):
     if blockclf.features.__file__.endswith((".so", ".pyd")):
