@@ -16,12 +16,11 @@ _T = TypeVar("_T")
 def _quick_init(cls: type[_T]) -> type[_T]:
     """``cls`` with an ``__init__`` that sets its slots through their own setters.
 
-    Where `Block` is compiled (an installed package), its own ``__init__`` writes each field
-    straight into the record, past the ``__setattr__`` that refuses a change, in a tenth of a
-    microsecond. As plain Python (an editable install, or where nothing could be compiled) that
-    ``__init__`` would meet the refusal, and a frozen dataclass's, which sets each field
-    through ``object.__setattr__``, took 1.9 µs for a record of 23 fields; the segmenter makes a
-    few hundred a page (a tenth of its time). Setting each slot through its descriptor takes
+    For the record as plain Python (an editable install, or where nothing could be compiled),
+    whose written ``__init__`` would meet its own refusal to change a field; compiled, that
+    ``__init__`` stores each field directly, in about a tenth of a microsecond. A frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__`` (1.9 µs for a
+    record of 23 fields; the segmenter makes a few hundred a page); a slot's own setter takes
     half that. The signature, the defaults (all immutable), equality and the refusal to change
     a field after construction are the class's own.
     """
