@@ -312,9 +312,16 @@ def score_chunk(items: Sequence[Item], opts: BatchOptions, evidence: Sequence[An
     return outcomes
 
 
-def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+def chunk_size(total: int, opts: BatchOptions) -> int:
+    """Pages a chunk of a batch of ``total`` items holds: about `BATCH_CHUNKS` chunks, each of
+    at most ``opts.chunk_size`` pages."""
+    return max(1, min(opts.chunk_size, -(-total // BATCH_CHUNKS)))
+
+
+def item_chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
     """The items in runs of at most ``size``, and of at most `CHUNK_SOURCE_BYTES` of sources
-    given as bytes or text (a file's path counts nothing), cut the same way on every pass."""
+    given as bytes or text (a file's path counts nothing), cut the same way on every pass (and
+    on a Dask cluster: `blockclf.distributed`), so that the same pages are decided together."""
     chunk: list[Item] = []
     held = 0
     for item in items:
@@ -387,8 +394,7 @@ def run_batch(items: Items, opts: BatchOptions | None = None, jobs: int = 1,
 
     total = None if callable(items) else len(items)
     if total is not None:  # many tasks, so that the workers finish together
-        size = max(1, min(opts.chunk_size, -(-total // BATCH_CHUNKS)))
-        opts = dataclasses.replace(opts, chunk_size=size)
+        opts = dataclasses.replace(opts, chunk_size=chunk_size(total, opts))
     if isinstance(opts.model, Model) and jobs > 1:
         log.info("a model object is sent to every worker; pass a model path to load it once per worker")
     workers = Workers(jobs, lost=_lost, alone_args=_alone_args)
@@ -425,7 +431,7 @@ def _read_sites(items: Iterable[Item], opts: BatchOptions, workers: Workers, pro
 
     def tasks() -> Iterator[tuple[int | None, tuple[Any, ...]]]:
         start = 0
-        for chunk in _chunks(items, opts.chunk_size):
+        for chunk in item_chunks(items, opts.chunk_size):
             if early:
                 names.append([it.name for it in chunk])
             # an outcome given at once is not compressed to wait (and opened here at once)
@@ -499,7 +505,7 @@ def _scored(items: Iterable[Item], opts: BatchOptions, evidence: list[Any] | Non
 
     def tasks() -> Iterator[tuple[int | None, tuple[Any, ...]]]:
         start = 0
-        for chunk in _chunks(items, opts.chunk_size):
+        for chunk in item_chunks(items, opts.chunk_size):
             idx = range(start, start + len(chunk))
             start += len(chunk)
             done: list[Outcome | None] = [None] * len(chunk)

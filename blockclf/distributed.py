@@ -7,7 +7,10 @@ Beyond one machine blockclf uses an existing engine rather than its own. The two
 2. the keyed pages are grouped by site (``Bag.groupby``) and each group gets its repetition
    evidence from `site_evidence`, and its pages the title parts they share
    (`headline.site_titles`), exactly as one `extract_batch` over all pages would give;
-3. the pages are scored partition by partition with `score_chunk`, each decided as one batch.
+3. the pages are scored partition by partition with `score_chunk`, each decided as one batch:
+   the partitions are cut as a local batch cuts its chunks (`blockclf.batch.item_chunks`), so
+   that the same pages are decided together and each page's outcome is the local one, what
+   its site's other pages say of it included (`checks.site_checks`).
 
 Results come back to the client in input order, partition by partition as they are ready
 (`iter_dask`), each already passed through
@@ -31,7 +34,7 @@ import logging
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .batch import BatchOptions, Item, Outcome, page_keys, score_chunk, site_evidence
+from .batch import BatchOptions, Item, Outcome, chunk_size, item_chunks, page_keys, score_chunk, site_evidence
 from .headline import site_titles
 from .html import PageError
 
@@ -100,7 +103,8 @@ def iter_dask(items: Sequence[Item], opts: BatchOptions | None = None, client: A
         with Client(client) as connected:
             yield from iter_dask(items, opts, connected, partition_size)
         return
-    size = partition_size or opts.chunk_size
+    # as `run_batch` cuts the same items, unless told otherwise
+    size = partition_size or chunk_size(len(items), opts)
     scheduler: dict[str, Any] = {"scheduler": client} if client is not None else {}
     indexed = list(enumerate(items))
     failed: dict[int, PageError] = {}
@@ -117,9 +121,13 @@ def iter_dask(items: Sequence[Item], opts: BatchOptions | None = None, client: A
         failed = dict(bad_rows)
         evidence = dict(rep_rows)
     # a page read only as evidence (`Item.evidence_only`) is scored nowhere and gives no outcome
-    triples = [(item, evidence.get(i), failed.get(i)) for i, item in indexed if not item.evidence_only]
+    chunks, start = [], 0
+    for cut in item_chunks(items, size):
+        part = [(item, evidence.get(i), failed.get(i)) for i, item in enumerate(cut, start) if not item.evidence_only]
+        start += len(cut)
+        if part:
+            chunks.append(part)
     del evidence, failed
-    chunks = [triples[start:start + size] for start in range(0, len(triples), size)]
     parts = [dask.delayed(_score_partition)(chunk, opts) for chunk in chunks]
     if client is None:  # the local scheduler: a few partitions at a time
         for start in range(0, len(parts), _LOCAL_WINDOW):

@@ -669,14 +669,14 @@ def test_a_title_part_that_a_sites_pages_share_leaves_their_headlines(synthetic_
 def test_chunks_of_pages_given_as_bytes_hold_a_bounded_size():
     # a WARC's records or a JSONL file's lines travel with their bytes: 64 of 150 KB and more,
     # a few chunks a worker under way, held a reading process at 480 MB
-    from blockclf.batch import CHUNK_SOURCE_BYTES, _chunks  # the cut itself: no batch shows it but in memory
+    from blockclf.batch import CHUNK_SOURCE_BYTES, item_chunks  # the cut itself: no batch shows it but in memory
 
     items = [Item(name=str(i), source=b"x" * (3 << 20)) for i in range(10)]
-    assert [len(c) for c in _chunks(items, 64)] == [3, 3, 3, 1] and CHUNK_SOURCE_BYTES <= 3 * (3 << 20)
+    assert [len(c) for c in item_chunks(items, 64)] == [3, 3, 3, 1] and CHUNK_SOURCE_BYTES <= 3 * (3 << 20)
     texts = [Item(name=str(i), source="y" * 1000) for i in range(130)]
-    assert [len(c) for c in _chunks(texts, 64)] == [64, 64, 2]
+    assert [len(c) for c in item_chunks(texts, 64)] == [64, 64, 2]
     paths = [Item(name=str(i), source=Path(f"{i}.html")) for i in range(100)]
-    assert [len(c) for c in _chunks(paths, 64)] == [64, 36]
+    assert [len(c) for c in item_chunks(paths, 64)] == [64, 36]
 
 
 @pytest.mark.parametrize("jobs,cache_bytes", [(1, 1 << 20), (2, 1 << 20), (1, 0)])

@@ -70,6 +70,28 @@ def test_cli_dask_writes_the_same_files(client, tmp_path, synthetic_page, tiny_m
     assert len(local) == 6 and local == remote
 
 
+def test_cli_dask_decides_the_pages_a_local_run_decides_together(client, tmp_path, synthetic_page, tiny_model_file):
+    """The pages scored together are those a local run scores together, so that what a site's
+    pages say of each other (its median kept ratio, the pages far under it) is the same: a
+    folder of 40 pages of two sites is cut into the same chunks on the cluster."""
+    import json
+
+    from blockclf.cli import main
+
+    pages = tmp_path / "in"
+    pages.mkdir()
+    for s in (8, 9):
+        for p in range(20):
+            (pages / f"s{s}p{p:02d}.html").write_text(synthetic_page(s, p).html, encoding="utf-8")
+    common = ["extract", str(pages), "--model", str(tiny_model_file), "--format", "json"]
+    assert main([*common, "-o", str(tmp_path / "local")]) == 0
+    assert main([*common, "-o", str(tmp_path / "dask"), "--dask", client.scheduler.address]) == 0
+    local = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "local").iterdir()}
+    remote = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "dask").iterdir()}
+    assert len(local) == 40
+    assert {n: d["stats"] for n, d in remote.items()} == {n: d["stats"] for n, d in local.items()}
+    assert local == remote
+
 def test_outcomes_come_partition_by_partition(client, synthetic_page, tiny_model):
     """Outcomes come lazily, in input order, and nothing of the batch is left on the cluster
     once they are read."""
