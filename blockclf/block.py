@@ -49,7 +49,9 @@ class Block:
     (`dataclasses.fields`, `dataclasses.replace`) whose ``__init__`` and refusals are written
     out, so that the installed package compiles it to a native record that the compiled
     segmenter builds, and the compiled stages after it read, without a Python call (the
-    command takes about 4% less time: benchmarks/README.md).
+    command takes about 4% less time: benchmarks/README.md). Compiled, it holds each field as
+    the type declared: another type (a list where a tuple is declared, a numpy integer for an
+    ``int``) is refused with `TypeError`, as the compiled stages refuse it.
 
     Attributes:
         index: position in document order (0-based, dense).
