@@ -81,7 +81,9 @@ def extract_dask(items: Sequence[Item], opts: BatchOptions | None = None, client
 
     ``client`` may be a ``distributed.Client`` or a scheduler address. Give ``opts.model``
     as a path (or None for the shipped model) so each worker loads it itself. `iter_dask`
-    gives the same outcomes as they are ready, without holding them all.
+    gives the same outcomes as they are ready, without holding them all. ``partition_size``:
+    pages a partition holds; by default those of a local batch's chunks (`batch.chunk_size`),
+    which gives the local outcomes, what a site's pages say of each other included.
     """
     return list(iter_dask(items, opts, client, partition_size))
 
