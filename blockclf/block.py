@@ -6,7 +6,9 @@ table indexed like the block list, predictions become fields of the result.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
+from operator import attrgetter
 from types import FunctionType
 from typing import Any, TypeVar
 
@@ -174,13 +176,16 @@ class Block:
     def __reduce__(self) -> tuple[type[Block], tuple[Any, ...]]:
         """Pickled as its fields, rebuilt through ``__init__`` (unpickling that sets them one by
         one would be refused)."""
-        return (Block, tuple(getattr(self, f.name) for f in fields(self)))
+        return (Block, field_values(self))
 
     @property
     def parent_xpath(self) -> str:
         """Element path of the block element's parent (the block's container)."""
         return self.xpath.rsplit("/", 1)[0]
 
+
+#: a block's fields in order, as ``__init__`` takes them
+field_values: Callable[[Block], tuple[Any, ...]] = attrgetter(*(f.name for f in fields(Block)))
 
 if isinstance(vars(Block)["__init__"], FunctionType):  # plain Python: the written __init__ would be refused
     _quick_init(Block)

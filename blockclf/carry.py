@@ -13,7 +13,6 @@ or its removal log, peaks no higher than its text.
 from __future__ import annotations
 
 import dataclasses
-import operator
 import pickle
 import sys
 import zlib
@@ -23,7 +22,6 @@ from typing import Any
 
 from lxml import etree
 
-from .block import Block
 from .result import Page
 
 __all__ = ["NO_TREE", "SQUEEZE_BYTES", "Held", "Squeezed", "held_size", "hold_page", "pack", "plain_size", "release",
@@ -36,26 +34,17 @@ NO_TREE = etree.Element("html")  # stands in for a dropped tree: scoring reads n
 SQUEEZE_BYTES = 2048
 
 
-_BLOCK_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(Block)))
-
-
 def pack(page: Page) -> bytes:
-    """A prepared page as compact bytes for pass 2 (its tree is left out: scoring reads none).
-
-    Blocks travel as tuples of their fields: pickling the records themselves costs twice
-    as much."""
+    """A prepared page as compact bytes for pass 2 (its tree is left out: scoring reads none);
+    its blocks travel as their fields (`Block.__reduce__`)."""
     # what is left of the page's time budget travels as `Page.budget_left`, which scoring reads
     doc = dataclasses.replace(page.doc, root=None, deadline=None)
-    light = dataclasses.replace(page, doc=doc, blocks=[], hidden=[])
-    state = (light, [_BLOCK_FIELDS(b) for b in page.blocks], [_BLOCK_FIELDS(b) for b in page.hidden])
-    return zlib.compress(pickle.dumps(state, pickle.HIGHEST_PROTOCOL), 1)
+    return zlib.compress(pickle.dumps(dataclasses.replace(page, doc=doc), pickle.HIGHEST_PROTOCOL), 1)
 
 
 def unpack(packed: bytes) -> Page:
-    page, blocks, hidden = pickle.loads(zlib.decompress(packed))  # bytes this process or its worker made
+    page: Page = pickle.loads(zlib.decompress(packed))  # bytes this process or its worker made
     page.doc.root = NO_TREE
-    page.blocks = [Block(*f) for f in blocks]
-    page.hidden = [Block(*f) for f in hidden]
     return page
 
 
